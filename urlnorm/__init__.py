@@ -1,0 +1,1 @@
+"""urlnorm: bulk URL parsing, normalisation and deduplication."""

@@ -1,0 +1,1 @@
+"""urlnorm's pure-Python reference core: no Polars or Arrow imports in this package."""

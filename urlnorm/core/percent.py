@@ -1,0 +1,120 @@
+"""Percent-encoding: the encode sets of the URL Standard and the character classes of RFC 3986.
+
+Each set is defined once, with its source, and the larger sets are derived from the smaller as
+the standards define them.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable
+
+# RFC 3986 §2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
+UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
+# RFC 3986 §2.2
+GEN_DELIMS = frozenset(":/?#[]@")
+SUB_DELIMS = frozenset("!$&'()*+,;=")
+RESERVED = GEN_DELIMS | SUB_DELIMS
+HEXDIG = frozenset(string.hexdigits)
+
+
+class EncodeSet:
+    """A percent-encode set: C0 controls and code points above ``~`` plus ``extra`` ASCII.
+
+    Every set of the URL Standard (§1.3) contains the C0 control percent-encode set, so only the
+    printable ASCII members are stored.
+    """
+
+    __slots__ = ("extra",)
+
+    def __init__(self, extra: str | frozenset[str] = "") -> None:
+        self.extra = frozenset(extra)
+
+    def __contains__(self, char: object) -> bool:
+        return isinstance(char, str) and (char <= "\x1f" or char > "~" or char in self.extra)
+
+    def __or__(self, more: str) -> EncodeSet:
+        return EncodeSet(self.extra | frozenset(more))
+
+
+# https://url.spec.whatwg.org/#c0-control-percent-encode-set
+C0_CONTROL = EncodeSet()
+# https://url.spec.whatwg.org/#fragment-percent-encode-set
+FRAGMENT = C0_CONTROL | ' "<>`'
+# https://url.spec.whatwg.org/#query-percent-encode-set
+QUERY = C0_CONTROL | ' "#<>'
+# https://url.spec.whatwg.org/#special-query-percent-encode-set
+SPECIAL_QUERY = QUERY | "'"
+# https://url.spec.whatwg.org/#path-percent-encode-set
+PATH = QUERY | "?^`{}"
+# https://url.spec.whatwg.org/#userinfo-percent-encode-set
+USERINFO = PATH | "/:;=@[\\]|"
+# https://url.spec.whatwg.org/#component-percent-encode-set
+COMPONENT = USERINFO | "$%&+,"
+# https://url.spec.whatwg.org/#application-x-www-form-urlencoded-percent-encode-set
+FORM_URLENCODED = COMPONENT | "!'()~"
+
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+
+
+def encode_char(char: str) -> str:
+    """Percent-encode one code point as its UTF-8 bytes (URL Standard §1.3).
+
+    >>> encode_char("é")
+    '%C3%A9'
+    """
+    return "".join(f"%{b:02X}" for b in char.encode("utf-8", "surrogatepass"))
+
+
+def percent_encode(text: str, encode_set: EncodeSet) -> str:
+    """UTF-8 percent-encode every code point of ``text`` that is in ``encode_set`` (§1.3).
+
+    >>> percent_encode("a b<é>", FRAGMENT)
+    'a%20b%3C%C3%A9%3E'
+    """
+    if text.isascii() and not any(c in encode_set for c in text):
+        return text
+    return "".join(encode_char(c) if c in encode_set else c for c in text)
+
+
+def percent_decode_bytes(text: str) -> bytes:
+    """Percent-decode ``text`` to bytes; a ``%`` not followed by two hex digits stays (§1.3).
+
+    >>> percent_decode_bytes("%41%zz%c3%a9")
+    b'A%zz\\xc3\\xa9'
+    """
+    raw = text.encode("utf-8", "surrogatepass")
+    if b"%" not in raw:
+        return raw
+    parts = re.split(rb"%([0-9A-Fa-f]{2})", raw)
+    return b"".join(bytes([int(p, 16)]) if i % 2 else p for i, p in enumerate(parts))
+
+
+def _map_escapes(text: str, fn: Callable[[re.Match[str]], str]) -> str:
+    return _ESCAPE.sub(fn, text) if "%" in text else text
+
+
+def uppercase_escapes(text: str) -> str:
+    """Upper-case the hex digits of every percent-escape (RFC 3986 §6.2.2.1).
+
+    >>> uppercase_escapes("/a%2fb%c3%a9%zz")
+    '/a%2Fb%C3%A9%zz'
+    """
+    return _map_escapes(text, lambda m: "%" + m.group(1).upper())
+
+
+def decode_unreserved(text: str) -> str:
+    """Decode the escapes of unreserved characters only (RFC 3986 §6.2.2.2).
+
+    Reserved escapes such as ``%2F`` keep their meaning as data and stay encoded.
+
+    >>> decode_unreserved("%7Euser/%41%2F%2e%25")
+    '~user/A%2F.%25'
+    """
+
+    def one(m: re.Match[str]) -> str:
+        char = chr(int(m.group(1), 16))
+        return char if char in UNRESERVED else m.group(0)
+
+    return _map_escapes(text, one)
