@@ -1,1 +1,31 @@
-"""urlnorm: bulk URL parsing, normalisation and deduplication."""
+"""urlnorm: bulk URL parsing, normalisation and deduplication.
+
+The scalar API works on one URL at a time with the pure-Python reference core::
+
+    >>> import urlnorm
+    >>> urlnorm.normalize("HTTP://Example.com:80/a/./b", profile="canonical")
+    'http://example.com/a/b'
+"""
+
+from urlnorm.core.api import explain, join, normalize, split
+from urlnorm.core.errors import URLError
+from urlnorm.core.profiles import PROFILES, Profile, Step, get_profile, register
+from urlnorm.core.record import URL
+from urlnorm.core.rules import RULES, Rule, TextRule
+
+__all__ = [
+    "PROFILES",
+    "RULES",
+    "URL",
+    "Profile",
+    "Rule",
+    "Step",
+    "TextRule",
+    "URLError",
+    "explain",
+    "get_profile",
+    "join",
+    "normalize",
+    "register",
+    "split",
+]

@@ -1,0 +1,147 @@
+"""Profiles: a parser mode and an ordered tuple of rules, registered by name.
+
+``rfc3986`` is safe for any scheme (RFC 3986 §6.2.2–6.2.3); ``whatwg`` is exactly the URL
+Standard's href; ``canonical`` is ``whatwg`` plus the percent-encoding rules of ``rfc3986``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+
+from . import errors
+from .errors import URLError
+from .record import URL, serialize
+from .rules import RULES, Rule, TextRule
+from .split import split
+
+
+@dataclass(frozen=True)
+class Step:
+    """One change ``explain`` reports: the rule (or parse step) and the URL before and after."""
+
+    rule: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named normalisation: parse in ``mode``, then apply ``rules`` in order.
+
+    >>> RFC3986.without("drop_default_port").normalize("HTTP://a:80/")
+    'http://a:80/'
+    """
+
+    name: str
+    mode: str
+    rules: tuple[Rule | TextRule, ...]
+    lossy: bool = False
+
+    def without(self, *names: str) -> Profile:
+        """This profile minus the named rules."""
+        for name in names:
+            _rule(name)
+        kept = tuple(r for r in self.rules if r.name not in names)
+        return replace(self, name=f"{self.name}-custom", rules=kept)
+
+    def with_rules(self, *rules: str | Rule | TextRule) -> Profile:
+        """This profile plus the given rules (names or rule objects), appended in order."""
+        added = tuple(_rule(r) if isinstance(r, str) else r for r in rules)
+        lossy = self.lossy or any(r.lossy for r in added)
+        return replace(self, name=f"{self.name}-custom", rules=self.rules + added, lossy=lossy)
+
+    def steps(self, text: str) -> Iterator[tuple[str, str, URL | None]]:
+        """Yield ``(step name, serialised URL, record)`` after each stage of the profile."""
+        for rule in self.rules:
+            if isinstance(rule, TextRule):
+                text = rule.apply(text)
+                yield rule.name, text, None
+        url = split(text, self.mode)
+        if url.scheme is None:
+            raise URLError(errors.MISSING_SCHEME, text)
+        yield f"{self.mode}-parse", serialize(url), url
+        for rule in self.rules:
+            if isinstance(rule, Rule):
+                url = rule.apply(url)
+                yield rule.name, serialize(url), url
+
+    def apply(self, text: str) -> URL:
+        """Normalise ``text`` to a record; raise :class:`URLError` if it is not a URL."""
+        record = None
+        for _, _, url in self.steps(text):
+            record = url or record
+        assert record is not None
+        return record
+
+    def normalize(self, text: str) -> str:
+        """Normalise ``text`` and serialise it."""
+        return serialize(self.apply(text))
+
+    def explain(self, text: str) -> list[Step]:
+        """Each stage that changed the URL, with the URL before and after it."""
+        out, before = [], text
+        for name, after, _ in self.steps(text):
+            if after != before:
+                out.append(Step(name, before, after))
+            before = after
+        return out
+
+
+def _rule(name: str) -> Rule | TextRule:
+    try:
+        return RULES[name]
+    except KeyError:
+        raise ValueError(f"unknown rule {name!r}; rules are {', '.join(RULES)}") from None
+
+
+def _rules(names: Iterable[str]) -> tuple[Rule | TextRule, ...]:
+    return tuple(_rule(n) for n in names)
+
+
+_PERCENT_RULES = ("uppercase_percent_hex", "decode_unreserved")
+RFC3986 = Profile(
+    "rfc3986",
+    "generic",
+    _rules(
+        (
+            "strip_whitespace",
+            "lowercase_scheme",
+            *_PERCENT_RULES,
+            "lowercase_host",
+            "idn_host_to_ascii",
+            "ipv6_rfc5952",
+            "remove_dot_segments",
+            "drop_default_port",
+            "drop_empty_userinfo",
+            "empty_path_to_slash",
+            "file_localhost",
+        )
+    ),
+)
+WHATWG = Profile("whatwg", "whatwg", ())
+CANONICAL = Profile("canonical", "whatwg", _rules(_PERCENT_RULES))
+
+PROFILES: dict[str, Profile] = {p.name: p for p in (RFC3986, WHATWG, CANONICAL)}
+
+
+def register(profile: Profile) -> Profile:
+    """Add ``profile`` to the registry under its name, so every function accepts the name."""
+    PROFILES[profile.name] = profile
+    return profile
+
+
+def get_profile(profile: str | Profile) -> Profile:
+    """Look a profile up by name (or return it when it is already a :class:`Profile`).
+
+    >>> get_profile("canonical").mode
+    'whatwg'
+    """
+    if isinstance(profile, Profile):
+        return profile
+    try:
+        return PROFILES[profile]
+    except KeyError:
+        raise URLError(
+            errors.UNKNOWN_PROFILE, profile, f"profiles are {', '.join(PROFILES)}"
+        ) from None
