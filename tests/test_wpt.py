@@ -1,0 +1,84 @@
+"""WPT urltestdata.json: every entry through normalize/join in whatwg mode, with the getters."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+import urlnorm
+from tests.conftest import DATA, load_wpt
+
+CASES = load_wpt("urltestdata.json")
+# Entries (by input, base) that urlnorm is known to get wrong. A listed entry that passes fails
+# the test, so the list only ever shrinks.
+EXPECTED_FAILURES: frozenset[tuple[str, str | None]] = frozenset()
+
+BLOBS = {
+    "urltestdata.json": "c4807f9e2cfca36cf0bb79065ec2f95c33d09984",
+    "IdnaTestV2.json": "ed4d433ebeeb8e3fd4ea34774e22249223da3989",
+    "toascii.json": "14a48d0ad13fec1b461eb1a1c23c48e4fd6ced9b",
+    "percent-encoding.json": "cba59e4f6cd5499104b03f80dee907d0d99c9cd1",
+}
+
+
+def getters(url: urlnorm.URL) -> dict[str, str]:
+    """The URL API getters of the URL Standard (§6.1) computed from the record."""
+    return {
+        "href": str(url),
+        "protocol": f"{url.scheme}:",
+        "username": url.username or "",
+        "password": url.password or "",
+        "hostname": url.host or "",
+        "host": (url.host or "") + ("" if url.port is None else f":{url.port}"),
+        "port": "" if url.port is None else str(url.port),
+        "pathname": url.path,
+        "search": f"?{url.query}" if url.query else "",
+        "hash": f"#{url.fragment}" if url.fragment else "",
+    }
+
+
+def run_case(case: dict[str, object]) -> dict[str, str]:
+    inp, base = str(case["input"]), case["base"]
+    if base is None:
+        href = urlnorm.normalize(inp, profile="whatwg")
+        record = urlnorm.split(inp, mode="whatwg")
+    else:
+        href = urlnorm.join(str(base), inp, mode="whatwg")
+        record = urlnorm.split(href, mode="whatwg")
+    got = getters(record)
+    assert got["href"] == href
+    return got
+
+
+def check(case: dict[str, object]) -> None:
+    if case.get("failure"):
+        with pytest.raises(urlnorm.URLError):
+            run_case(case)
+        return
+    got = run_case(case)
+    assert got == {k: case[k] for k in got}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[repr(c["input"])[:60] for c in CASES])
+def test_urltestdata(case: dict[str, object]) -> None:
+    key = (str(case["input"]), case["base"])
+    if key in EXPECTED_FAILURES:
+        with pytest.raises(AssertionError):
+            check(case)
+    else:
+        check(case)
+
+
+def test_counts() -> None:
+    assert len(CASES) == 891
+    assert sum(bool(c.get("failure")) for c in CASES) == 267
+
+
+@pytest.mark.parametrize("name", sorted(BLOBS))
+def test_vendored_copy_is_unmodified(name: str) -> None:
+    path = DATA / "wpt" / name
+    blob = subprocess.run(
+        ["git", "hash-object", str(path)], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert blob == BLOBS[name]
