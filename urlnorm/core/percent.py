@@ -104,17 +104,28 @@ def uppercase_escapes(text: str) -> str:
     return _map_escapes(text, lambda m: "%" + m.group(1).upper())
 
 
+def _after_stray_percent(m: re.Match[str]) -> bool:
+    before = m.string[max(m.start() - 2, 0) : m.start()]
+    return before.endswith("%") or (len(before) == 2 and before[0] == "%" and before[1] in HEXDIG)
+
+
 def decode_unreserved(text: str) -> str:
     """Decode the escapes of unreserved characters only (RFC 3986 §6.2.2.2).
 
-    Reserved escapes such as ``%2F`` keep their meaning as data and stay encoded.
+    Reserved escapes such as ``%2F`` keep their meaning as data and stay encoded. A hex digit
+    is not decoded where it would join a stray ``%`` before it into a new escape
+    (``%%341`` would become ``%41``), so that decoding is idempotent.
 
     >>> decode_unreserved("%7Euser/%41%2F%2e%25")
     '~user/A%2F.%25'
+    >>> decode_unreserved("%%341%4%31")
+    '%%341%4%31'
     """
 
     def one(m: re.Match[str]) -> str:
         char = chr(int(m.group(1), 16))
-        return char if char in UNRESERVED else m.group(0)
+        if char not in UNRESERVED or (char in HEXDIG and _after_stray_percent(m)):
+            return m.group(0)
+        return char
 
     return _map_escapes(text, one)
