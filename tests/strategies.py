@@ -9,9 +9,48 @@ IDN_LABELS = ["bücher", "faß", "ελληνικά", "例え", "пример", "
 ASCII_LABEL = st.from_regex(r"[A-Za-z0-9]([A-Za-z0-9-]{0,8}[A-Za-z0-9])?", fullmatch=True)
 ESCAPE = st.integers(0, 255).map(lambda b: f"%{b:02x}" if b % 2 else f"%{b:02X}")
 ODD = st.sampled_from(
-    ["%", "%2", "%%", "%zz", "\\", "//", "/./", "/../", "%2e", "%2E%2e", ".", "..", "@", ":",
-     "[", "]", "?", "#", "&", "=", ";", "+", " ", "\t", "\n", "\x00", "\x7f", "é", "\ufffd",
-     "\ud800", "\u200d", "C:", "c|", "~", "'", '"', "<", "^", "`", "{"]
+    [
+        "%",
+        "%2",
+        "%%",
+        "%zz",
+        "\\",
+        "//",
+        "/./",
+        "/../",
+        "%2e",
+        "%2E%2e",
+        ".",
+        "..",
+        "@",
+        ":",
+        "[",
+        "]",
+        "?",
+        "#",
+        "&",
+        "=",
+        ";",
+        "+",
+        " ",
+        "\t",
+        "\n",
+        "\x00",
+        "\x7f",
+        "é",
+        "\ufffd",
+        "\ud800",
+        "\u200d",
+        "C:",
+        "c|",
+        "~",
+        "'",
+        '"',
+        "<",
+        "^",
+        "`",
+        "{",
+    ]
 )
 TEXT_PIECE = st.one_of(ASCII_LABEL, ESCAPE, ODD, st.text(max_size=3))
 
@@ -21,12 +60,21 @@ IPV4 = st.one_of(
     st.integers(0, 2**32 - 1).map(str),
     st.tuples(st.integers(0, 255), st.integers(0, 0xFFFFFF)).map(lambda t: f"0{t[0]:o}.{t[1]}"),
 )
-IPV6 = st.lists(st.integers(0, 0xFFFF), min_size=8, max_size=8).flatmap(
-    lambda ps: st.sampled_from(
-        [":".join(f"{p:x}" for p in ps), ":".join(f"{p:X}" for p in ps[:3]) + "::" + f"{ps[7]:x}",
-         "::" + ":".join(f"{p:x}" for p in ps[5:]), "::ffff:1.2.3.4", "::"]
+IPV6 = (
+    st.lists(st.integers(0, 0xFFFF), min_size=8, max_size=8)
+    .flatmap(
+        lambda ps: st.sampled_from(
+            [
+                ":".join(f"{p:x}" for p in ps),
+                ":".join(f"{p:X}" for p in ps[:3]) + "::" + f"{ps[7]:x}",
+                "::" + ":".join(f"{p:x}" for p in ps[5:]),
+                "::ffff:1.2.3.4",
+                "::",
+            ]
+        )
     )
-).map(lambda s: f"[{s}]")
+    .map(lambda s: f"[{s}]")
+)
 HOST = st.one_of(
     st.lists(st.one_of(ASCII_LABEL, st.sampled_from(IDN_LABELS)), min_size=1, max_size=4).map(
         ".".join
@@ -35,11 +83,15 @@ HOST = st.one_of(
     IPV6,
     st.lists(TEXT_PIECE, max_size=3).map("".join),
 )
-PORT = st.one_of(st.just(""), st.sampled_from([":", ":80", ":443", ":21", ":8080", ":0"]),
-                 st.integers(0, 70000).map(lambda p: f":{p}"))
+PORT = st.one_of(
+    st.just(""),
+    st.sampled_from([":", ":80", ":443", ":21", ":8080", ":0"]),
+    st.integers(0, 70000).map(lambda p: f":{p}"),
+)
 USERINFO = st.one_of(st.just(""), st.lists(TEXT_PIECE, max_size=3).map(lambda p: "".join(p) + "@"))
-PATH = st.lists(st.one_of(st.sampled_from(["", ".", "..", "%2e", "a", "b"]), TEXT_PIECE),
-                max_size=6).map(lambda segs: "".join("/" + s for s in segs))
+PATH = st.lists(
+    st.one_of(st.sampled_from(["", ".", "..", "%2e", "a", "b"]), TEXT_PIECE), max_size=6
+).map(lambda segs: "".join("/" + s for s in segs))
 OPTIONAL_PART = st.one_of(st.just(""), st.lists(TEXT_PIECE, max_size=4).map("".join))
 
 URLISH = st.builds(

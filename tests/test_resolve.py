@@ -125,7 +125,9 @@ def test_draft_current_document_cases() -> None:
 def test_dot_segments_cannot_create_an_authority() -> None:
     # remove_dot_segments("/..//g") is "//g"; printed as-is it would read as a host.
     assert urlnorm.join("x:/a/b", "..//g", mode="rfc3986") == "x:/.//g"
-    assert urlnorm.split(urlnorm.join("x:/a/b", "..//g", mode="rfc3986"), mode="generic").host is None
+    assert (
+        urlnorm.split(urlnorm.join("x:/a/b", "..//g", mode="rfc3986"), mode="generic").host is None
+    )
 
 
 @pytest.mark.parametrize(

@@ -11,50 +11,88 @@ from urlnorm.core.split import split_generic
 
 # rule name -> [(input URL, expected output URL)]; an expected equal to the input must not change.
 RULE_CASES: dict[str, list[tuple[str, str]]] = {
-    "lowercase_scheme": [("HTTP://a/", "http://a/"), ("git+SSH://a/", "git+ssh://a/"),
-                         ("http://A/", "http://A/")],
-    "uppercase_percent_hex": [("http://a/%2f%c3%a9?%3d#%7e", "http://a/%2F%C3%A9?%3D#%7E"),
-                              ("http://u%3a@a/", "http://u%3A@a/"),
-                              ("http://a/%zz%2", "http://a/%zz%2"), ("http://a/%2F", "http://a/%2F")],
-    "decode_unreserved": [("http://a/%7Eu/%41%2D%2E%5F", "http://a/~u/A-._"),
-                          ("http://a/?q=%61#%62", "http://a/?q=a#b"),
-                          ("http://%61@a/", "http://a@a/"),
-                          ("http://a/%2F%3F%23%26%3D%25%2B%40%3A", "http://a/%2F%3F%23%26%3D%25%2B%40%3A"),
-                          ("http://a/?a=%26b%3Dc", "http://a/?a=%26b%3Dc"),
-                          ("http://a/%C3%A9%20", "http://a/%C3%A9%20")],
-    "lowercase_host": [("http://ExAmple.COM/", "http://example.com/"),
-                       ("http://A%C3%A9B/", "http://a%C3%A9b/"), ("http://a/PATH", "http://a/PATH"),
-                       ("http://[::A]/", "http://[::A]/")],
-    "idn_host_to_ascii": [("http://bücher.example/", "http://xn--bcher-kva.example/"),
-                          ("http://faß.de/", "http://xn--fa-hia.de/"),
-                          ("http://example.com/ü", "http://example.com/ü"),
-                          ("http://xn--bcher-kva.example/", "http://xn--bcher-kva.example/")],
-    "idn_host_to_unicode": [("http://xn--bcher-kva.example/", "http://bücher.example/"),
-                            ("http://example.com/", "http://example.com/")],
-    "ipv6_rfc5952": [("http://[2001:DB8:0:0:0:0:0:1]/", "http://[2001:db8::1]/"),
-                     ("http://[0:0:0:0:0:0:0:1]:80/", "http://[::1]:80/"),
-                     ("http://[::ffff:1.2.3.4]/", "http://[::ffff:102:304]/"),
-                     ("http://[2001:db8::1:0:0:1]/", "http://[2001:db8::1:0:0:1]/"),
-                     ("http://[fe80::1%25eth0]/", "http://[fe80::1%25eth0]/"),
-                     ("http://[v7.ABC]/", "http://[v7.ABC]/")],
-    "remove_dot_segments": [("http://a/b/./c/../d", "http://a/b/d"), ("http://a/..", "http://a/"),
-                            ("mailto:a/../b", "mailto:a/../b"), ("http://a/b?x/../y", "http://a/b?x/../y"),
-                            ("http://a/.../b", "http://a/.../b")],
-    "drop_default_port": [("http://a:80/", "http://a/"), ("https://a:443/", "https://a/"),
-                          ("ws://a:80/", "ws://a/"), ("wss://a:443/", "wss://a/"),
-                          ("ftp://a:21/", "ftp://a/"), ("http://a:443/", "http://a:443/"),
-                          ("https://a:80/", "https://a:80/"), ("gopher://a:70/", "gopher://a:70/"),
-                          ("http://a:8080/", "http://a:8080/")],
-    "drop_empty_userinfo": [("http://@a/", "http://a/"), ("http://:@a/", "http://a/"),
-                            ("http://u:@a/", "http://u@a/"), ("http://:p@a/", "http://:p@a/"),
-                            ("http://u:p@a/", "http://u:p@a/")],
-    "empty_path_to_slash": [("http://a", "http://a/"), ("https://a?q", "https://a/?q"),
-                            ("ftp://a", "ftp://a/"), ("foo://a", "foo://a"),
-                            ("http:", "http:"), ("http://a/b", "http://a/b")],
-    "file_localhost": [("file://localhost/etc", "file:///etc"),
-                       ("file://LOCALHOST/etc", "file:///etc"),
-                       ("file://host/etc", "file://host/etc"),
-                       ("http://localhost/", "http://localhost/")],
+    "lowercase_scheme": [
+        ("HTTP://a/", "http://a/"),
+        ("git+SSH://a/", "git+ssh://a/"),
+        ("http://A/", "http://A/"),
+    ],
+    "uppercase_percent_hex": [
+        ("http://a/%2f%c3%a9?%3d#%7e", "http://a/%2F%C3%A9?%3D#%7E"),
+        ("http://u%3a@a/", "http://u%3A@a/"),
+        ("http://a/%zz%2", "http://a/%zz%2"),
+        ("http://a/%2F", "http://a/%2F"),
+    ],
+    "decode_unreserved": [
+        ("http://a/%7Eu/%41%2D%2E%5F", "http://a/~u/A-._"),
+        ("http://a/?q=%61#%62", "http://a/?q=a#b"),
+        ("http://%61@a/", "http://a@a/"),
+        ("http://a/%2F%3F%23%26%3D%25%2B%40%3A", "http://a/%2F%3F%23%26%3D%25%2B%40%3A"),
+        ("http://a/?a=%26b%3Dc", "http://a/?a=%26b%3Dc"),
+        ("http://a/%C3%A9%20", "http://a/%C3%A9%20"),
+    ],
+    "lowercase_host": [
+        ("http://ExAmple.COM/", "http://example.com/"),
+        ("http://A%C3%A9B/", "http://a%C3%A9b/"),
+        ("http://a/PATH", "http://a/PATH"),
+        ("http://[::A]/", "http://[::A]/"),
+    ],
+    "idn_host_to_ascii": [
+        ("http://bücher.example/", "http://xn--bcher-kva.example/"),
+        ("http://faß.de/", "http://xn--fa-hia.de/"),
+        ("http://example.com/ü", "http://example.com/ü"),
+        ("http://xn--bcher-kva.example/", "http://xn--bcher-kva.example/"),
+    ],
+    "idn_host_to_unicode": [
+        ("http://xn--bcher-kva.example/", "http://bücher.example/"),
+        ("http://example.com/", "http://example.com/"),
+    ],
+    "ipv6_rfc5952": [
+        ("http://[2001:DB8:0:0:0:0:0:1]/", "http://[2001:db8::1]/"),
+        ("http://[0:0:0:0:0:0:0:1]:80/", "http://[::1]:80/"),
+        ("http://[::ffff:1.2.3.4]/", "http://[::ffff:102:304]/"),
+        ("http://[2001:db8::1:0:0:1]/", "http://[2001:db8::1:0:0:1]/"),
+        ("http://[fe80::1%25eth0]/", "http://[fe80::1%25eth0]/"),
+        ("http://[v7.ABC]/", "http://[v7.ABC]/"),
+    ],
+    "remove_dot_segments": [
+        ("http://a/b/./c/../d", "http://a/b/d"),
+        ("http://a/..", "http://a/"),
+        ("mailto:a/../b", "mailto:a/../b"),
+        ("http://a/b?x/../y", "http://a/b?x/../y"),
+        ("http://a/.../b", "http://a/.../b"),
+    ],
+    "drop_default_port": [
+        ("http://a:80/", "http://a/"),
+        ("https://a:443/", "https://a/"),
+        ("ws://a:80/", "ws://a/"),
+        ("wss://a:443/", "wss://a/"),
+        ("ftp://a:21/", "ftp://a/"),
+        ("http://a:443/", "http://a:443/"),
+        ("https://a:80/", "https://a:80/"),
+        ("gopher://a:70/", "gopher://a:70/"),
+        ("http://a:8080/", "http://a:8080/"),
+    ],
+    "drop_empty_userinfo": [
+        ("http://@a/", "http://a/"),
+        ("http://:@a/", "http://a/"),
+        ("http://u:@a/", "http://u@a/"),
+        ("http://:p@a/", "http://:p@a/"),
+        ("http://u:p@a/", "http://u:p@a/"),
+    ],
+    "empty_path_to_slash": [
+        ("http://a", "http://a/"),
+        ("https://a?q", "https://a/?q"),
+        ("ftp://a", "ftp://a/"),
+        ("foo://a", "foo://a"),
+        ("http:", "http:"),
+        ("http://a/b", "http://a/b"),
+    ],
+    "file_localhost": [
+        ("file://localhost/etc", "file:///etc"),
+        ("file://LOCALHOST/etc", "file:///etc"),
+        ("file://host/etc", "file://host/etc"),
+        ("http://localhost/", "http://localhost/"),
+    ],
 }
 
 
@@ -94,7 +132,10 @@ def test_ipv6_invalid_is_an_error() -> None:
 
 
 RFC3986_CASES = [
-    ("HTTP://Example.COM:80/%7Euser/./a/../b?q=%2f&a=1#Frag", "http://example.com/~user/b?q=%2F&a=1#Frag"),
+    (
+        "HTTP://Example.COM:80/%7Euser/./a/../b?q=%2f&a=1#Frag",
+        "http://example.com/~user/b?q=%2F&a=1#Frag",
+    ),
     (" https://[0:0::1]:443 ", "https://[::1]/"),
     ("http://a/?", "http://a/?"),
     ("http://a/#", "http://a/#"),
@@ -113,7 +154,10 @@ def test_rfc3986_profile(url: str, expected: str) -> None:
 
 
 CANONICAL_CASES = [
-    ("HTTP://Example.COM:80/%7euser/./a/../b?q=%2f&a=1#Frag", "http://example.com/~user/b?q=%2F&a=1#Frag"),
+    (
+        "HTTP://Example.COM:80/%7euser/./a/../b?q=%2f&a=1#Frag",
+        "http://example.com/~user/b?q=%2F&a=1#Frag",
+    ),
     ("https://bücher.example/a b", "https://xn--bcher-kva.example/a%20b"),
     ("http://0x7f.1/", "http://127.0.0.1/"),
     ("http://a/?b=2&a=1", "http://a/?b=2&a=1"),
@@ -137,10 +181,15 @@ def test_custom_profiles() -> None:
     keep_port = urlnorm.get_profile("rfc3986").without("drop_default_port")
     assert keep_port.normalize("http://a:80/") == "http://a:80/"
     unicode_hosts = urlnorm.get_profile("canonical").with_rules("idn_host_to_unicode")
-    assert urlnorm.normalize("https://XN--BCHER-KVA.example/", unicode_hosts) == "https://bücher.example/"
+    assert (
+        urlnorm.normalize("https://XN--BCHER-KVA.example/", unicode_hosts)
+        == "https://bücher.example/"
+    )
     with pytest.raises(ValueError, match="unknown rule"):
         keep_port.without("no_such_rule")
-    registered = urlnorm.register(urlnorm.Profile("test-upper", "generic", (urlnorm.RULES["lowercase_scheme"],)))
+    registered = urlnorm.register(
+        urlnorm.Profile("test-upper", "generic", (urlnorm.RULES["lowercase_scheme"],))
+    )
     assert urlnorm.normalize("HTTP://A/", "test-upper") == "http://A/"
     del urlnorm.PROFILES[registered.name]
 
@@ -160,5 +209,7 @@ def test_explain_lists_each_change() -> None:
     ]
     assert urlnorm.explain("http://a/b") == []
     assert [s.rule for s in urlnorm.explain("HTTP://a/%7e", "canonical")] == [
-        "whatwg-parse", "uppercase_percent_hex", "decode_unreserved"
+        "whatwg-parse",
+        "uppercase_percent_hex",
+        "decode_unreserved",
     ]

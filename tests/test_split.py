@@ -10,8 +10,14 @@ from urlnorm import URL
 
 def test_generic_split_keeps_everything() -> None:
     assert urlnorm.split("HTTP://u:p@Ex.com:0080/a/../%7e?#", mode="generic") == URL(
-        scheme="HTTP", username="u", password="p", host="Ex.com", port=80,
-        path="/a/../%7e", query="", fragment="",
+        scheme="HTTP",
+        username="u",
+        password="p",
+        host="Ex.com",
+        port=80,
+        path="/a/../%7e",
+        query="",
+        fragment="",
     )
 
 

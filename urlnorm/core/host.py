@@ -73,9 +73,9 @@ def parse_ipv4(host: str) -> int:
     if None in numbers:
         raise URLError(errors.IPV4_NON_NUMERIC_PART, host)
     nums = [n for n in numbers if n is not None]
-    if any(n > 255 for n in nums[:-1]) or nums[-1] >= 256 ** (5 - len(nums)):
+    if any(n > 255 for n in nums[:-1]) or nums[-1] >= 1 << (8 * (5 - len(nums))):
         raise URLError(errors.IPV4_OUT_OF_RANGE_PART, host)
-    return nums[-1] + sum(n * 256 ** (3 - i) for i, n in enumerate(nums[:-1]))
+    return nums[-1] + sum(n << (8 * (3 - i)) for i, n in enumerate(nums[:-1]))
 
 
 def serialize_ipv4(address: int) -> str:

@@ -99,5 +99,3 @@ def split(text: str, mode: str = "whatwg") -> URL:
     if mode == "generic":
         return split_generic(text)
     raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(MODES)}")
-
-

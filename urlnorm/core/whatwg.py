@@ -68,21 +68,26 @@ class ParsedURL:
 
     @property
     def special(self) -> bool:
+        """Whether the scheme is special (§4.1): web mode, or file mode for ``file``."""
         return self.scheme in SPECIAL_SCHEMES
 
     @property
     def opaque(self) -> bool:
+        """Whether the URL has an opaque path (``mailto:x``), which takes no relative refs."""
         return isinstance(self.path, str)
 
     def path_list(self) -> list[str]:
+        """The path as a list of segments; only for URLs without an opaque path."""
         assert isinstance(self.path, list)
         return self.path
 
     def shorten_path(self) -> None:
         """§4.1 shorten a URL's path: keep a lone normalized drive letter of a file URL."""
         path = self.path_list()
-        if self.scheme == "file" and len(path) == 1 and is_windows_drive_letter(
-            path[0], normalized=True
+        if (
+            self.scheme == "file"
+            and len(path) == 1
+            and is_windows_drive_letter(path[0], normalized=True)
         ):
             return
         if path:
@@ -134,7 +139,7 @@ class _Parser:
         return self.input[self.pointer + 1 :]
 
     def run(self) -> ParsedURL:
-        state = self.scheme_start
+        state: _State = self.scheme_start
         while self.pointer <= len(self.input):
             c = self.input[self.pointer] if self.pointer < len(self.input) else EOF
             state = state(c)
