@@ -17,6 +17,9 @@ GEN_DELIMS = frozenset(":/?#[]@")
 SUB_DELIMS = frozenset("!$&'()*+,;=")
 RESERVED = GEN_DELIMS | SUB_DELIMS
 HEXDIG = frozenset(string.hexdigits)
+ALPHA = frozenset(string.ascii_letters)
+# RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+SCHEME_CHARS = ALPHA | frozenset(string.digits + "+-.")
 
 
 class EncodeSet:

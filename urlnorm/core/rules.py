@@ -17,10 +17,10 @@ from .path import remove_dot_segments
 from .percent import decode_unreserved as _decode_unreserved
 from .percent import uppercase_escapes
 from .record import URL
-from .whatwg import preprocess
+from .whatwg import SPECIAL_SCHEMES, strip_and_remove_tab_newline
 
-# RFC 3986 §6.2.3 and the URL Standard's special schemes.
-DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21}
+# RFC 3986 §6.2.3: the schemes whose default port is known are the URL Standard's special ones.
+DEFAULT_PORTS = {scheme: port for scheme, port in SPECIAL_SCHEMES.items() if port is not None}
 _ESCAPE_OR_TEXT = re.compile(r"(%[0-9A-Fa-f]{2})|([^%]+|%)")
 _TEXT_FIELDS = ("username", "password", "host", "path", "query", "fragment")
 
@@ -58,7 +58,7 @@ def strip_whitespace(text: str) -> str:
     >>> strip_whitespace(" http://a/\\tb\\n")
     'http://a/b'
     """
-    return preprocess(text)
+    return strip_and_remove_tab_newline(text)
 
 
 def lowercase_scheme(url: URL) -> URL:

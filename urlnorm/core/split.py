@@ -11,14 +11,22 @@ import re
 
 from . import errors, whatwg
 from .errors import URLError
+from .percent import ALPHA, SCHEME_CHARS
 from .record import URL
 
 MODES = ("whatwg", "generic")
 
 # RFC 3986 Appendix B, with DOTALL so that a stray newline cannot end the match early.
 URI_REFERENCE = re.compile(r"^(([^:/?#]+):)?(//([^/?#]*))?([^?#]*)(\?([^#]*))?(#(.*))?", re.S)
-# RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
-SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*\Z")
+
+
+def is_scheme(text: str) -> bool:
+    """RFC 3986 §3.1: ``ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )``.
+
+    >>> is_scheme("git+ssh"), is_scheme("1http")
+    (True, False)
+    """
+    return text[:1] in ALPHA and all(c in SCHEME_CHARS for c in text)
 
 
 def parse_port(text: str, url: str) -> int | None:
@@ -80,7 +88,7 @@ path='/a/./b', query='', fragment='')
     m = URI_REFERENCE.match(text)
     assert m is not None  # every group is optional: the expression matches any string
     scheme = m.group(2)
-    if scheme is not None and not SCHEME.match(scheme):
+    if scheme is not None and not is_scheme(scheme):
         raise URLError(errors.INVALID_SCHEME, text)
     authority = {} if m.group(3) is None else split_authority(m.group(4), text)
     return URL(scheme=scheme, path=m.group(5), query=m.group(7), fragment=m.group(9), **authority)  # type: ignore[arg-type]

@@ -24,10 +24,12 @@ from .path import (
     starts_with_windows_drive_letter,
 )
 from .percent import (
+    ALPHA,
     C0_CONTROL,
     FRAGMENT,
     PATH,
     QUERY,
+    SCHEME_CHARS,
     SPECIAL_QUERY,
     USERINFO,
     EncodeSet,
@@ -44,7 +46,6 @@ SPECIAL_SCHEMES: dict[str, int | None] = {
     "ws": 80,
     "wss": 443,
 }
-_SCHEME_CHARS = frozenset(string.ascii_letters + string.digits + "+-.")
 _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = re.compile("[\t\n\r]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
@@ -108,16 +109,22 @@ class ParsedURL:
         )
 
 
-def preprocess(text: str) -> str:
+def strip_and_remove_tab_newline(text: str) -> str:
     """Strip leading/trailing C0 control or space and remove tab/LF/CR (§4.4 steps 1–3).
 
-    Lone surrogates become U+FFFD, as the JavaScript binding's USVString conversion does.
-
-    >>> preprocess(" \\x00ht\\ttp://a/\\n ")
+    >>> strip_and_remove_tab_newline(" \\x00ht\\ttp://a/\\n ")
     'http://a/'
     """
-    text = _TAB_OR_NEWLINE.sub("", text.strip(_C0_OR_SPACE))
-    return _LONE_SURROGATE.sub("\ufffd", text)
+    return _TAB_OR_NEWLINE.sub("", text.strip(_C0_OR_SPACE))
+
+
+def preprocess(text: str) -> str:
+    """§4.4 steps 1–3, after turning lone surrogates into U+FFFD.
+
+    The URL Standard parses scalar value strings; the JavaScript binding's USVString
+    conversion replaces lone surrogates the same way.
+    """
+    return strip_and_remove_tab_newline(_LONE_SURROGATE.sub("\ufffd", text))
 
 
 class _Parser:
@@ -169,13 +176,13 @@ class _Parser:
     # --- scheme -----------------------------------------------------------------------------
 
     def scheme_start(self, c: str) -> _State:
-        if c and c in string.ascii_letters:
+        if c and c in ALPHA:
             self.buffer += c.lower()
             return self.scheme
         return self.back(self.no_scheme)
 
     def scheme(self, c: str) -> _State:
-        if c and c in _SCHEME_CHARS:
+        if c and c in SCHEME_CHARS:
             self.buffer += c.lower()
             return self.scheme
         if c != ":":
