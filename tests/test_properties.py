@@ -28,6 +28,7 @@ def normalized(url: str, profile: str) -> str | None:
 @given(url=URLISH)
 @example(url="http://a/%%341")
 @example(url="http://a/%4%31")
+@example(url="\x00sc://\x07:\x00")
 def test_idempotent(profile: str, url: str) -> None:
     once = normalized(url, profile)
     assume(once is not None)

@@ -71,6 +71,8 @@ def test_whatwg_split_null_and_empty() -> None:
         ("http://", "whatwg", "host-missing"),
         ("//a/b", "whatwg", "missing-scheme-non-relative-URL"),
         ("1http://a/", "generic", "invalid-scheme"),
+        ("sc://\x07:", "generic", "host-invalid-code-point"),
+        ("sc://a b/", "generic", "host-invalid-code-point"),
         ("a\nb:c", "generic", "invalid-scheme"),
         ("http://a/", "browser", "unknown-mode"),
     ],

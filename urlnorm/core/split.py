@@ -75,6 +75,10 @@ def split_authority(authority: str, url: str) -> dict[str, str | int | None]:
         username, colon, pw = userinfo.partition(":")
         password = pw if colon else None
     host, port = split_host_port(hostport, url)
+    if any(c <= " " or c == "\x7f" for c in host):
+        # RFC 3986 §3.2.2 allows no controls or space in a host; kept, they would also make
+        # the output depend on whether an empty port after them is dropped.
+        raise URLError(errors.HOST_INVALID_CODE_POINT, url)
     return {"username": username, "password": password, "host": host, "port": port}
 
 
