@@ -6,6 +6,7 @@ serialised per RFC 5952 §4 (lower case, longest zero run compressed).
 
 from __future__ import annotations
 
+import re
 import string
 
 from . import errors, uts46
@@ -16,6 +17,8 @@ from .percent import C0_CONTROL, percent_decode_bytes, percent_encode
 FORBIDDEN_HOST = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
 # https://url.spec.whatwg.org/#forbidden-domain-code-point
 FORBIDDEN_DOMAIN = FORBIDDEN_HOST | frozenset(map(chr, range(0x20))) | frozenset("%\x7f")
+_FORBIDDEN_HOST_RE = re.compile("[" + re.escape("".join(sorted(FORBIDDEN_HOST))) + "]")
+_FORBIDDEN_DOMAIN_RE = re.compile("[" + re.escape("".join(sorted(FORBIDDEN_DOMAIN))) + "]")
 
 _IPV4_RADIX_DIGITS = {10: string.digits, 16: string.hexdigits, 8: string.octdigits}
 # Larger than any IPv4 address; stands in for numbers too long to convert cheaply.
@@ -224,7 +227,7 @@ def parse_opaque_host(text: str) -> str:
     ...
     urlnorm.core.errors.URLError: host-invalid-code-point: 'EX%41mple é'
     """
-    if any(c in FORBIDDEN_HOST for c in text):
+    if _FORBIDDEN_HOST_RE.search(text):
         raise URLError(errors.HOST_INVALID_CODE_POINT, text)
     return percent_encode(text, C0_CONTROL)
 
@@ -248,7 +251,7 @@ def domain_to_ascii(domain: str) -> str:
             raise URLError(errors.DOMAIN_TO_ASCII, domain, str(exc)) from None
     if result == "":
         raise URLError(errors.DOMAIN_TO_ASCII, domain, "empty host")
-    if any(c in FORBIDDEN_DOMAIN for c in result):
+    if _FORBIDDEN_DOMAIN_RE.search(result):
         raise URLError(errors.DOMAIN_INVALID_CODE_POINT, domain)
     return result
 

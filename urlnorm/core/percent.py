@@ -29,10 +29,12 @@ class EncodeSet:
     printable ASCII members are stored.
     """
 
-    __slots__ = ("extra",)
+    __slots__ = ("extra", "pattern")
 
     def __init__(self, extra: str | frozenset[str] = "") -> None:
         self.extra = frozenset(extra)
+        members = "".join(re.escape(c) for c in sorted(self.extra))
+        self.pattern = re.compile(f"[\\x00-\\x1f\\x7f-\\U0010ffff{members}]")
 
     def __contains__(self, char: object) -> bool:
         return isinstance(char, str) and (char <= "\x1f" or char > "~" or char in self.extra)
@@ -76,9 +78,7 @@ def percent_encode(text: str, encode_set: EncodeSet) -> str:
     >>> percent_encode("a b<é>", FRAGMENT)
     'a%20b%3C%C3%A9%3E'
     """
-    if text.isascii() and not any(c in encode_set for c in text):
-        return text
-    return "".join(encode_char(c) if c in encode_set else c for c in text)
+    return encode_set.pattern.sub(lambda m: encode_char(m.group()), text)
 
 
 def percent_decode_bytes(text: str) -> bytes:

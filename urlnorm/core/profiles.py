@@ -57,9 +57,7 @@ class Profile:
             if isinstance(rule, TextRule):
                 text = rule.apply(text)
                 yield rule.name, text, None
-        url = split(text, self.mode)
-        if url.scheme is None:
-            raise URLError(errors.MISSING_SCHEME, text)
+        url = self.parse(text)
         yield f"{self.mode}-parse", serialize(url), url
         for rule in self.rules:
             if isinstance(rule, Rule):
@@ -68,11 +66,21 @@ class Profile:
 
     def apply(self, text: str) -> URL:
         """Normalise ``text`` to a record; raise :class:`URLError` if it is not a URL."""
-        record = None
-        for _, _, url in self.steps(text):
-            record = url or record
-        assert record is not None
-        return record
+        text_rules = [r for r in self.rules if isinstance(r, TextRule)]
+        for text_rule in text_rules:
+            text = text_rule.apply(text)
+        url = self.parse(text)
+        for rule in self.rules:
+            if isinstance(rule, Rule):
+                url = rule.apply(url)
+        return url
+
+    def parse(self, text: str) -> URL:
+        """Split ``text`` in the profile's mode; a URL without a scheme is an error."""
+        url = split(text, self.mode)
+        if url.scheme is None:
+            raise URLError(errors.MISSING_SCHEME, text)
+        return url
 
     def normalize(self, text: str) -> str:
         """Normalise ``text`` and serialise it."""

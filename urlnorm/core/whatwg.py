@@ -50,6 +50,14 @@ _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = re.compile("[\t\n\r]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 EOF = ""
+# Where the states that only accumulate code points stop; ``\\`` ends a run only in special
+# URLs. Consuming a run at once gives the same result as the spec's one code point per step.
+_RUN_END = {
+    "authority": (re.compile(r"[@/?#\\]"), re.compile(r"[@/?#]")),
+    "host": (re.compile(r"[:\[\]/?#\\]"), re.compile(r"[:\[\]/?#]")),
+    "path": (re.compile(r"[/?#\\]"), re.compile(r"[/?#]")),
+}
+_OPAQUE_PATH_END = re.compile(r"[?# ]")
 # A parser state: consumes one code point (EOF is "") and returns the next state.
 _State: TypeAlias = Callable[[str], "_State"]
 
@@ -152,6 +160,22 @@ class _Parser:
             state = state(c)
             self.pointer += 1
         return self.url
+
+    def take_run(self, end: re.Pattern[str]) -> str:
+        """Consume the current code point and what follows, up to the next match of ``end``.
+
+        The caller has already decided the current code point belongs to the run (``:`` inside
+        IPv6 brackets, say), so the search starts after it.
+        """
+        m = end.search(self.input, self.pointer + 1)
+        stop = m.start() if m else len(self.input)
+        run = self.input[self.pointer : stop]
+        self.pointer = stop - 1
+        return run
+
+    def run_end(self, state: str) -> re.Pattern[str]:
+        special, other = _RUN_END[state]
+        return special if self.url.special else other
 
     def is_slash(self, c: str) -> bool:
         """``/``, or ``\\`` for a special URL (the URL Standard treats them alike there)."""
@@ -278,7 +302,7 @@ class _Parser:
             self.pointer -= len(self.buffer) + 1
             self.buffer = ""
             return self.host
-        self.buffer += c
+        self.buffer += self.take_run(self.run_end("authority"))
         return self.authority
 
     def take_userinfo(self) -> None:
@@ -308,8 +332,11 @@ class _Parser:
                 raise self.fail(errors.HOST_MISSING)
             self.set_host()
             return self.back(self.path_start)
-        self.inside_brackets = (self.inside_brackets or c == "[") and c != "]"
-        self.buffer += c
+        if c in "[]":
+            self.inside_brackets = c == "["
+            self.buffer += c
+        else:
+            self.buffer += self.take_run(self.run_end("host"))
         return self.host
 
     def set_host(self) -> None:
@@ -400,7 +427,7 @@ class _Parser:
 
     def path(self, c: str) -> _State:
         if not self.ends_segment(c):
-            self.buffer += percent_encode(c, PATH)
+            self.buffer += percent_encode(self.take_run(self.run_end("path")), PATH)
             return self.path
         self.end_segment(c)
         if c == "?":
@@ -434,12 +461,16 @@ class _Parser:
             # A space before ? or # would be stripped if they were later removed (§4.4).
             self.url.path = str(self.url.path) + "%20"
         elif c != EOF:
-            self.url.path = str(self.url.path) + percent_encode(c, C0_CONTROL)
+            run = c if c == " " else self.take_run(_OPAQUE_PATH_END)
+            self.url.path = str(self.url.path) + percent_encode(run, C0_CONTROL)
         return self.opaque_path
 
     def query(self, c: str) -> _State:
         if c not in (EOF, "#"):
-            self.buffer += c
+            end = self.input.find("#", self.pointer)
+            end = len(self.input) if end < 0 else end
+            self.buffer += self.input[self.pointer : end]
+            self.pointer = end - 1
             return self.query
         encode_set: EncodeSet = SPECIAL_QUERY if self.url.special else QUERY
         self.url.query = str(self.url.query) + percent_encode(self.buffer, encode_set)
@@ -448,7 +479,9 @@ class _Parser:
 
     def fragment(self, c: str) -> _State:
         if c != EOF:
-            self.url.fragment = str(self.url.fragment) + percent_encode(c, FRAGMENT)
+            rest = self.input[self.pointer :]
+            self.url.fragment = str(self.url.fragment) + percent_encode(rest, FRAGMENT)
+            self.pointer = len(self.input) - 1
         return self.fragment
 
 
