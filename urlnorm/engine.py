@@ -1,0 +1,274 @@
+"""The vectorised engine: URL columns through Polars string kernels, the core as fallback.
+
+Rows are sorted into tiers by one regular expression each, built from the core's character
+sets so that the two cannot drift apart:
+
+* *canonical* rows are already in the normal form of every built-in profile (lower-case
+  special scheme and plain ASCII host, no port or userinfo, no dot segments, only escapes that
+  ``rfc3986`` keeps); normalising them is the identity.
+* *simple* rows differ from that only in case, port and an empty path; they are split and
+  rebuilt with string kernels.
+* every other row goes to the reference core, once per distinct value, and the results are
+  scattered back. ``Result.slow_rows`` counts them.
+
+No Python code runs per row except that fallback, whose results equal the core's by
+construction; the fast tiers are checked against the core by the differential tests.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields
+from typing import Any
+
+import polars as pl
+
+from urlnorm.core import errors
+from urlnorm.core.errors import URLError
+from urlnorm.core.percent import FRAGMENT, PATH, SPECIAL_QUERY, UNRESERVED
+from urlnorm.core.profiles import CANONICAL, RFC3986, WHATWG, Profile, get_profile
+from urlnorm.core.record import URL
+from urlnorm.core.resolve import MODES as JOIN_MODES
+from urlnorm.core.resolve import join as core_join
+from urlnorm.core.rules import DEFAULT_PORTS
+from urlnorm.core.split import MODES as SPLIT_MODES
+from urlnorm.core.split import split as core_split
+
+RECORD_FIELDS = tuple(f.name for f in fields(URL))
+RECORD_SCHEMA: dict[str, pl.DataType] = {
+    name: pl.UInt16() if name == "port" else pl.String() for name in RECORD_FIELDS
+}
+SPLIT_DTYPE = pl.Struct(RECORD_SCHEMA)
+_PRINTABLE = frozenset(map(chr, range(0x21, 0x7F)))
+FAST_PROFILES = (RFC3986, WHATWG, CANONICAL)
+
+
+def _char_class(chars: Iterable[str]) -> str:
+    return "[" + "".join(f"\\x{ord(c):02X}" for c in sorted(chars)) + "]"
+
+
+# An escape every built-in profile leaves as it is: upper-case hex of a byte that is not an
+# unreserved character (RFC 3986 §6.2.2.1-2).
+_KEPT_ESCAPE = "%(?:" + "|".join(f"{b:02X}" for b in range(256) if chr(b) not in UNRESERVED) + ")"
+_PATH_PLAIN = _char_class(_PRINTABLE - PATH.extra - set("/\\%."))
+_SEG_CHAR = f"(?:{_PATH_PLAIN}|\\.|{_KEPT_ESCAPE})"
+_SEG_HEAD = f"(?:{_PATH_PLAIN}|{_KEPT_ESCAPE})"
+# A path segment that is neither "." nor ".." (URL Standard §4.1, RFC 3986 §5.2.4).
+_SEGMENT = f"(?:{_SEG_HEAD}{_SEG_CHAR}*|\\.(?:{_SEG_HEAD}{_SEG_CHAR}*|\\.{_SEG_CHAR}+))?"
+_QUERY = f"(?:{_char_class(_PRINTABLE - SPECIAL_QUERY.extra - set('%#'))}|{_KEPT_ESCAPE})*"
+_FRAGMENT = f"(?:{_char_class(_PRINTABLE - FRAGMENT.extra - set('%'))}|{_KEPT_ESCAPE})*"
+_TAIL = f"(?:/{_SEGMENT})*(?:\\?{_QUERY})?(?:#{_FRAGMENT})?"
+_WEB_SCHEMES = "|".join(sorted(DEFAULT_PORTS))
+# A host the URL Standard only lower-cases: ASCII labels, the last starting with a letter so that
+# it cannot be an IPv4 address (§3.5 "ends in a number").
+_HOST = "(?:[a-z0-9_-]*\\.)*[a-z][a-z0-9_-]*\\.?"
+# A port that needs no rewriting but the default-port rule: no leading zeros, below 60000.
+_PORT = ":(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4})?"
+CANONICAL_ROW = f"^(?:{_WEB_SCHEMES})://{_HOST}(?:/{_SEGMENT}){_TAIL}$"
+SIMPLE_ROW = f"^(?i:{_WEB_SCHEMES})://(?i:{_HOST})(?:{_PORT})?{_TAIL}$"
+# The authority of a generic URI without userinfo or IP literal (RFC 3986 §3.2).
+GENERIC_ROW = (
+    "(?s)^[A-Za-z][A-Za-z0-9+.-]*://[^@\\[\\]:/?#\\x00-\\x20\\x7F]*(?::[0-9]{0,5})?(?:[/?#].*)?$"
+)
+_DROP_PORT = (
+    "^(?:("
+    + _WEB_SCHEMES
+    + ")(://[^:]*):|"
+    + "|".join(f"({scheme})(://[^:]*):{port}" for scheme, port in DEFAULT_PORTS.items())
+    + ")$"
+)
+_DROP_PORT_GROUPS = "".join(f"${{{i}}}" for i in range(1, 2 * len(DEFAULT_PORTS) + 3))
+
+
+@dataclass(frozen=True)
+class Result:
+    """An engine result: output columns, the error column, and how many rows took the core."""
+
+    frame: pl.DataFrame
+    errors: pl.Series
+    slow_rows: int
+
+
+def _as_string(series: pl.Series) -> pl.Series:
+    return series if series.dtype == pl.String else series.cast(pl.String)
+
+
+def _matches(series: pl.Series, pattern: str) -> pl.Series:
+    return series.str.contains(pattern).fill_null(False)
+
+
+def _find(expr: pl.Expr, pattern: str, *, literal: bool = False) -> pl.Expr:
+    return expr.str.find(pattern, literal=literal)
+
+
+def _split_tail(tail: pl.Expr, *, empty_path: str) -> dict[str, pl.Expr]:
+    """Path, query and fragment of ``[path][?query][#fragment]`` (RFC 3986 Appendix B)."""
+    hash_at = _find(tail, "#", literal=True)
+    query_at = _find(tail, "?", literal=True)
+    path_end = _find(tail, "[?#]").fill_null(tail.str.len_bytes())
+    path = tail.str.head(path_end)
+    has_query = query_at.is_not_null() & (hash_at.is_null() | (query_at < hash_at))
+    query_end = hash_at.fill_null(tail.str.len_bytes())
+    return {
+        "path": pl.when(path == "").then(pl.lit(empty_path)).otherwise(path),
+        "query": pl.when(has_query).then(tail.str.slice(query_at + 1, query_end - query_at - 1)),
+        "fragment": pl.when(hash_at.is_not_null()).then(tail.str.slice(hash_at + 1)),
+    }
+
+
+def _split_authority_row(url: pl.Expr, *, web: bool) -> dict[str, pl.Expr]:
+    """Record columns of ``scheme://host[:port]tail`` rows (no userinfo, no IP literal)."""
+    sep = _find(url, "://", literal=True)
+    after = url.str.slice(sep + 3)
+    auth_len = _find(after, "[/?#]").fill_null(after.str.len_bytes())
+    authority = after.str.head(auth_len)
+    colon = _find(authority, ":", literal=True)
+    host = authority.str.head(colon.fill_null(authority.str.len_bytes()))
+    port = authority.str.slice(colon + 1).str.to_integer(strict=False).cast(pl.UInt16, strict=False)
+    scheme = url.str.head(sep)
+    if web:
+        scheme, host = scheme.str.to_lowercase(), host.str.to_lowercase()
+        default = scheme.replace_strict(DEFAULT_PORTS, default=None, return_dtype=pl.UInt16)
+        port = pl.when(port != default).then(port)
+    tail = after.str.slice(auth_len)
+    empty: dict[str, pl.Expr] = {
+        "username": pl.lit(None, pl.String),
+        "password": pl.lit(None, pl.String),
+    }
+    return {
+        "scheme": scheme,
+        **empty,
+        "host": host,
+        "port": port,
+        **_split_tail(tail, empty_path="/" if web else ""),
+    }
+
+
+def _rebuild_simple(url: pl.Expr) -> pl.Expr:
+    """Normal form of a *simple* row: lower-case scheme and host, default port and empty
+    path fixed (RFC 3986 §6.2.2.1, §6.2.3), the rest untouched.
+    """
+    head = url.str.extract("^[^/]*//[^/?#]*", 0)
+    tail = url.str.slice(head.str.len_bytes())
+    head = head.str.to_lowercase().str.replace(_DROP_PORT, _DROP_PORT_GROUPS)
+    slash = pl.when(tail.str.starts_with("/")).then(pl.lit("")).otherwise(pl.lit("/"))
+    return pl.concat_str(head, slash, tail)
+
+
+def _core_rows(
+    keys: pl.DataFrame, fn: Callable[..., dict[str, Any]], schema: dict[str, pl.DataType]
+) -> pl.DataFrame:
+    """Run ``fn`` once per distinct key row; one output row per input row, in order."""
+    distinct = keys.unique()
+    rows = []
+    for key in distinct.iter_rows():
+        try:
+            rows.append({**fn(*key), "error": None})
+        except URLError as exc:
+            rows.append({"error": exc.code})
+    table = pl.concat(
+        [distinct, pl.DataFrame(rows, schema={**schema, "error": pl.String()})], how="horizontal"
+    )
+    joined = keys.join(table, on=keys.columns, how="left", maintain_order="left")
+    return joined.drop(keys.columns)
+
+
+def _scatter(frame: pl.DataFrame, index: pl.Series, patch: pl.DataFrame) -> pl.DataFrame:
+    if index.len() == 0:
+        return frame
+    return frame.with_columns(
+        frame.get_column(name).scatter(index, patch.get_column(name)) for name in frame.columns
+    )
+
+
+def _run(
+    keys: pl.DataFrame,
+    fast: pl.DataFrame,
+    covered: pl.Series,
+    core: Callable[..., dict[str, Any]],
+) -> Result:
+    """Combine fast output with the core's output for the rows ``covered`` leaves out.
+
+    Rows with a null key stay null, with no error.
+    """
+    present = keys.select(pl.all_horizontal(pl.all().is_not_null())).to_series()
+    slow = (~covered & present).arg_true()
+    err = pl.Series("error", [None] * keys.height, dtype=pl.String)
+    if slow.len() == 0:
+        return Result(fast, err, 0)
+    schema = dict(fast.schema)
+    patch = _core_rows(keys[slow], core, schema)
+    err = err.scatter(slow, patch.get_column("error"))
+    return Result(_scatter(fast, slow, patch.drop("error")), err, slow.len())
+
+
+def split(series: pl.Series, mode: str = "whatwg") -> Result:
+    """Split a column into the URL record's columns (:func:`urlnorm.split` per row)."""
+    series = _as_string(series)
+    if mode not in SPLIT_MODES:
+        raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
+    web = mode == "whatwg"
+    covered = _matches(series, SIMPLE_ROW if web else GENERIC_ROW)
+    exprs = _split_authority_row(pl.col("u"), web=web)
+    fast = pl.DataFrame({"u": series}).select(
+        **{name: exprs[name].cast(dtype, strict=False) for name, dtype in RECORD_SCHEMA.items()}
+    )
+
+    def core(value: str) -> dict[str, Any]:
+        record = core_split(value, mode)
+        return {name: getattr(record, name) for name in RECORD_FIELDS}
+
+    return _run(series.to_frame("u"), fast, covered, core)
+
+
+def normalize(series: pl.Series, profile: str | Profile = "rfc3986") -> Result:
+    """Normalise a column (:func:`urlnorm.normalize` per row); output column ``url``."""
+    series, prof = _as_string(series), get_profile(profile)
+    if prof not in FAST_PROFILES:
+        covered = pl.repeat(False, series.len(), eager=True)
+        out = pl.DataFrame({"url": series})
+    else:
+        covered = _matches(series, SIMPLE_ROW)
+        out = _normalize_simple(series)
+
+    def core(value: str) -> dict[str, Any]:
+        return {"url": prof.normalize(value)}
+
+    return _run(series.to_frame("u"), out, covered, core)
+
+
+def _normalize_simple(series: pl.Series) -> pl.DataFrame:
+    """Identity for canonical rows; rebuilt with kernels for the other simple rows."""
+    todo = (~_matches(series, CANONICAL_ROW) & series.is_not_null()).arg_true()
+    out = pl.DataFrame({"url": series})
+    if todo.len() == 0:
+        return out
+    rebuilt = pl.DataFrame({"u": series.gather(todo)}).select(url=_rebuild_simple(pl.col("u")))
+    return _scatter(out, todo, rebuilt)
+
+
+def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Result:
+    """Resolve each reference against its base (:func:`urlnorm.join` per row)."""
+    series = _as_string(series)
+    if mode not in JOIN_MODES:
+        raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(JOIN_MODES)}")
+    bases = pl.repeat(base, series.len(), eager=True) if isinstance(base, str) else base
+    pairs = pl.DataFrame({"base": _as_string(bases), "ref": series})
+    out = pl.DataFrame({"url": pl.repeat(None, series.len(), dtype=pl.String, eager=True)})
+
+    def core(base_url: str, ref: str) -> dict[str, Any]:
+        return {"url": core_join(base_url, ref, mode)}
+
+    return _run(pairs, out, pl.repeat(False, series.len(), eager=True), core)
+
+
+def raise_first_error(result: Result, series: pl.Series) -> None:
+    """For ``strict=True``: raise :class:`URLError` for the first invalid row, by index."""
+    bad = result.errors.is_not_null().arg_true()
+    if bad.len():
+        index = int(bad[0])
+        value = series[index]
+        raise URLError(str(result.errors[index]), str(value), f"row {index}")
+
+
+__all__ = ["RECORD_FIELDS", "SPLIT_DTYPE", "Result", "errors", "join", "normalize", "split"]
