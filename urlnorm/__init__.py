@@ -7,7 +7,7 @@ The scalar API works on one URL at a time with the pure-Python reference core::
     'http://example.com/a/b'
 """
 
-from urlnorm import polars as _polars_namespace  # registers the ``url`` namespace
+import urlnorm.polars  # noqa: F401  (registers the ``url`` namespace)
 from urlnorm.core.api import explain, join, normalize, split
 from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import PROFILES, Profile, Step, get_profile, register

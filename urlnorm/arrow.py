@@ -8,6 +8,7 @@ without copying where Arrow allows, run through :mod:`urlnorm.engine`, and retur
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import TypeAlias
 
 import polars as pl
 import pyarrow as pa
@@ -15,7 +16,7 @@ import pyarrow as pa
 from urlnorm import engine
 from urlnorm.core.profiles import Profile
 
-ArrowStrings = pa.Array | pa.ChunkedArray
+ArrowStrings: TypeAlias = "pa.Array | pa.ChunkedArray"
 
 
 def _series(array: ArrowStrings) -> pl.Series:
@@ -86,8 +87,10 @@ def map_batches(
     profile: str | Profile = "rfc3986",
     split_mode: str | None = None,
 ) -> Iterator[pa.RecordBatch]:
-    """Lazily add ``{column}_normalized`` and ``{column}_error`` (and the record's columns
-    when ``split_mode`` is given) to each batch of a stream, such as a ``RecordBatchReader``.
+    """Add normalised, error (and, with ``split_mode``, record) columns to each batch, lazily.
+
+    The new columns are ``{column}_normalized``, ``{column}_error`` and the record's fields;
+    ``batches`` may be a ``RecordBatchReader`` or any iterator of batches.
     """
     for batch in batches:
         yield _add_columns(batch, column, profile, split_mode)

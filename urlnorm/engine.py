@@ -124,20 +124,19 @@ def _split_authority_row(url: pl.Expr, *, web: bool) -> dict[str, pl.Expr]:
     authority = after.str.head(auth_len)
     colon = _find(authority, ":", literal=True)
     host = authority.str.head(colon.fill_null(authority.str.len_bytes()))
-    port = authority.str.slice(colon + 1).str.to_integer(strict=False).cast(pl.UInt16, strict=False)
+    digits = authority.str.slice(colon + 1).str.to_integer(strict=False)
+    port = digits.cast(pl.UInt16, strict=False)
     scheme = url.str.head(sep)
     if web:
         scheme, host = scheme.str.to_lowercase(), host.str.to_lowercase()
         default = scheme.replace_strict(DEFAULT_PORTS, default=None, return_dtype=pl.UInt16)
         port = pl.when(port != default).then(port)
     tail = after.str.slice(auth_len)
-    empty: dict[str, pl.Expr] = {
-        "username": pl.lit(None, pl.String),
-        "password": pl.lit(None, pl.String),
-    }
+    no_userinfo = pl.lit(None, pl.String)
     return {
         "scheme": scheme,
-        **empty,
+        "username": no_userinfo,
+        "password": no_userinfo,
         "host": host,
         "port": port,
         **_split_tail(tail, empty_path="/" if web else ""),
@@ -145,8 +144,10 @@ def _split_authority_row(url: pl.Expr, *, web: bool) -> dict[str, pl.Expr]:
 
 
 def _rebuild_simple(url: pl.Expr) -> pl.Expr:
-    """Normal form of a *simple* row: lower-case scheme and host, default port and empty
-    path fixed (RFC 3986 §6.2.2.1, §6.2.3), the rest untouched.
+    """Normal form of a *simple* row (RFC 3986 §6.2.2.1, §6.2.3).
+
+    Scheme and host are lower-cased, a default or empty port dropped and an empty path made
+    ``/``; the rest is left as it is.
     """
     head = url.str.extract("^[^/]*//[^/?#]*", 0)
     tail = url.str.slice(head.str.len_bytes())

@@ -95,7 +95,9 @@ class UrlExprNamespace:
         return self._map(_split(mode, strict), engine.SPLIT_DTYPE)
 
     def join(self, base: str | pl.Expr, mode: str = "whatwg", *, strict: bool = False) -> pl.Expr:
-        """Resolve each reference against ``base``, a literal or an expression (:func:`urlnorm.join`).
+        """Resolve each reference against ``base``, a literal or an expression.
+
+        Each row is what :func:`urlnorm.join` gives.
 
         Examples
         --------
