@@ -109,3 +109,75 @@ URLISH = st.builds(
     st.sampled_from(["", " ", "\x00", "\t"]),
 )
 ANY_TEXT = st.one_of(URLISH, st.text(), st.lists(TEXT_PIECE).map("".join))
+
+# URLs near the edges of the engine's fast tiers: mixed case, ports, dots, escapes, numbers.
+EDGE_SCHEME = st.sampled_from(["http", "HTTP", "https", "Https", "ws", "wss", "ftp", "FTP", "sc"])
+EDGE_LABEL = st.sampled_from(
+    ["example", "EXAMPLE", "a", "xn--bcher-kva", "0x7f", "1", "09", "a_b", "-a", "b-", "com", ""]
+)
+EDGE_HOST = st.lists(EDGE_LABEL, min_size=1, max_size=4).map(".".join)
+EDGE_PORT = st.sampled_from(
+    [
+        "",
+        ":",
+        ":80",
+        ":443",
+        ":21",
+        ":080",
+        ":0",
+        ":8080",
+        ":59999",
+        ":60000",
+        ":65535",
+        ":65536",
+        ":99999",
+        ":00000",
+    ]
+)
+EDGE_SEGMENT = st.sampled_from(
+    [
+        "",
+        "a",
+        ".",
+        "..",
+        "...",
+        ".a",
+        "..a",
+        "a.",
+        "%2e",
+        "%2E%2e",
+        "%7e",
+        "%7E",
+        "%41",
+        "%2F",
+        "%2f",
+        "%20",
+        "%",
+        "%zz",
+        "%4",
+        "a'b",
+        'a"b',
+        "a<b",
+        "^",
+        "{}",
+        "|",
+        "\\",
+        "`",
+        "~",
+        "=&",
+    ]
+)
+EDGE_URL = st.builds(
+    lambda scheme, host, port, segs, query, frag: (
+        f"{scheme}://{host}{port}{''.join('/' + s for s in segs)}{query}{frag}"
+    ),
+    EDGE_SCHEME,
+    EDGE_HOST,
+    EDGE_PORT,
+    st.lists(EDGE_SEGMENT, max_size=4),
+    st.sampled_from(["", "?", "?a=1&b=%2F", "?q=%7e", "?x='y'", "?a b", "?#"]),
+    st.sampled_from(["", "#", "#f", "#a#b", "#%7E", "#`"]),
+)
+COLUMN_VALUE = st.one_of(EDGE_URL, URLISH, ANY_TEXT, st.none()).filter(
+    lambda v: v is None or not any("\ud800" <= c <= "\udfff" for c in v)
+)

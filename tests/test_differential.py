@@ -1,0 +1,144 @@
+"""The engine equals the core on every row: Polars (eager and streaming) and Arrow alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import urlnorm
+import urlnorm.arrow
+from tests.conftest import load_wpt
+from tests.strategies import COLUMN_VALUE, EDGE_URL
+
+PROFILES = ["rfc3986", "whatwg", "canonical"]
+MODES = ["whatwg", "generic"]
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+CORPUS_FILES = ["kasztp.txt", "userbait.txt", "node_files.txt", "isaacs_files.txt"]
+
+
+def core_or_error(fn: Callable[[str], Any], value: str | None) -> tuple[Any, str | None]:
+    if value is None:
+        return None, None
+    try:
+        return fn(value), None
+    except urlnorm.URLError as exc:
+        return None, exc.code
+
+
+def expected_normalize(values: list[str | None], profile: str) -> list[tuple[Any, str | None]]:
+    return [core_or_error(lambda v: urlnorm.normalize(v, profile), v) for v in values]
+
+
+def expected_split(values: list[str | None], mode: str) -> list[tuple[Any, str | None]]:
+    def record(v: str) -> dict[str, Any]:
+        url = urlnorm.split(v, mode)
+        return {name: getattr(url, name) for name in urlnorm.engine.RECORD_FIELDS}
+
+    out = [core_or_error(record, v) for v in values]
+    empty = dict.fromkeys(urlnorm.engine.RECORD_FIELDS)
+    return [(rec or empty, err) for rec, err in out]
+
+
+def polars_normalize(values: list[str | None], profile: str) -> list[tuple[Any, str | None]]:
+    series = pl.Series("u", values, dtype=pl.String)
+    return list(zip(series.url.normalize(profile), series.url.error(profile), strict=True))
+
+
+def streaming_normalize(values: list[str | None], profile: str) -> list[tuple[Any, str | None]]:
+    lazy = pl.LazyFrame({"u": values}, schema={"u": pl.String})
+    out = lazy.select(
+        pl.col("u").url.normalize(profile).alias("n"), pl.col("u").url.error(profile).alias("e")
+    ).collect(engine="streaming")
+    return list(zip(out["n"], out["e"], strict=True))
+
+
+def arrow_normalize(values: list[str | None], profile: str) -> list[tuple[Any, str | None]]:
+    array = pa.array(values, pa.large_string())
+    normalized = urlnorm.arrow.normalize(array, profile).to_pylist()
+    return list(zip(normalized, urlnorm.arrow.error(array, profile).to_pylist(), strict=True))
+
+
+def polars_split(values: list[str | None], mode: str) -> list[tuple[Any, str | None]]:
+    series = pl.Series("u", values, dtype=pl.String)
+    return list(zip(series.url.split(mode).to_list(), series.url.error(mode=mode), strict=True))
+
+
+def arrow_split(values: list[str | None], mode: str) -> list[tuple[Any, str | None]]:
+    array = pa.array(values, pa.string())
+    records = urlnorm.arrow.split(array, mode).to_pylist()
+    return list(zip(records, urlnorm.arrow.error(array, mode=mode).to_pylist(), strict=True))
+
+
+NORMALIZERS = [polars_normalize, arrow_normalize]
+SPLITTERS = [polars_split, arrow_split]
+
+
+def assert_same(values: list[str | None], got: list[Any], expected: list[Any]) -> None:
+    assert len(got) == len(expected)
+    diffs = [(v, g, e) for v, g, e in zip(values, got, expected, strict=True) if g != e]
+    assert not diffs, f"{len(diffs)} rows differ, first: {diffs[:3]}"
+
+
+def check_all(values: list[str | None], *, streaming: bool = False) -> None:
+    normalizers = [*NORMALIZERS, streaming_normalize] if streaming else NORMALIZERS
+    for profile in PROFILES:
+        expected = expected_normalize(values, profile)
+        for run in normalizers:
+            assert_same(values, run(values, profile), expected)
+    for mode in MODES:
+        expected = expected_split(values, mode)
+        for run in SPLITTERS:
+            assert_same(values, run(values, mode), expected)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values=st.lists(COLUMN_VALUE, min_size=1, max_size=40))
+def test_generated_columns(values: list[str | None]) -> None:
+    check_all(values)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values=st.lists(EDGE_URL, min_size=1, max_size=40))
+def test_fast_tier_edges(values: list[str | None]) -> None:
+    check_all(values)
+
+
+def test_every_wpt_input() -> None:
+    values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]
+    check_all(values, streaming=True)
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason="../shared/corpora is not present")
+@pytest.mark.parametrize(
+    "name", ["kasztp.txt", "userbait.txt", "node_files.txt", "isaacs_files.txt"]
+)
+def test_corpus(name: str) -> None:
+    text = (CORPORA / name).read_text(encoding="utf-8-sig")
+    values: list[str | None] = list(text.splitlines())
+    for profile in PROFILES:
+        expected = expected_normalize(values, profile)
+        assert_same(values, polars_normalize(values, profile), expected)
+        assert_same(values, streaming_normalize(values, profile), expected)
+    for mode in MODES:
+        assert_same(values, polars_split(values, mode), expected_split(values, mode))
+
+
+def test_join_matches_core() -> None:
+    cases = load_wpt("urltestdata.json")
+    refs: list[str | None] = [c["input"] for c in cases if c["base"]] + [None]
+    bases: list[str | None] = [c["base"] for c in cases if c["base"]] + ["http://a/"]
+    frame = pl.DataFrame({"ref": refs, "base": bases})
+    for mode in ("whatwg", "rfc3986", "legacy"):
+        got = frame.select(pl.col("ref").url.join(pl.col("base"), mode))["ref"].to_list()
+        expected = [
+            core_or_error(lambda r, b=b, m=mode: urlnorm.join(b, r, m), r)[0]
+            for r, b in zip(refs, bases, strict=True)
+        ]
+        assert got == expected
