@@ -100,50 +100,76 @@ def _matches(series: pl.Series, pattern: str) -> pl.Series:
     return series.str.contains(pattern).fill_null(False)
 
 
-def _find(expr: pl.Expr, pattern: str, *, literal: bool = False) -> pl.Expr:
-    return expr.str.find(pattern, literal=literal)
+def _split_tail(frame: pl.LazyFrame, *, empty_path: str) -> pl.LazyFrame:
+    """Path, query and fragment of the ``tail`` column: ``[path][?query][#fragment]``.
 
-
-def _split_tail(tail: pl.Expr, *, empty_path: str) -> dict[str, pl.Expr]:
-    """Path, query and fragment of ``[path][?query][#fragment]`` (RFC 3986 Appendix B)."""
-    hash_at = _find(tail, "#", literal=True)
-    query_at = _find(tail, "?", literal=True)
-    path_end = _find(tail, "[?#]").fill_null(tail.str.len_bytes())
-    path = tail.str.head(path_end)
+    RFC 3986 Appendix B: the query starts at the first ``?`` before any ``#``.
+    """
+    tail = pl.col("tail")
+    frame = frame.with_columns(
+        hash_at=tail.str.find("#", literal=True),
+        query_at=tail.str.find("?", literal=True),
+        path_end=tail.str.find("[?#]").fill_null(tail.str.len_bytes()),
+    )
+    hash_at, query_at = pl.col("hash_at"), pl.col("query_at")
+    path = tail.str.head(pl.col("path_end"))
     has_query = query_at.is_not_null() & (hash_at.is_null() | (query_at < hash_at))
-    query_end = hash_at.fill_null(tail.str.len_bytes())
-    return {
-        "path": pl.when(path == "").then(pl.lit(empty_path)).otherwise(path),
-        "query": pl.when(has_query).then(tail.str.slice(query_at + 1, query_end - query_at - 1)),
-        "fragment": pl.when(hash_at.is_not_null()).then(tail.str.slice(hash_at + 1)),
-    }
+    query_len = hash_at.fill_null(tail.str.len_bytes()) - query_at - 1
+    return frame.with_columns(
+        path=pl.when(path == "").then(pl.lit(empty_path)).otherwise(path),
+        query=pl.when(has_query).then(tail.str.slice(query_at + 1, query_len)),
+        fragment=pl.when(hash_at.is_not_null()).then(tail.str.slice(hash_at + 1)),
+    )
 
 
-def _split_authority_row(url: pl.Expr, *, web: bool) -> dict[str, pl.Expr]:
-    """Record columns of ``scheme://host[:port]tail`` rows (no userinfo, no IP literal)."""
-    sep = _find(url, "://", literal=True)
-    after = url.str.slice(sep + 3)
-    auth_len = _find(after, "[/?#]").fill_null(after.str.len_bytes())
-    authority = after.str.head(auth_len)
-    colon = _find(authority, ":", literal=True)
-    host = authority.str.head(colon.fill_null(authority.str.len_bytes()))
+def _split_authority_rows(frame: pl.LazyFrame, *, web: bool) -> pl.LazyFrame:
+    """Record columns of ``scheme://host[:port]tail`` rows (no userinfo, no IP literal).
+
+    Each intermediate column is computed once, stage by stage.
+    """
+    url = pl.col("u")
+    frame = frame.with_columns(sep=url.str.find("://", literal=True))
+    frame = frame.with_columns(scheme=url.str.head("sep"), after=url.str.slice(pl.col("sep") + 3))
+    after = pl.col("after")
+    frame = frame.with_columns(auth_len=after.str.find("[/?#]").fill_null(after.str.len_bytes()))
+    frame = frame.with_columns(
+        authority=after.str.head("auth_len"), tail=after.str.slice(pl.col("auth_len"))
+    )
+    authority = pl.col("authority")
+    frame = frame.with_columns(colon=authority.str.find(":", literal=True))
+    colon = pl.col("colon")
     digits = authority.str.slice(colon + 1).str.to_integer(strict=False)
-    port = digits.cast(pl.UInt16, strict=False)
-    scheme = url.str.head(sep)
+    frame = frame.with_columns(
+        host=authority.str.head(colon.fill_null(authority.str.len_bytes())),
+        port=digits.cast(pl.UInt16, strict=False),
+    )
     if web:
-        scheme, host = scheme.str.to_lowercase(), host.str.to_lowercase()
-        default = scheme.replace_strict(DEFAULT_PORTS, default=None, return_dtype=pl.UInt16)
-        port = pl.when(port != default).then(port)
-    tail = after.str.slice(auth_len)
+        frame = frame.with_columns(_lower_and_drop_default_port())
+    frame = _split_tail(frame, empty_path="/" if web else "")
     no_userinfo = pl.lit(None, pl.String)
-    return {
-        "scheme": scheme,
-        "username": no_userinfo,
-        "password": no_userinfo,
-        "host": host,
-        "port": port,
-        **_split_tail(tail, empty_path="/" if web else ""),
-    }
+    return frame.select(
+        pl.col("covered"),
+        pl.col("scheme"),
+        username=no_userinfo,
+        password=no_userinfo,
+        host="host",
+        port="port",
+        path="path",
+        query="query",
+        fragment="fragment",
+    )
+
+
+def _lower_and_drop_default_port() -> list[pl.Expr]:
+    """URL Standard §4.4: scheme and ASCII host lower-cased, the scheme's default port null."""
+    scheme = pl.col("scheme").str.to_lowercase()
+    default = scheme.replace_strict(DEFAULT_PORTS, default=None, return_dtype=pl.UInt16)
+    port = pl.col("port")
+    return [
+        scheme.alias("scheme"),
+        pl.col("host").str.to_lowercase(),
+        pl.when(port != default).then(port).alias("port"),
+    ]
 
 
 def _rebuild_simple(url: pl.Expr) -> pl.Expr:
@@ -212,11 +238,15 @@ def split(series: pl.Series, mode: str = "whatwg") -> Result:
     if mode not in SPLIT_MODES:
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
     web = mode == "whatwg"
-    covered = _matches(series, SIMPLE_ROW if web else GENERIC_ROW)
-    exprs = _split_authority_row(pl.col("u"), web=web)
-    fast = pl.DataFrame({"u": series}).select(
-        **{name: exprs[name].cast(dtype, strict=False) for name, dtype in RECORD_SCHEMA.items()}
-    )
+    pattern = SIMPLE_ROW if web else GENERIC_ROW
+
+    def plan(chunk: pl.LazyFrame) -> pl.LazyFrame:
+        chunk = chunk.with_columns(covered=pl.col("u").str.contains(pattern).fill_null(False))
+        return _split_authority_rows(chunk, web=web)
+
+    fast = plan(series.to_frame("u").lazy()).collect()
+    covered = fast.get_column("covered")
+    fast = fast.drop("covered").cast(RECORD_SCHEMA)  # type: ignore[arg-type]
 
     def core(value: str) -> dict[str, Any]:
         record = core_split(value, mode)
@@ -228,12 +258,10 @@ def split(series: pl.Series, mode: str = "whatwg") -> Result:
 def normalize(series: pl.Series, profile: str | Profile = "rfc3986") -> Result:
     """Normalise a column (:func:`urlnorm.normalize` per row); output column ``url``."""
     series, prof = _as_string(series), get_profile(profile)
-    if prof not in FAST_PROFILES:
-        covered = pl.repeat(False, series.len(), eager=True)
-        out = pl.DataFrame({"url": series})
-    else:
-        covered = _matches(series, SIMPLE_ROW)
-        out = _normalize_simple(series)
+    out = pl.DataFrame({"url": series})
+    covered = pl.repeat(False, series.len(), eager=True)
+    if prof in FAST_PROFILES:
+        out, covered = _normalize_fast(series)
 
     def core(value: str) -> dict[str, Any]:
         return {"url": prof.normalize(value)}
@@ -241,14 +269,20 @@ def normalize(series: pl.Series, profile: str | Profile = "rfc3986") -> Result:
     return _run(series.to_frame("u"), out, covered, core)
 
 
-def _normalize_simple(series: pl.Series) -> pl.DataFrame:
-    """Identity for canonical rows; rebuilt with kernels for the other simple rows."""
-    todo = (~_matches(series, CANONICAL_ROW) & series.is_not_null()).arg_true()
+def _normalize_fast(series: pl.Series) -> tuple[pl.DataFrame, pl.Series]:
+    """Identity for canonical rows, kernels for the other simple rows.
+
+    Returns the output and the rows it covers. The simple-row test runs only on the rows that
+    are not canonical, which in real data are few.
+    """
+    covered = _matches(series, CANONICAL_ROW)
     out = pl.DataFrame({"url": series})
+    todo = (~covered & series.is_not_null()).arg_true()
     if todo.len() == 0:
-        return out
-    rebuilt = pl.DataFrame({"u": series.gather(todo)}).select(url=_rebuild_simple(pl.col("u")))
-    return _scatter(out, todo, rebuilt)
+        return out, covered
+    simple = todo.filter(_matches(series.gather(todo), SIMPLE_ROW))
+    rebuilt = series.gather(simple).to_frame("u").select(url=_rebuild_simple(pl.col("u")))
+    return _scatter(out, simple, rebuilt), covered.scatter(simple, True)
 
 
 def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Result:
