@@ -111,9 +111,28 @@ URLISH = st.builds(
 ANY_TEXT = st.one_of(URLISH, st.text(), st.lists(TEXT_PIECE).map("".join))
 
 # URLs near the edges of the engine's fast tiers: mixed case, ports, dots, escapes, numbers.
-EDGE_SCHEME = st.sampled_from(["http", "HTTP", "https", "Https", "ws", "wss", "ftp", "FTP", "sc"])
+EDGE_SCHEME = st.sampled_from(
+    ["http", "HTTP", "https", "Https", "ws", "wss", "ftp", "FTP", "sc", "file", "FILE", "File"]
+)
 EDGE_LABEL = st.sampled_from(
-    ["example", "EXAMPLE", "a", "xn--bcher-kva", "0x7f", "1", "09", "a_b", "-a", "b-", "com", ""]
+    [
+        "example",
+        "EXAMPLE",
+        "a",
+        "xn--bcher-kva",
+        "0x7f",
+        "1",
+        "09",
+        "a_b",
+        "-a",
+        "b-",
+        "com",
+        "",
+        "localhost",
+        "LocalHost",
+        "c:",
+        "C|",
+    ]
 )
 EDGE_HOST = st.lists(EDGE_LABEL, min_size=1, max_size=4).map(".".join)
 EDGE_PORT = st.sampled_from(
@@ -136,6 +155,9 @@ EDGE_PORT = st.sampled_from(
 )
 EDGE_SEGMENT = st.sampled_from(
     [
+        "C:",
+        "c|",
+        "a|b",
         "",
         "a",
         ".",

@@ -50,22 +50,41 @@ def _char_class(chars: Iterable[str]) -> str:
 # An escape every built-in profile leaves as it is: upper-case hex of a byte that is not an
 # unreserved character (RFC 3986 §6.2.2.1-2).
 _KEPT_ESCAPE = "%(?:" + "|".join(f"{b:02X}" for b in range(256) if chr(b) not in UNRESERVED) + ")"
-_PATH_PLAIN = _char_class(_PRINTABLE - PATH.extra - set("/\\%."))
-_SEG_CHAR = f"(?:{_PATH_PLAIN}|\\.|{_KEPT_ESCAPE})"
-_SEG_HEAD = f"(?:{_PATH_PLAIN}|{_KEPT_ESCAPE})"
+_PATH_PLAIN = _PRINTABLE - PATH.extra - set("/\\%.")
+
+
+def _segment(plain: frozenset[str]) -> str:
+    """A path segment of ``plain`` characters and kept escapes that is not ``.`` or ``..``."""
+    char = f"(?:{_char_class(plain)}|\\.|{_KEPT_ESCAPE})"
+    head = f"(?:{_char_class(plain)}|{_KEPT_ESCAPE})"
+    return f"(?:{head}{char}*|\\.(?:{head}{char}*|\\.{char}+))?"
+
+
 # A path segment that is neither "." nor ".." (URL Standard §4.1, RFC 3986 §5.2.4).
-_SEGMENT = f"(?:{_SEG_HEAD}{_SEG_CHAR}*|\\.(?:{_SEG_HEAD}{_SEG_CHAR}*|\\.{_SEG_CHAR}+))?"
+_SEGMENT = _segment(_PATH_PLAIN)
+# In file URLs "|" can turn a segment into a drive letter (URL Standard §4.4 path state).
+_FILE_SEGMENT = _segment(_PATH_PLAIN - {"|"})
 _QUERY = f"(?:{_char_class(_PRINTABLE - SPECIAL_QUERY.extra - set('%#'))}|{_KEPT_ESCAPE})*"
 _FRAGMENT = f"(?:{_char_class(_PRINTABLE - FRAGMENT.extra - set('%'))}|{_KEPT_ESCAPE})*"
-_TAIL = f"(?:/{_SEGMENT})*(?:\\?{_QUERY})?(?:#{_FRAGMENT})?"
+_QUERY_FRAGMENT = f"(?:\\?{_QUERY})?(?:#{_FRAGMENT})?"
+_TAIL = f"(?:/{_SEGMENT})*{_QUERY_FRAGMENT}"
+_FILE_PATH = f"(?:/{_FILE_SEGMENT})+{_QUERY_FRAGMENT}"
 _WEB_SCHEMES = "|".join(sorted(DEFAULT_PORTS))
 # A host the URL Standard only lower-cases: ASCII labels, the last starting with a letter so that
 # it cannot be an IPv4 address (§3.5 "ends in a number").
 _HOST = "(?:[a-z0-9_-]*\\.)*[a-z][a-z0-9_-]*\\.?"
 # A port that needs no rewriting but the default-port rule: no leading zeros, below 60000.
 _PORT = ":(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4})?"
-CANONICAL_ROW = f"^(?:{_WEB_SCHEMES})://{_HOST}(?:/{_SEGMENT}){_TAIL}$"
-SIMPLE_ROW = f"^(?i:{_WEB_SCHEMES})://(?i:{_HOST})(?:{_PORT})?{_TAIL}$"
+# File URLs take no port, and need a path: rfc3986 does not add "/" to an empty one.
+# "file://localhost" (host made empty by both standards) is left to the simple tier.
+CANONICAL_ROW = (
+    f"^(?:(?:{_WEB_SCHEMES})://{_HOST}(?:/{_SEGMENT}){_TAIL}|file://(?:{_HOST})?{_FILE_PATH})$"
+)
+SIMPLE_ROW = (
+    f"^(?:(?i:{_WEB_SCHEMES})://(?i:{_HOST})(?:{_PORT})?{_TAIL}"
+    f"|(?i:file)://(?i:{_HOST})?{_FILE_PATH})$"
+)
+_FILE_LOCALHOST = "file://localhost"
 # The authority of a generic URI without userinfo or IP literal (RFC 3986 §3.2).
 # Its port may have leading zeros (RFC 3986 §3.2.3 is only digits) but stays below 60000.
 # Fast rows are ASCII: ``str.find`` counts bytes where ``str.slice`` counts characters.
@@ -161,13 +180,14 @@ def _split_authority_rows(frame: pl.LazyFrame, *, web: bool) -> pl.LazyFrame:
 
 
 def _lower_and_drop_default_port() -> list[pl.Expr]:
-    """URL Standard §4.4: scheme and ASCII host lower-cased, the scheme's default port null."""
+    """URL Standard §4.4: lower-case scheme and host, no default port, file localhost empty."""
     scheme = pl.col("scheme").str.to_lowercase()
     default = scheme.replace_strict(DEFAULT_PORTS, default=None, return_dtype=pl.UInt16)
-    port = pl.col("port")
+    port, host = pl.col("port"), pl.col("host").str.to_lowercase()
+    localhost = (scheme == "file") & (host == "localhost")
     return [
         scheme.alias("scheme"),
-        pl.col("host").str.to_lowercase(),
+        pl.when(localhost).then(pl.lit("")).otherwise(host).alias("host"),
         pl.when(port != default).then(port).alias("port"),
     ]
 
@@ -181,6 +201,7 @@ def _rebuild_simple(url: pl.Expr) -> pl.Expr:
     head = url.str.extract("^[^/]*//[^/?#]*", 0)
     tail = url.str.slice(head.str.len_bytes())
     head = head.str.to_lowercase().str.replace(_DROP_PORT, _DROP_PORT_GROUPS)
+    head = pl.when(head == _FILE_LOCALHOST).then(pl.lit("file://")).otherwise(head)
     slash = pl.when(tail.str.starts_with("/")).then(pl.lit("")).otherwise(pl.lit("/"))
     return pl.concat_str(head, slash, tail)
 
@@ -275,7 +296,7 @@ def _normalize_fast(series: pl.Series) -> tuple[pl.DataFrame, pl.Series]:
     Returns the output and the rows it covers. The simple-row test runs only on the rows that
     are not canonical, which in real data are few.
     """
-    covered = _matches(series, CANONICAL_ROW)
+    covered = _matches(series, CANONICAL_ROW) & ~series.str.starts_with(_FILE_LOCALHOST)
     out = pl.DataFrame({"url": series})
     todo = (~covered & series.is_not_null()).arg_true()
     if todo.len() == 0:
