@@ -1,9 +1,11 @@
 """Side-by-side timings: urlnorm's column functions against per-row peers, in one run.
 
 ``make bench`` runs this. Data: ``sample-data/urls.txt`` plus the corpora in
-``../shared/corpora`` when they are present. urlnorm runs on the whole column through the public
-``url`` namespace (its slow path included); each per-row peer runs on a seeded sample of up to
-``--peer-rows`` rows. Prints ns/URL and the ratios, and writes them to ``benchmarks/results.json``.
+``../shared/corpora`` when they are present, each source timed on its own and all together.
+urlnorm runs on the whole column through the public ``url`` namespace (its slow path included);
+each per-row peer runs on a seeded sample of up to ``--peer-rows`` rows of the same source.
+Prints ns/URL, the ratios and the share of rows that took the slow path, and writes them to
+``benchmarks/results.json``.
 """
 
 from __future__ import annotations
@@ -26,20 +28,22 @@ from urlnorm import engine
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
-TARGETS = {  # (urlnorm entry, peer entry, minimum ratio peer/urlnorm)
-    "normalize canonical vs ada_url": ("urlnorm normalize canonical", "ada_url.normalize_url", 5),
-    "normalize canonical vs w3lib": ("urlnorm normalize canonical", "w3lib canonicalize_url", 50),
-    "split whatwg vs urlsplit": ("urlnorm split whatwg", "urllib.parse.urlsplit", 15),
+FLOOR = "polars str.to_lowercase"
+TARGETS = {  # label: (urlnorm entry, peer entry, minimum ratio peer/urlnorm)
+    "normalize canonical vs ada_url": ("normalize canonical", "ada_url.normalize_url", 5),
+    "normalize canonical vs w3lib": ("normalize canonical", "w3lib canonicalize_url", 50),
+    "split whatwg vs urlsplit": ("split whatwg", "urllib.parse.urlsplit", 15),
 }
 
 
-def load_urls() -> tuple[list[str], list[str]]:
-    """All benchmark URLs and the names of the files they came from."""
+def load_sources() -> dict[str, list[str]]:
+    """Benchmark URLs by source file, then all of them as ``all``."""
     files = [ROOT / "sample-data" / "urls.txt"]
     if CORPORA.is_dir():
         files += sorted(CORPORA.glob("*.txt"))
-    urls = [line for f in files for line in f.read_text("utf-8-sig").splitlines() if line]
-    return urls, [f.name for f in files]
+    sources = {f.name: [u for u in f.read_text("utf-8-sig").splitlines() if u] for f in files}
+    sources["all"] = [u for urls in sources.values() for u in urls]
+    return sources
 
 
 def best_seconds(fn: Callable[[], object], repeat: int) -> float:
@@ -83,11 +87,11 @@ def peers() -> dict[str, Callable[[str], object]]:
 def column_entries(series: pl.Series) -> dict[str, Callable[[], object]]:
     """The column functions of urlnorm and the one-pass floor, on the whole column."""
     return {
-        "polars str.to_lowercase (floor)": lambda: series.str.to_lowercase(),
-        "urlnorm normalize canonical": lambda: series.url.normalize("canonical"),
-        "urlnorm normalize rfc3986": lambda: series.url.normalize("rfc3986"),
-        "urlnorm split whatwg": lambda: series.url.split("whatwg"),
-        "urlnorm split generic": lambda: series.url.split("generic"),
+        FLOOR: lambda: series.str.to_lowercase(),
+        "normalize canonical": lambda: series.url.normalize("canonical"),
+        "normalize rfc3986": lambda: series.url.normalize("rfc3986"),
+        "split whatwg": lambda: series.url.split("whatwg"),
+        "split generic": lambda: series.url.split("generic"),
     }
 
 
@@ -100,62 +104,62 @@ def slow_shares(series: pl.Series) -> dict[str, float]:
     }
 
 
+def measure(urls: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    """ns/URL of every entry, the target ratios and the slow-path shares for one source."""
+    series = pl.Series("url", urls)
+    ns = {
+        name: best_seconds(fn, args.repeat) / len(urls) * 1e9
+        for name, fn in column_entries(series).items()
+    }
+    sample = random.Random(1).sample(urls, min(args.peer_rows, len(urls)))
+    for name, row_fn in peers().items():
+        ns[name] = best_seconds(per_row(row_fn, sample), 1) / len(sample) * 1e9
+    ratios = {label: ns[peer] / ns[ours] for label, (ours, peer, _) in TARGETS.items()}
+    return {
+        "rows": len(urls),
+        "peer_rows": len(sample),
+        "ns_per_url": ns,
+        "ratios": ratios,
+        "normalize_lowercase_passes": ns["normalize canonical"] / ns[FLOOR],
+        "slow_path_share": slow_shares(series),
+    }
+
+
+def print_source(name: str, result: dict[str, Any]) -> None:
+    """One source's block of the report."""
+    print(f"\n{name}: {result['rows']:,} URLs (peers on {result['peer_rows']:,})")
+    for entry, value in result["ns_per_url"].items():
+        print(f"  {entry:32s} {value:10.1f} ns/URL")
+    for label, ratio in result["ratios"].items():
+        need = TARGETS[label][2]
+        print(
+            f"  {label:32s} {ratio:8.1f}x  (target {need}x: {'met' if ratio >= need else 'MISSED'})"
+        )
+    print(
+        f"  normalize = {result['normalize_lowercase_passes']:.1f} to_lowercase passes (target <= 10)"
+    )
+    for entry, share in result["slow_path_share"].items():
+        print(f"  slow-path share, {entry:20s} {share:8.3%}")
+
+
 def main() -> None:
-    """Time everything on the same data and report."""
+    """Time everything on the same data, source by source, and report."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--peer-rows", type=int, default=20_000)
+    parser.add_argument("--peer-rows", type=int, default=5_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results.json")
     args = parser.parse_args()
-
-    urls, sources = load_urls()
-    series = pl.Series("url", urls)
-    sample = random.Random(1).sample(urls, min(args.peer_rows, len(urls)))
-    ns: dict[str, float] = {}
-    for name, fn in column_entries(series).items():
-        ns[name] = best_seconds(fn, args.repeat) / len(urls) * 1e9
-    for name, row_fn in peers().items():
-        ns[name] = best_seconds(per_row(row_fn, sample), 1) / len(sample) * 1e9
-    report(ns, slow_shares(series), urls, sources, args)
-
-
-def report(
-    ns: dict[str, float],
-    shares: dict[str, float],
-    urls: list[str],
-    sources: list[str],
-    args: argparse.Namespace,
-) -> None:
-    """Print the table and the ratios against the targets; write them as JSON."""
-    floor = ns["polars str.to_lowercase (floor)"]
-    ratios = {label: ns[peer] / ns[ours] for label, (ours, peer, _) in TARGETS.items()}
-    passes = ns["urlnorm normalize canonical"] / floor
-    print(f"{len(urls):,} URLs from {', '.join(sources)}; peers on {args.peer_rows:,} sampled rows")
-    for name, value in ns.items():
-        print(f"  {name:36s} {value:10.1f} ns/URL")
-    for label, ratio in ratios.items():
-        need = TARGETS[label][2]
-        print(
-            f"  {label:36s} {ratio:8.1f}x  (target {need}x: {'met' if ratio >= need else 'MISSED'})"
-        )
-    print(f"  normalize = {passes:.1f} to_lowercase passes (target <= 10)")
-    for name, share in shares.items():
-        print(f"  slow-path share, {name:19s} {share:8.3%}")
-    results: dict[str, Any] = {
+    results = {name: measure(urls, args) for name, urls in load_sources().items()}
+    for name, result in results.items():
+        print_source(name, result)
+    meta = {
         "machine": platform.platform(),
         "python": platform.python_version(),
         "polars": pl.__version__,
-        "urlnorm": urlnorm.__name__,
-        "rows": len(urls),
-        "sources": sources,
-        "peer_rows": args.peer_rows,
-        "ns_per_url": ns,
-        "ratios": ratios,
-        "normalize_lowercase_passes": passes,
-        "slow_path_share": shares,
+        "urlnorm_profiles": list(urlnorm.PROFILES),
     }
-    args.out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {args.out}")
+    args.out.write_text(json.dumps({"meta": meta, "sources": results}, indent=2) + "\n", "utf-8")
+    print(f"\nwrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -134,7 +134,10 @@ EDGE_LABEL = st.sampled_from(
         "C|",
     ]
 )
-EDGE_HOST = st.lists(EDGE_LABEL, min_size=1, max_size=4).map(".".join)
+EDGE_HOST = st.one_of(
+    st.lists(EDGE_LABEL, min_size=1, max_size=4).map(".".join),
+    st.sampled_from(["1.2.3.4", "255.255.255.255", "256.1.1.1", "01.2.3.4", "1.2.3.4.", "0.0.0.0"]),
+)
 EDGE_PORT = st.sampled_from(
     [
         "",
@@ -190,8 +193,8 @@ EDGE_SEGMENT = st.sampled_from(
     ]
 )
 EDGE_URL = st.builds(
-    lambda scheme, host, port, segs, query, frag: (
-        f"{scheme}://{host}{port}{''.join('/' + s for s in segs)}{query}{frag}"
+    lambda scheme, host, port, segs, query, frag, pad: (
+        f"{pad}{scheme}://{host}{port}{''.join('/' + s for s in segs)}{query}{frag}{pad}"
     ),
     EDGE_SCHEME,
     EDGE_HOST,
@@ -199,6 +202,7 @@ EDGE_URL = st.builds(
     st.lists(EDGE_SEGMENT, max_size=4),
     st.sampled_from(["", "?", "?a=1&b=%2F", "?q=%7e", "?x='y'", "?a b", "?#"]),
     st.sampled_from(["", "#", "#f", "#a#b", "#%7E", "#`"]),
+    st.sampled_from(["", "", "", " ", "\t", "\x00 "]),
 )
 COLUMN_VALUE = st.one_of(EDGE_URL, URLISH, ANY_TEXT, st.none()).filter(
     lambda v: v is None or not any("\ud800" <= c <= "\udfff" for c in v)

@@ -41,9 +41,7 @@ def expected_split(values: list[str | None], mode: str) -> list[tuple[Any, str |
         url = urlnorm.split(v, mode)
         return {name: getattr(url, name) for name in urlnorm.engine.RECORD_FIELDS}
 
-    out = [core_or_error(record, v) for v in values]
-    empty = dict.fromkeys(urlnorm.engine.RECORD_FIELDS)
-    return [(rec or empty, err) for rec, err in out]
+    return [core_or_error(record, v) for v in values]
 
 
 def polars_normalize(values: list[str | None], profile: str) -> list[tuple[Any, str | None]]:

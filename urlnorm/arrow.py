@@ -58,7 +58,7 @@ def split(array: ArrowStrings, mode: str = "whatwg", *, strict: bool = False) ->
     """
     series = _series(array)
     result = _checked(engine.split(series, mode), series, strict)
-    return _arrow(result.frame.to_struct("url"))
+    return _arrow(engine.record_struct(result, series))
 
 
 def join(

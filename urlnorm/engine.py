@@ -33,6 +33,7 @@ from urlnorm.core.resolve import join as core_join
 from urlnorm.core.rules import DEFAULT_PORTS
 from urlnorm.core.split import MODES as SPLIT_MODES
 from urlnorm.core.split import split as core_split
+from urlnorm.core.whatwg import C0_OR_SPACE as _C0_OR_SPACE
 
 RECORD_FIELDS = tuple(f.name for f in fields(URL))
 RECORD_SCHEMA: dict[str, pl.DataType] = {
@@ -72,7 +73,9 @@ _FILE_PATH = f"(?:/{_FILE_SEGMENT})+{_QUERY_FRAGMENT}"
 _WEB_SCHEMES = "|".join(sorted(DEFAULT_PORTS))
 # A host the URL Standard only lower-cases: ASCII labels, the last starting with a letter so that
 # it cannot be an IPv4 address (§3.5 "ends in a number").
-_HOST = "(?:[a-z0-9_-]*\\.)*[a-z][a-z0-9_-]*\\.?"
+# or an IPv4 address already in the dotted-decimal form the URL Standard serialises (§3.6).
+_OCTET = "(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])"
+_HOST = f"(?:(?:[a-z0-9_-]*\\.)*[a-z][a-z0-9_-]*\\.?|{_OCTET}(?:\\.{_OCTET}){{3}})"
 # A port that needs no rewriting but the default-port rule: no leading zeros, below 60000.
 _PORT = ":(?:0|[1-9][0-9]{0,3}|[1-5][0-9]{4})?"
 # File URLs take no port, and need a path: rfc3986 does not add "/" to an empty one.
@@ -290,6 +293,15 @@ def normalize(series: pl.Series, profile: str | Profile = "rfc3986") -> Result:
     return _run(series.to_frame("u"), out, covered, core)
 
 
+def strip_whitespace(series: pl.Series) -> pl.Series:
+    """Strip leading/trailing C0 control or space, remove tab/LF/CR (URL Standard §4.4).
+
+    The column form of :func:`urlnorm.core.rules.strip_whitespace`, which every built-in
+    profile applies first.
+    """
+    return series.str.strip_chars(_C0_OR_SPACE).str.replace_all("[\t\n\r]", "")
+
+
 def _normalize_fast(series: pl.Series) -> tuple[pl.DataFrame, pl.Series]:
     """Identity for canonical rows, kernels for the other simple rows.
 
@@ -301,8 +313,10 @@ def _normalize_fast(series: pl.Series) -> tuple[pl.DataFrame, pl.Series]:
     todo = (~covered & series.is_not_null()).arg_true()
     if todo.len() == 0:
         return out, covered
-    simple = todo.filter(_matches(series.gather(todo), SIMPLE_ROW))
-    rebuilt = series.gather(simple).to_frame("u").select(url=_rebuild_simple(pl.col("u")))
+    stripped = strip_whitespace(series.gather(todo))
+    in_tier = _matches(stripped, SIMPLE_ROW)
+    simple = todo.filter(in_tier)
+    rebuilt = stripped.filter(in_tier).to_frame("u").select(url=_rebuild_simple(pl.col("u")))
     return _scatter(out, simple, rebuilt), covered.scatter(simple, True)
 
 
@@ -319,6 +333,13 @@ def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Resu
         return {"url": core_join(base_url, ref, mode)}
 
     return _run(pairs, out, pl.repeat(False, series.len(), eager=True), core)
+
+
+def record_struct(result: Result, series: pl.Series) -> pl.Series:
+    """The split result as one struct column, null where the input is null or invalid."""
+    valid = series.is_not_null() & result.errors.is_null()
+    frame = pl.DataFrame({"record": result.frame.to_struct(), "valid": valid})
+    return frame.select(pl.when("valid").then("record")).to_series().alias(series.name)
 
 
 def raise_first_error(result: Result, series: pl.Series) -> None:

@@ -33,7 +33,7 @@ def _split(mode: str, strict: bool) -> _Fn:
         result = engine.split(series, mode)
         if strict:
             engine.raise_first_error(result, series)
-        return result.frame.to_struct(series.name)
+        return engine.record_struct(result, series)
 
     return run
 

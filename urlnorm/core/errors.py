@@ -38,7 +38,9 @@ class URLError(ValueError):
     """
 
     def __init__(self, code: str, url: str | None = None, detail: str = "") -> None:
-        self.code = code
+        # Polars re-raises an exception from a column function as ``type(exc)(message)``;
+        # codes contain no colon, so the code is the message up to its first one.
+        self.code = code.split(":", 1)[0].strip() if url is None else code
         self.url = url
         shown = "" if url is None else f": {url[:200]!r}"
         super().__init__(f"{code}{shown}{' (' + detail + ')' if detail else ''}")

@@ -46,7 +46,7 @@ SPECIAL_SCHEMES: dict[str, int | None] = {
     "ws": 80,
     "wss": 443,
 }
-_C0_OR_SPACE = "".join(map(chr, range(0x21)))
+C0_OR_SPACE = "".join(map(chr, range(0x21)))
 _TAB_OR_NEWLINE = re.compile("[\t\n\r]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 EOF = ""
@@ -123,7 +123,7 @@ def strip_and_remove_tab_newline(text: str) -> str:
     >>> strip_and_remove_tab_newline(" \\x00ht\\ttp://a/\\n ")
     'http://a/'
     """
-    return _TAB_OR_NEWLINE.sub("", text.strip(_C0_OR_SPACE))
+    return _TAB_OR_NEWLINE.sub("", text.strip(C0_OR_SPACE))
 
 
 def preprocess(text: str) -> str:
