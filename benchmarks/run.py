@@ -135,9 +135,8 @@ def print_source(name: str, result: dict[str, Any]) -> None:
         print(
             f"  {label:32s} {ratio:8.1f}x  (target {need}x: {'met' if ratio >= need else 'MISSED'})"
         )
-    print(
-        f"  normalize = {result['normalize_lowercase_passes']:.1f} to_lowercase passes (target <= 10)"
-    )
+    passes = result["normalize_lowercase_passes"]
+    print(f"  normalize = {passes:.1f} to_lowercase passes (target <= 10)")
     for entry, share in result["slow_path_share"].items():
         print(f"  slow-path share, {entry:20s} {share:8.3%}")
 

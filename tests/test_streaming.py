@@ -1,4 +1,4 @@
-"""Columns in LazyFrames, the streaming engine and Arrow batch streams: rows kept, memory bounded."""
+"""LazyFrames, the streaming engine and Arrow batch streams: rows kept, memory bounded."""
 
 from __future__ import annotations
 
