@@ -247,7 +247,7 @@ def _run(
     """
     present = keys.select(pl.all_horizontal(pl.all().is_not_null())).to_series()
     slow = (~covered & present).arg_true()
-    err = pl.Series("error", [None] * keys.height, dtype=pl.String)
+    err = pl.repeat(None, keys.height, dtype=pl.String, eager=True).alias("error")
     if slow.len() == 0:
         return Result(fast, err, 0)
     schema = dict(fast.schema)

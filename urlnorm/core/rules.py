@@ -46,8 +46,9 @@ class TextRule:
 
 
 def _map_text_fields(url: URL, fn: Callable[[str], str]) -> URL:
-    changes = {f: fn(v) for f in _TEXT_FIELDS if isinstance(v := getattr(url, f), str)}
-    return replace(url, **changes)  # type: ignore[arg-type]
+    """Apply a percent rule to every text component that has an escape to change."""
+    changes = {f: fn(v) for f in _TEXT_FIELDS if isinstance(v := getattr(url, f), str) and "%" in v}
+    return replace(url, **changes) if changes else url  # type: ignore[arg-type]
 
 
 def strip_whitespace(text: str) -> str:

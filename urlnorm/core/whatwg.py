@@ -58,6 +58,7 @@ _RUN_END = {
     "path": (re.compile(r"[/?#\\]"), re.compile(r"[/?#]")),
 }
 _OPAQUE_PATH_END = re.compile(r"[?# ]")
+_SCHEME_RUN_END = re.compile(r"[^A-Za-z0-9+.-]")
 # A parser state: consumes one code point (EOF is "") and returns the next state.
 _State: TypeAlias = Callable[[str], "_State"]
 
@@ -155,9 +156,9 @@ class _Parser:
 
     def run(self) -> ParsedURL:
         state: _State = self.scheme_start
-        while self.pointer <= len(self.input):
-            c = self.input[self.pointer] if self.pointer < len(self.input) else EOF
-            state = state(c)
+        chars = [*self.input, EOF]
+        while self.pointer < len(chars):
+            state = state(chars[self.pointer])
             self.pointer += 1
         return self.url
 
@@ -207,7 +208,7 @@ class _Parser:
 
     def scheme(self, c: str) -> _State:
         if c and c in SCHEME_CHARS:
-            self.buffer += c.lower()
+            self.buffer += self.take_run(_SCHEME_RUN_END).lower()
             return self.scheme
         if c != ":":
             self.buffer = ""
