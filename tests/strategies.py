@@ -116,6 +116,14 @@ EDGE_SCHEME = st.sampled_from(
 )
 EDGE_LABEL = st.sampled_from(
     [
+        "bücher",
+        "ＥＸＡＭＰＬＥ",
+        "１",
+        "ｌｏｃａｌｈｏｓｔ",
+        "\u0301a",
+        "faß",
+        "ü",
+        "x\u200d",
         "example",
         "EXAMPLE",
         "a",

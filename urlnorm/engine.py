@@ -25,6 +25,7 @@ import polars as pl
 
 from urlnorm.core import errors
 from urlnorm.core.errors import URLError
+from urlnorm.core.host import parse_host
 from urlnorm.core.percent import FRAGMENT, PATH, SPECIAL_QUERY, UNRESERVED
 from urlnorm.core.profiles import CANONICAL, RFC3986, WHATWG, Profile, get_profile
 from urlnorm.core.record import URL
@@ -88,6 +89,15 @@ SIMPLE_ROW = (
     f"|(?i:file)://(?i:{_HOST})?{_FILE_PATH})$"
 )
 _FILE_LOCALHOST = "file://localhost"
+# A simple row but for non-ASCII in its host: the host goes to the core once per distinct host
+# (URL Standard §3.5 host parser), then the row takes the simple tier.
+_IDN_HOST = "(?:[A-Za-z0-9_.-]|[^\\x00-\\x7F])*[^\\x00-\\x7F](?:[A-Za-z0-9_.-]|[^\\x00-\\x7F])*"
+IDN_ROW = (
+    f"^(?:(?i:{_WEB_SCHEMES})://{_IDN_HOST}(?:{_PORT})?{_TAIL}"
+    f"|(?i:file)://{_IDN_HOST}{_FILE_PATH})$"
+)
+_IDN_PARTS = "^([^:]*://)([^:/?#]*)(.*)$"
+IDN_PROFILES = (WHATWG, CANONICAL)
 # The authority of a generic URI without userinfo or IP literal (RFC 3986 §3.2).
 # Its port may have leading zeros (RFC 3986 §3.2.3 is only digits) but stays below 60000.
 # Fast rows are ASCII: ``str.find`` counts bytes where ``str.slice`` counts characters.
@@ -235,19 +245,24 @@ def _scatter(frame: pl.DataFrame, index: pl.Series, patch: pl.DataFrame) -> pl.D
     )
 
 
+def _no_errors(rows: int) -> pl.Series:
+    return pl.repeat(None, rows, dtype=pl.String, eager=True).alias("error")
+
+
 def _run(
     keys: pl.DataFrame,
     fast: pl.DataFrame,
     covered: pl.Series,
     core: Callable[..., dict[str, Any]],
+    err: pl.Series | None = None,
 ) -> Result:
     """Combine fast output with the core's output for the rows ``covered`` leaves out.
 
-    Rows with a null key stay null, with no error.
+    ``err`` holds the error codes the fast tiers found. Rows with a null key stay null.
     """
     present = keys.select(pl.all_horizontal(pl.all().is_not_null())).to_series()
     slow = (~covered & present).arg_true()
-    err = pl.repeat(None, keys.height, dtype=pl.String, eager=True).alias("error")
+    err = _no_errors(keys.height) if err is None else err
     if slow.len() == 0:
         return Result(fast, err, 0)
     schema = dict(fast.schema)
@@ -284,13 +299,64 @@ def normalize(series: pl.Series, profile: str | Profile = "rfc3986") -> Result:
     series, prof = _as_string(series), get_profile(profile)
     out = pl.DataFrame({"url": series})
     covered = pl.repeat(False, series.len(), eager=True)
+    err = None
     if prof in FAST_PROFILES:
         out, covered = _normalize_fast(series)
+    if prof in IDN_PROFILES and not covered.all():
+        out, covered, err = _normalize_idn(series, out, covered)
 
     def core(value: str) -> dict[str, Any]:
         return {"url": prof.normalize(value)}
 
-    return _run(series.to_frame("u"), out, covered, core)
+    return _run(series.to_frame("u"), out, covered, core, err)
+
+
+@dataclass(frozen=True)
+class HostRewrite:
+    """Rows of the IDN tier with their host replaced by the host parser's result."""
+
+    index: pl.Series
+    urls: pl.Series
+    errors: pl.Series
+
+
+def _parse_hosts(hosts: pl.Series) -> pl.DataFrame:
+    """The URL Standard's host parser once per distinct host: ``ascii`` or ``error``."""
+    distinct = hosts.unique()
+    rows: list[tuple[str | None, str | None]] = []
+    for host in distinct.to_list():
+        try:
+            rows.append((parse_host(host, special=True), None))
+        except URLError as exc:
+            rows.append((None, exc.code))
+    table = pl.DataFrame(rows, schema={"ascii": pl.String, "error": pl.String}, orient="row")
+    table = table.with_columns(distinct.alias("host"))
+    return hosts.to_frame("host").join(table, on="host", how="left", maintain_order="left")
+
+
+def rewrite_idn_hosts(series: pl.Series, covered: pl.Series) -> HostRewrite:
+    """The uncovered rows of the IDN tier, with ASCII hosts, or their host's error code."""
+    todo = (~covered & series.is_not_null()).arg_true()
+    stripped = strip_whitespace(series.gather(todo))
+    in_tier = _matches(stripped, IDN_ROW)
+    parts = stripped.filter(in_tier).str.extract_groups(_IDN_PARTS).struct.unnest()
+    hosts = _parse_hosts(parts.get_column("2"))
+    urls = parts.select(pl.concat_str("1", hosts.get_column("ascii"), "3")).to_series()
+    return HostRewrite(todo.filter(in_tier), urls, hosts.get_column("error"))
+
+
+def _normalize_idn(
+    series: pl.Series, out: pl.DataFrame, covered: pl.Series
+) -> tuple[pl.DataFrame, pl.Series, pl.Series]:
+    """Take the IDN tier's rows through the simple tier; host errors are row errors."""
+    rewrite = rewrite_idn_hosts(series, covered)
+    err = _no_errors(series.len())
+    done = rewrite.errors.is_not_null() | _matches(rewrite.urls, SIMPLE_ROW)
+    rebuilt = rewrite.urls.to_frame("u").select(url=_rebuild_simple(pl.col("u")))
+    index = rewrite.index.filter(done)
+    out = _scatter(out, index, rebuilt.filter(done))
+    err = err.scatter(index, rewrite.errors.filter(done))
+    return out, covered.scatter(index, True), err
 
 
 def strip_whitespace(series: pl.Series) -> pl.Series:
