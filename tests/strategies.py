@@ -116,6 +116,11 @@ EDGE_SCHEME = st.sampled_from(
 )
 EDGE_LABEL = st.sampled_from(
     [
+        '"www',
+        "a$b",
+        "exa mple",
+        "a<b",
+        "a\x01",
         "bücher",
         "ＥＸＡＭＰＬＥ",
         "１",

@@ -89,15 +89,17 @@ SIMPLE_ROW = (
     f"|(?i:file)://(?i:{_HOST})?{_FILE_PATH})$"
 )
 _FILE_LOCALHOST = "file://localhost"
-# A simple row but for non-ASCII in its host: the host goes to the core once per distinct host
-# (URL Standard §3.5 host parser), then the row takes the simple tier.
-_IDN_HOST = "(?:[A-Za-z0-9_.-]|[^\\x00-\\x7F])*[^\\x00-\\x7F](?:[A-Za-z0-9_.-]|[^\\x00-\\x7F])*"
-IDN_ROW = (
-    f"^(?:(?i:{_WEB_SCHEMES})://{_IDN_HOST}(?:{_PORT})?{_TAIL}"
-    f"|(?i:file)://{_IDN_HOST}{_FILE_PATH})$"
+# A simple row but for its host (non-ASCII, an IPv4 form, a forbidden code point): the host
+# goes to the URL Standard's host parser (§3.5) once per distinct host, then the row takes the
+# simple tier, or gets the host's error code. Not empty (that is host-missing), no percent
+# (decoded first), no "|" ("C|" is a drive letter in file URLs), no userinfo or IP literal.
+_ANY_HOST = "[^/?#\\\\@\\[\\]%:|\\t\\n\\r]+"
+HOST_ROW = (
+    f"^(?:(?i:{_WEB_SCHEMES})://{_ANY_HOST}(?:{_PORT})?{_TAIL}"
+    f"|(?i:file)://{_ANY_HOST}{_FILE_PATH})$"
 )
-_IDN_PARTS = "^([^:]*://)([^:/?#]*)(.*)$"
-IDN_PROFILES = (WHATWG, CANONICAL)
+_HOST_PARTS = "(?s)^([^:]*://)([^:/?#]*)(.*)$"
+HOST_TIER_PROFILES = (WHATWG, CANONICAL)
 # The authority of a generic URI without userinfo or IP literal (RFC 3986 §3.2).
 # Its port may have leading zeros (RFC 3986 §3.2.3 is only digits) but stays below 60000.
 # Fast rows are ASCII: ``str.find`` counts bytes where ``str.slice`` counts characters.
@@ -302,8 +304,8 @@ def normalize(series: pl.Series, profile: str | Profile = "rfc3986") -> Result:
     err = None
     if prof in FAST_PROFILES:
         out, covered = _normalize_fast(series)
-    if prof in IDN_PROFILES and not covered.all():
-        out, covered, err = _normalize_idn(series, out, covered)
+    if prof in HOST_TIER_PROFILES and not covered.all():
+        out, covered, err = _normalize_host_tier(series, out, covered)
 
     def core(value: str) -> dict[str, Any]:
         return {"url": prof.normalize(value)}
@@ -313,7 +315,7 @@ def normalize(series: pl.Series, profile: str | Profile = "rfc3986") -> Result:
 
 @dataclass(frozen=True)
 class HostRewrite:
-    """Rows of the IDN tier with their host replaced by the host parser's result."""
+    """Rows of the host tier with their host replaced by the host parser's result."""
 
     index: pl.Series
     urls: pl.Series
@@ -334,22 +336,22 @@ def _parse_hosts(hosts: pl.Series) -> pl.DataFrame:
     return hosts.to_frame("host").join(table, on="host", how="left", maintain_order="left")
 
 
-def rewrite_idn_hosts(series: pl.Series, covered: pl.Series) -> HostRewrite:
-    """The uncovered rows of the IDN tier, with ASCII hosts, or their host's error code."""
+def rewrite_hosts(series: pl.Series, covered: pl.Series) -> HostRewrite:
+    """The uncovered rows of the host tier, with parsed hosts, or their host's error code."""
     todo = (~covered & series.is_not_null()).arg_true()
     stripped = strip_whitespace(series.gather(todo))
-    in_tier = _matches(stripped, IDN_ROW)
-    parts = stripped.filter(in_tier).str.extract_groups(_IDN_PARTS).struct.unnest()
+    in_tier = _matches(stripped, HOST_ROW)
+    parts = stripped.filter(in_tier).str.extract_groups(_HOST_PARTS).struct.unnest()
     hosts = _parse_hosts(parts.get_column("2"))
     urls = parts.select(pl.concat_str("1", hosts.get_column("ascii"), "3")).to_series()
     return HostRewrite(todo.filter(in_tier), urls, hosts.get_column("error"))
 
 
-def _normalize_idn(
+def _normalize_host_tier(
     series: pl.Series, out: pl.DataFrame, covered: pl.Series
 ) -> tuple[pl.DataFrame, pl.Series, pl.Series]:
-    """Take the IDN tier's rows through the simple tier; host errors are row errors."""
-    rewrite = rewrite_idn_hosts(series, covered)
+    """Take the host tier's rows through the simple tier; host errors are row errors."""
+    rewrite = rewrite_hosts(series, covered)
     err = _no_errors(series.len())
     done = rewrite.errors.is_not_null() | _matches(rewrite.urls, SIMPLE_ROW)
     rebuilt = rewrite.urls.to_frame("u").select(url=_rebuild_simple(pl.col("u")))
