@@ -352,13 +352,12 @@ def _normalize_host_tier(
 ) -> tuple[pl.DataFrame, pl.Series, pl.Series]:
     """Take the host tier's rows through the simple tier; host errors are row errors."""
     rewrite = rewrite_hosts(series, covered)
-    err = _no_errors(series.len())
-    done = rewrite.errors.is_not_null() | _matches(rewrite.urls, SIMPLE_ROW)
+    # The tier's pattern already checked the port and the rest of the row, and the host is
+    # now in its serialised form, so every row is rebuilt as a simple one.
     rebuilt = rewrite.urls.to_frame("u").select(url=_rebuild_simple(pl.col("u")))
-    index = rewrite.index.filter(done)
-    out = _scatter(out, index, rebuilt.filter(done))
-    err = err.scatter(index, rewrite.errors.filter(done))
-    return out, covered.scatter(index, True), err
+    out = _scatter(out, rewrite.index, rebuilt)
+    err = _no_errors(series.len()).scatter(rewrite.index, rewrite.errors)
+    return out, covered.scatter(rewrite.index, True), err
 
 
 def strip_whitespace(series: pl.Series) -> pl.Series:
