@@ -34,6 +34,7 @@ from urlnorm.core.resolve import join as core_join
 from urlnorm.core.rules import DEFAULT_PORTS
 from urlnorm.core.split import MODES as SPLIT_MODES
 from urlnorm.core.split import split as core_split
+from urlnorm.core.surt import surt as core_surt
 from urlnorm.core.whatwg import C0_OR_SPACE as _C0_OR_SPACE
 
 RECORD_FIELDS = tuple(f.name for f in fields(URL))
@@ -239,11 +240,22 @@ def _core_rows(
     return joined.drop(keys.columns)
 
 
+def _scatter_column(column: pl.Series, index: pl.Series, values: pl.Series) -> pl.Series:
+    """``column`` with ``values`` put at ``index``; Polars scatters only flat types in place."""
+    if not column.dtype.is_nested():
+        return column.scatter(index, values)
+    patch = pl.DataFrame({"i": index, "v": values, "hit": True})
+    base = column.to_frame("c").with_row_index("i")
+    joined = base.join(patch, on="i", how="left", maintain_order="left")
+    return joined.select(pl.when("hit").then("v").otherwise("c")).to_series().alias(column.name)
+
+
 def _scatter(frame: pl.DataFrame, index: pl.Series, patch: pl.DataFrame) -> pl.DataFrame:
     if index.len() == 0:
         return frame
     return frame.with_columns(
-        frame.get_column(name).scatter(index, patch.get_column(name)) for name in frame.columns
+        _scatter_column(frame.get_column(name), index, patch.get_column(name))
+        for name in frame.columns
     )
 
 
@@ -385,6 +397,42 @@ def _normalize_fast(series: pl.Series) -> tuple[pl.DataFrame, pl.Series]:
     simple = todo.filter(in_tier)
     rebuilt = stripped.filter(in_tier).to_frame("u").select(url=_rebuild_simple(pl.col("u")))
     return _scatter(out, simple, rebuilt), covered.scatter(simple, True)
+
+
+def surt(
+    series: pl.Series,
+    profile: str | Profile = "crawl",
+    *,
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+) -> Result:
+    """SURT keys of a column (:func:`urlnorm.surt` per row), once per distinct value."""
+    series, prof = _as_string(series), get_profile(profile)
+
+    def core(value: str) -> dict[str, Any]:
+        key = core_surt(value, prof, with_scheme=with_scheme, trailing_comma=trailing_comma)
+        return {"surt": key}
+
+    out = pl.DataFrame({"surt": pl.repeat(None, series.len(), dtype=pl.String, eager=True)})
+    return _run(series.to_frame("u"), out, pl.repeat(False, series.len(), eager=True), core)
+
+
+def explain(series: pl.Series, profile: str | Profile = "canonical") -> Result:
+    """Per row, the names of the steps of ``profile`` that changed it (``urlnorm.explain``).
+
+    For the built-in fast profiles a canonical row changes under no rule: its list is empty.
+    """
+    series, prof = _as_string(series), get_profile(profile)
+    covered = pl.repeat(False, series.len(), eager=True)
+    if prof in FAST_PROFILES:
+        covered = _matches(series, CANONICAL_ROW) & ~series.str.starts_with(_FILE_LOCALHOST)
+    empty = pl.lit([], dtype=pl.List(pl.String))
+    out = pl.DataFrame({"u": series}).select(rules=pl.when(pl.col("u").is_not_null()).then(empty))
+
+    def core(value: str) -> dict[str, Any]:
+        return {"rules": [step.rule for step in prof.explain(value)]}
+
+    return _run(series.to_frame("u"), out, covered, core)
 
 
 def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Result:

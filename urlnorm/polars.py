@@ -9,11 +9,13 @@ it works eagerly, in ``LazyFrame`` plans and in the streaming engine. Invalid ro
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
+from typing import TypeVar
 
 import polars as pl
 
 from urlnorm import engine
-from urlnorm.core.profiles import Profile
+from urlnorm.core.profiles import Profile, get_profile
 
 _Fn = Callable[[pl.Series], pl.Series]
 
@@ -45,6 +47,18 @@ def _join(mode: str, strict: bool) -> _Fn:
         if strict:
             engine.raise_first_error(result, ref)
         return result.frame.get_column("url").alias(pairs.name)
+
+    return run
+
+
+def _column(fn: Callable[[pl.Series], engine.Result], name: str, strict: bool) -> _Fn:
+    """A batch function returning the engine result's column ``name``."""
+
+    def run(series: pl.Series) -> pl.Series:
+        result = fn(series)
+        if strict:
+            engine.raise_first_error(result, series)
+        return result.frame.get_column(name).alias(series.name)
 
     return run
 
@@ -110,6 +124,53 @@ class UrlExprNamespace:
         base_expr = pl.lit(base, pl.String) if isinstance(base, str) else base
         pairs = pl.struct(self._expr.alias("ref"), base_expr.alias("base"))
         return pairs.map_batches(_join(mode, strict), return_dtype=pl.String(), is_elementwise=True)
+
+    def key(self, profile: str | Profile = "canonical", *, strict: bool = False) -> pl.Expr:
+        """The deduplication key of each URL: its normal form under ``profile``.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["HTTP://A.com:80/x#f", "http://a.com/x"]).url.key("crawl").to_list()
+        ['http://a.com/x', 'http://a.com/x']
+
+        """
+        return self.normalize(profile, strict=strict)
+
+    def surt(
+        self,
+        profile: str | Profile = "crawl",
+        *,
+        with_scheme: bool = False,
+        trailing_comma: bool = False,
+        strict: bool = False,
+    ) -> pl.Expr:
+        """The SURT key of each URL (as :func:`urlnorm.surt`), e.g. ``com,example)/a``.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["https://www.Example.com/a?b=2&a=1"]).url.surt().to_list()
+        ['com,example)/a?a=1&b=2']
+
+        """
+        fn = partial(
+            engine.surt, profile=profile, with_scheme=with_scheme, trailing_comma=trailing_comma
+        )
+        return self._map(_column(fn, "surt", strict), pl.String())
+
+    def explain(self, profile: str | Profile = "canonical") -> pl.Expr:
+        """Per row, the names of the rules (and parse step) that changed it.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["HTTP://a.com:80/x", "http://a.com/x"]).url.explain("rfc3986").to_list()
+        [['lowercase_scheme', 'drop_default_port'], []]
+
+        """
+        fn = partial(engine.explain, profile=profile)
+        return self._map(_column(fn, "rules", False), pl.List(pl.String()))
 
     def _field(self, name: str, mode: str) -> pl.Expr:
         return self.split(mode).struct.field(name)
@@ -194,6 +255,28 @@ class UrlSeriesNamespace:
         base_expr = pl.lit(base, pl.String) if isinstance(base, str) else pl.lit(base)
         return self._eval(self._ns().join(base_expr, mode, strict=strict))
 
+    def key(self, profile: str | Profile = "canonical", *, strict: bool = False) -> pl.Series:
+        """See :meth:`UrlExprNamespace.key`."""
+        return self._eval(self._ns().key(profile, strict=strict))
+
+    def surt(
+        self,
+        profile: str | Profile = "crawl",
+        *,
+        with_scheme: bool = False,
+        trailing_comma: bool = False,
+        strict: bool = False,
+    ) -> pl.Series:
+        """See :meth:`UrlExprNamespace.surt`."""
+        expr = self._ns().surt(
+            profile, with_scheme=with_scheme, trailing_comma=trailing_comma, strict=strict
+        )
+        return self._eval(expr)
+
+    def explain(self, profile: str | Profile = "canonical") -> pl.Series:
+        """See :meth:`UrlExprNamespace.explain`."""
+        return self._eval(self._ns().explain(profile))
+
     def scheme(self, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.scheme`."""
         return self._eval(self._ns().scheme(mode))
@@ -225,3 +308,91 @@ class UrlSeriesNamespace:
     def is_valid(self, profile: str | Profile | None = None, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.is_valid`."""
         return self._eval(self._ns().is_valid(profile, mode))
+
+
+Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
+KEEP = ("first", "last", "shortest")
+
+
+def _kept(column: str, keep: str) -> list[pl.Expr]:
+    if keep == "first":
+        return [pl.all().first()]
+    if keep == "last":
+        return [pl.all().last()]
+    if keep == "shortest":
+        by = pl.col(column).str.len_chars()
+        return [pl.all().sort_by(by, maintain_order=True).first()]
+    raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}")
+
+
+def dedup(
+    frame: Frame,
+    column: str,
+    profile: str | Profile = "canonical",
+    keep: str = "first",
+    *,
+    key: str = "key",
+    count: str = "count",
+) -> Frame:
+    """One row per equivalence class of ``column`` under ``profile``.
+
+    Each row kept is the first, last or shortest spelling of its class (row order decides
+    ties), with the class ``key`` and the ``count`` of rows merged into it. Rows whose URL is
+    invalid or null are never merged: they are kept as they are, with a null key and count 1.
+    A ``LazyFrame`` stays lazy and runs in the streaming engine.
+
+    Examples
+    --------
+    >>> import polars as pl, urlnorm
+    >>> df = pl.DataFrame({"url": ["http://A.com/x", "http://a.com:80/x", "http://b.com/", "x"]})
+    >>> for row in dedup(df, "url", keep="last").rows():
+    ...     print(row)
+    ('http://a.com:80/x', 'http://a.com/x', 2)
+    ('http://b.com/', 'http://b.com/', 1)
+    ('x', None, 1)
+
+    """
+    lazy: pl.LazyFrame = frame.lazy()
+    if column not in lazy.collect_schema().names():
+        raise pl.exceptions.ColumnNotFoundError(f"column {column!r} not in frame")
+    keyed = lazy.with_columns(UrlExprNamespace(pl.col(column)).key(profile).alias(key))
+    merged = (
+        keyed.filter(pl.col(key).is_not_null())
+        .group_by(key, maintain_order=True)
+        .agg(*_kept(column, keep), pl.len().alias(count))
+    )
+    alone = keyed.filter(pl.col(key).is_null()).with_columns(pl.lit(1, pl.UInt32).alias(count))
+    names = [*lazy.collect_schema().names(), key, count]
+    result = pl.concat([merged.select(names), alone.select(names)])
+    return result.collect() if isinstance(frame, pl.DataFrame) else result
+
+
+def dedup_summary(series: pl.Series, profile: str | Profile = "canonical") -> pl.DataFrame:
+    """Per step of ``profile``, how many rows it merged that would otherwise stay apart.
+
+    A step's count is how many more classes there would be without it (the profile minus
+    that rule; for the parse step, the input spellings themselves). Computed on the distinct
+    values, each without-one-rule profile running on the core.
+
+    Examples
+    --------
+    >>> import polars as pl, urlnorm
+    >>> urls = pl.Series(["http://a/x", "http://a:80/x", "HTTP://a/x", "http://a/x"])
+    >>> dedup_summary(urls, "rfc3986").filter(pl.col("merged") > 0).rows()
+    [('lowercase_scheme', 1), ('drop_default_port', 1)]
+
+    """
+    prof = get_profile(profile)
+    distinct = series.drop_nulls().unique()
+    classes = _classes(distinct, prof)
+    rows = [(f"{prof.mode}-parse", distinct.len() - _classes(distinct, _bare(prof)))]
+    rows += [(r.name, _classes(distinct, prof.without(r.name)) - classes) for r in prof.rules]
+    return pl.DataFrame(rows, schema={"rule": pl.String, "merged": pl.Int64}, orient="row")
+
+
+def _bare(profile: Profile) -> Profile:
+    return profile.without(*(r.name for r in profile.rules))
+
+
+def _classes(values: pl.Series, profile: Profile) -> int:
+    return engine.normalize(values, profile).frame.get_column("url").drop_nulls().n_unique()

@@ -1,1 +1,3 @@
 """urlnorm's pure-Python reference core: no Polars or Arrow imports in this package."""
+
+from . import crawl as crawl  # registers the crawl profile

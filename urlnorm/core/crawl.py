@@ -1,0 +1,188 @@
+"""The lossy rules of the ``crawl`` profile and the profile's factory.
+
+Crawlers treat these spellings as one resource although the standards do not: the fragment
+never reaches the server, tracking and session parameters do not change the page, ``www.``
+is usually an alias. Every rule here is marked lossy.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import partial
+
+from . import query
+from .profiles import CANONICAL, Profile, register
+from .public_suffix import registrable_domain
+from .record import URL
+from .rules import Rule, drop_default_port
+
+# Click identifiers and campaign tags of the major ad and analytics platforms.
+TRACKING_PARAMETERS = frozenset(
+    {
+        "gclid",
+        "dclid",
+        "gbraid",
+        "wbraid",
+        "fbclid",
+        "msclkid",
+        "yclid",
+        "twclid",
+        "ttclid",
+        "igshid",
+        "mc_cid",
+        "mc_eid",
+        "_ga",
+        "_gl",
+        "_hsenc",
+        "_hsmi",
+        "li_fat_id",
+        "srsltid",
+    }
+)
+TRACKING_PREFIXES = ("utm_",)
+# Session identifiers of the common application servers (Java, PHP, ASP, ColdFusion).
+SESSION_PARAMETERS = frozenset(
+    {"jsessionid", "phpsessid", "sid", "sessionid", "session_id", "cfid", "cftoken"}
+)
+SESSION_PREFIXES = ("aspsessionid",)
+_PATH_SESSION = re.compile(r";jsessionid=[^/;]*", re.IGNORECASE)
+_WWW = re.compile(r"www[0-9]*\.", re.IGNORECASE)
+
+
+def drop_fragment(url: URL) -> URL:
+    """Drop the fragment: it is never sent to the server (RFC 3986 §3.5).
+
+    >>> str(drop_fragment(URL(scheme="http", host="a", path="/", fragment="top")))
+    'http://a/'
+    """
+    return url if url.fragment is None else replace(url, fragment=None)
+
+
+def drop_path_session_id(url: URL) -> URL:
+    """Drop ``;jsessionid=…`` path parameters (Java servlet URL rewriting).
+
+    >>> drop_path_session_id(URL(path="/a;jsessionid=0A1B/b;x=1")).path
+    '/a/b;x=1'
+    """
+    path = _PATH_SESSION.sub("", url.path)
+    return url if path == url.path else replace(url, path=path)
+
+
+def drop_parameters(url: URL, names: frozenset[str], prefixes: tuple[str, ...]) -> URL:
+    """Drop the query parameters whose whole key is in ``names`` or starts with a prefix.
+
+    >>> drop_parameters(URL(query="utm_source=x&id=1&mysid=2"), frozenset(), ("utm_",)).query
+    'id=1&mysid=2'
+    """
+    if not url.query:
+        return url
+    kept = query.filter_parameters(
+        url.query, lambda p: not query.name_matches(query.key(p), names, prefixes)
+    )
+    return replace(url, query=kept)
+
+
+def clean_query(url: URL) -> URL:
+    """Drop empty parameters (redundant ``&``) and then an empty query.
+
+    >>> clean_query(URL(path="/", query="&a=1&&")).query, clean_query(URL(path="/", query="")).query
+    ('a=1', None)
+    """
+    if url.query is None:
+        return url
+    kept = query.filter_parameters(url.query, bool)
+    return replace(url, query=kept or None)
+
+
+def sort_query(url: URL) -> URL:
+    """Sort query parameters stably by key, decoding nothing.
+
+    >>> sort_query(URL(query="b=2&a=%26&b=1")).query
+    'a=%26&b=2&b=1'
+    """
+    return url if not url.query else replace(url, query=query.sort_parameters(url.query))
+
+
+def strip_www(url: URL) -> URL:
+    """Strip a leading ``www.`` or ``wwwN.`` label when a registrable domain remains.
+
+    ``www.co.uk`` and ``www3288.com`` keep theirs: what would remain is a public suffix.
+
+    >>> [strip_www(URL(host=h)).host for h in ("www.example.com", "www.co.uk", "www3288.com")]
+    ['example.com', 'www.co.uk', 'www3288.com']
+    """
+    host = url.host or ""
+    match = _WWW.match(host)
+    if not match or host.startswith("["):
+        return url
+    rest = host[match.end() :]
+    return replace(url, host=rest) if registrable_domain(rest) else url
+
+
+def fold_https(url: URL) -> URL:
+    """Treat ``https`` as ``http`` (then drop a port that became the default).
+
+    >>> str(fold_https(URL(scheme="https", host="a", port=80, path="/")))
+    'http://a/'
+    """
+    if url.scheme != "https":
+        return url
+    return drop_default_port(replace(url, scheme="http"))
+
+
+def drop_trailing_slash(url: URL) -> URL:
+    """Drop a trailing ``/`` from a path longer than ``/``.
+
+    >>> drop_trailing_slash(URL(path="/a/b/")).path, drop_trailing_slash(URL(path="/")).path
+    ('/a/b', '/')
+    """
+    if len(url.path) > 1 and url.path.endswith("/"):
+        return replace(url, path=url.path[:-1])
+    return url
+
+
+def _lossy(name: str, citation: str, fn: partial[URL] | object) -> Rule:
+    return Rule(name, citation, fn, lossy=True)  # type: ignore[arg-type]
+
+
+def crawl_profile(
+    *,
+    tracking: frozenset[str] = TRACKING_PARAMETERS,
+    tracking_prefixes: tuple[str, ...] = TRACKING_PREFIXES,
+    session_ids: frozenset[str] = SESSION_PARAMETERS,
+    session_prefixes: tuple[str, ...] = SESSION_PREFIXES,
+    fold_https_to_http: bool = False,
+    drop_trailing_slashes: bool = False,
+    name: str = "crawl",
+) -> Profile:
+    """``canonical`` plus the crawl rules, with their parameters set.
+
+    >>> crawl_profile().normalize("https://www.Example.com/a?utm_source=x&b=2&a=1&sid=9#top")
+    'https://example.com/a?a=1&b=2'
+    """
+    rules = [
+        _lossy("drop_fragment", "RFC 3986 §3.5", drop_fragment),
+        _lossy("drop_path_session_id", "Java Servlet §7.1.3", drop_path_session_id),
+        _lossy(
+            "drop_tracking_parameters",
+            "crawl practice",
+            partial(drop_parameters, names=tracking, prefixes=tracking_prefixes),
+        ),
+        _lossy(
+            "drop_session_parameters",
+            "crawl practice",
+            partial(drop_parameters, names=session_ids, prefixes=session_prefixes),
+        ),
+        _lossy("clean_query", "RFC 3986 §6.2.3", clean_query),
+        _lossy("sort_query", "crawl practice", sort_query),
+        _lossy("strip_www", "Public Suffix List", strip_www),
+    ]
+    if fold_https_to_http:
+        rules.append(_lossy("fold_https", "crawl practice", fold_https))
+    if drop_trailing_slashes:
+        rules.append(_lossy("drop_trailing_slash", "crawl practice", drop_trailing_slash))
+    return Profile(name, CANONICAL.mode, CANONICAL.rules + tuple(rules), lossy=True)
+
+
+CRAWL = register(crawl_profile())
