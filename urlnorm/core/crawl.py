@@ -15,7 +15,7 @@ from . import query
 from .profiles import CANONICAL, Profile, register
 from .public_suffix import registrable_domain
 from .record import URL
-from .rules import Rule, drop_default_port
+from .rules import RULES, Rule, drop_default_port
 
 # Click identifiers and campaign tags of the major ad and analytics platforms.
 TRACKING_PARAMETERS = frozenset(
@@ -186,3 +186,4 @@ def crawl_profile(
 
 
 CRAWL = register(crawl_profile())
+RULES.update({r.name: r for r in CRAWL.rules if r.name not in RULES})

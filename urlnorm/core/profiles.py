@@ -39,9 +39,11 @@ class Profile:
     lossy: bool = False
 
     def without(self, *names: str) -> Profile:
-        """This profile minus the named rules."""
-        for name in names:
-            _rule(name)
+        """This profile minus the named rules (each must be one of its rules)."""
+        own = {r.name for r in self.rules}
+        unknown = [n for n in names if n not in own]
+        if unknown:
+            raise ValueError(f"unknown rule {unknown[0]!r}; {self.name} has {', '.join(own)}")
         kept = tuple(r for r in self.rules if r.name not in names)
         return replace(self, name=f"{self.name}-custom", rules=kept)
 
