@@ -146,7 +146,7 @@ def test_every_rule_is_tested_and_cited() -> None:
     assert record_rules == set(RULE_CASES)
     for rule in urlnorm.RULES.values():
         assert rule.citation
-        doc = getattr(rule.apply, "__doc__", None) or getattr(rule.apply, "func").__doc__
+        doc = rule.apply.__doc__ or ""
         # Lossy crawl rules follow practice, not a standard; the others cite one.
         assert rule.lossy or any(word in doc for word in ("RFC", "Standard", "UTS"))
 
