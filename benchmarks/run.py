@@ -25,6 +25,7 @@ import polars as pl
 
 import urlnorm
 from urlnorm import compat, engine
+from urlnorm.polars import dedup
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -35,6 +36,9 @@ TARGETS: dict[str, tuple[str, str, int | None]] = {  # label: (ours, peer, min r
     "split whatwg vs urlsplit": ("split whatwg", "urllib.parse.urlsplit", 15),
     "compat urlsplit vs urlsplit": ("compat urlsplit", "urllib.parse.urlsplit", None),
     "compat unquote vs unquote": ("compat unquote", "urllib.parse.unquote", None),
+    "dedup canonical vs w3lib + set": ("dedup canonical", "w3lib canonicalize_url + set", None),
+    "dedup crawl vs w3lib + set": ("dedup crawl", "w3lib canonicalize_url + set", None),
+    "dedup crawl vs urlcanon aggressive": ("dedup crawl", "urlcanon.aggressive + set", None),
 }
 
 
@@ -87,6 +91,29 @@ def peers() -> dict[str, Callable[[str], object]]:
     }
 
 
+def key_peers() -> dict[str, Callable[[str], object]]:
+    """Per-row canonicalisers used as deduplication keys, collected into a ``set``."""
+    import urlcanon
+    import w3lib.url
+
+    return {
+        "w3lib canonicalize_url + set": w3lib.url.canonicalize_url,
+        "urlcanon.aggressive + set": lambda u: str(urlcanon.aggressive(urlcanon.parse_url(u))),
+    }
+
+
+def into_set(fn: Callable[[str], object], rows: list[str]) -> Callable[[], None]:
+    """Deduplicate ``rows`` the per-row way: one key per row into a set."""
+
+    def run() -> None:
+        keys = set()
+        for url in rows:
+            with contextlib.suppress(Exception):
+                keys.add(fn(url))
+
+    return run
+
+
 def column_entries(series: pl.Series) -> dict[str, Callable[[], object]]:
     """The column functions of urlnorm and the one-pass floor, on the whole column."""
     return {
@@ -97,6 +124,8 @@ def column_entries(series: pl.Series) -> dict[str, Callable[[], object]]:
         "split generic": lambda: series.url.split("generic"),
         "compat urlsplit": lambda: compat.urlsplit(series),
         "compat unquote": lambda: compat.unquote(series),
+        "dedup canonical": lambda: dedup(series.to_frame(), "url", "canonical"),
+        "dedup crawl": lambda: dedup(series.to_frame(), "url", "crawl"),
     }
 
 
@@ -119,6 +148,8 @@ def measure(urls: list[str], args: argparse.Namespace) -> dict[str, Any]:
     sample = random.Random(1).sample(urls, min(args.peer_rows, len(urls)))
     for name, row_fn in peers().items():
         ns[name] = best_seconds(per_row(row_fn, sample), 1) / len(sample) * 1e9
+    for name, key_fn in key_peers().items():
+        ns[name] = best_seconds(into_set(key_fn, sample), 1) / len(sample) * 1e9
     ratios = {label: ns[peer] / ns[ours] for label, (ours, peer, _) in TARGETS.items()}
     return {
         "rows": len(urls),

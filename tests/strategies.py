@@ -116,6 +116,8 @@ EDGE_SCHEME = st.sampled_from(
 )
 EDGE_LABEL = st.sampled_from(
     [
+        "www",
+        "WWW2",
         '"www',
         "a$b",
         "exa mple",
@@ -171,6 +173,8 @@ EDGE_PORT = st.sampled_from(
 )
 EDGE_SEGMENT = st.sampled_from(
     [
+        "x;jsessionid=1",
+        ";JSESSIONID=a;b=1",
         "C:",
         "c|",
         "a|b",
@@ -213,7 +217,21 @@ EDGE_URL = st.builds(
     EDGE_HOST,
     EDGE_PORT,
     st.lists(EDGE_SEGMENT, max_size=4),
-    st.sampled_from(["", "?", "?a=1&b=%2F", "?q=%7e", "?x='y'", "?a b", "?#"]),
+    st.sampled_from(
+        [
+            "",
+            "?",
+            "?a=1&b=%2F",
+            "?q=%7e",
+            "?x='y'",
+            "?a b",
+            "?#",
+            "?b=2&a=1&&a=0",
+            "?utm_source=x&gclid=1&k",
+            "?SID=1&mysid=2&ASPSESSIONIDX=3",
+            "?=&=x",
+        ]
+    ),
     st.sampled_from(["", "#", "#f", "#a#b", "#%7E", "#`"]),
     st.sampled_from(["", "", "", " ", "\t", "\x00 "]),
 )

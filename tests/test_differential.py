@@ -17,7 +17,7 @@ import urlnorm.arrow
 from tests.conftest import load_wpt
 from tests.strategies import COLUMN_VALUE, EDGE_URL
 
-PROFILES = ["rfc3986", "whatwg", "canonical"]
+PROFILES = ["rfc3986", "whatwg", "canonical", "crawl"]
 MODES = ["whatwg", "generic"]
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 CORPUS_FILES = ["kasztp.txt", "userbait.txt", "node_files.txt", "isaacs_files.txt"]

@@ -17,6 +17,7 @@ construction; the fast tiers are checked against the core by the differential te
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 import polars as pl
 
 from urlnorm.core import errors
+from urlnorm.core.crawl import DROPPED_PARAMETERS, ParameterNames, strip_www
 from urlnorm.core.errors import URLError
 from urlnorm.core.host import parse_host
 from urlnorm.core.percent import FRAGMENT, PATH, SPECIAL_QUERY, UNRESERVED
@@ -311,6 +313,8 @@ def split(series: pl.Series, mode: str = "whatwg") -> Result:
 def normalize(series: pl.Series, profile: str | Profile = "rfc3986") -> Result:
     """Normalise a column (:func:`urlnorm.normalize` per row); output column ``url``."""
     series, prof = _as_string(series), get_profile(profile)
+    if prof in DROPPED_PARAMETERS:
+        return _normalize_crawl(series, prof, DROPPED_PARAMETERS[prof])
     out = pl.DataFrame({"url": series})
     covered = pl.repeat(False, series.len(), eager=True)
     err = None
@@ -370,6 +374,80 @@ def _normalize_host_tier(
     out = _scatter(out, rewrite.index, rebuilt)
     err = _no_errors(series.len()).scatter(rewrite.index, rewrite.errors)
     return out, covered.scatter(rewrite.index, True), err
+
+
+# Canonical hrefs are ASCII (every non-ASCII code point is percent-encoded), so the crawl
+# kernels below may mix byte offsets and character slices.
+_HOST_START = r"^[^:]*://(?:[^/?#@]*@)?"
+_WWW_HOST = _HOST_START + r"(?i:www)[0-9]*\."
+_PATH_SESSION_ID = r"(?i);jsessionid="
+
+
+def _parameter_filter(dropped: ParameterNames) -> pl.Expr:
+    """True for the query parameters crawl keeps: not empty, name not dropped (any case)."""
+    names = "|".join(re.escape(n) for n in sorted(dropped.names))
+    prefixes = "|".join(re.escape(p) + "[^=]*" for p in dropped.prefixes)
+    alternatives = "|".join(filter(None, (names, prefixes)))
+    drop = f"^(?i:{alternatives})(?:=|$)" if alternatives else "^$"
+    return (pl.element() != "") & ~pl.element().str.contains(drop)
+
+
+def _crawl_plan(frame: pl.LazyFrame, dropped: ParameterNames) -> pl.LazyFrame:
+    """Fragment cut, parameters filtered and sorted stably by key, an empty query dropped."""
+    url = pl.col("url")
+    no_fragment = url.str.head(url.str.find("#", literal=True).fill_null(url.str.len_bytes()))
+    frame = frame.with_columns(nf=no_fragment).with_columns(
+        q_at=pl.col("nf").str.find("?", literal=True)
+    )
+    nf, q_at = pl.col("nf"), pl.col("q_at")
+    by_key = pl.element().str.replace("=.*", "")
+    params = (
+        nf.str.slice(q_at + 1)
+        .str.split("&")
+        .list.eval(pl.element().filter(_parameter_filter(dropped)))
+        .list.eval(pl.element().sort_by(by_key, maintain_order=True))
+        .list.join("&")
+    )
+    return frame.with_columns(
+        head=nf.str.head(q_at.fill_null(nf.str.len_bytes())),
+        query=pl.when(q_at.is_not_null() & (params != "")).then(params),
+    )
+
+
+def _strip_www_hosts(heads: pl.Series) -> pl.Series:
+    """Strip ``www.`` from the hosts of ``heads`` where the core would, once per distinct host."""
+    frame = heads.to_frame("head").with_columns(
+        start=pl.col("head").str.extract(f"({_HOST_START})", 1).str.len_bytes()
+    )
+    rest = pl.col("head").str.slice(pl.col("start"))
+    frame = frame.with_columns(
+        host=rest.str.head(rest.str.find("[:/?#]").fill_null(rest.str.len_bytes()))
+    )
+    hosts = frame.get_column("host").unique().to_list()
+    stripped = {h: strip_www(URL(host=h)).host for h in hosts}
+    new_host = pl.col("host").replace_strict(stripped, return_dtype=pl.String)
+    after = pl.col("head").str.slice(pl.col("start") + pl.col("host").str.len_bytes())
+    return frame.select(
+        pl.concat_str(pl.col("head").str.head("start"), new_host, after)
+    ).to_series()
+
+
+def _normalize_crawl(series: pl.Series, profile: Profile, dropped: ParameterNames) -> Result:
+    """The crawl profile with kernels on the canonical result; path session ids on the core."""
+    canonical = normalize(series, CANONICAL)
+    frame = _crawl_plan(canonical.frame.lazy(), dropped).collect()
+    www = _matches(frame.get_column("head"), _WWW_HOST).arg_true()
+    if www.len():
+        heads = frame.get_column("head")
+        frame = frame.with_columns(heads.scatter(www, _strip_www_hosts(heads.gather(www))))
+    rebuilt = pl.concat_str("head", pl.lit("?") + pl.col("query"), ignore_nulls=True)
+    out = frame.select(url=pl.when(pl.col("head").is_not_null()).then(rebuilt))
+    covered = ~_matches(frame.get_column("head"), _PATH_SESSION_ID)
+
+    def core(value: str) -> dict[str, Any]:
+        return {"url": profile.normalize(value)}
+
+    return _run(series.to_frame("u"), out, covered, core, canonical.errors)
 
 
 def strip_whitespace(series: pl.Series) -> pl.Series:

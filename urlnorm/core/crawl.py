@@ -8,7 +8,7 @@ is usually an alias. Every rule here is marked lossy.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 from . import query
@@ -142,6 +142,19 @@ def drop_trailing_slash(url: URL) -> URL:
     return url
 
 
+@dataclass(frozen=True)
+class ParameterNames:
+    """The query parameters a crawl profile drops: whole names and name prefixes."""
+
+    names: frozenset[str]
+    prefixes: tuple[str, ...]
+
+
+# crawl profiles made by crawl_profile() without the optional rules, and the parameter names
+# each drops: the column engine computes exactly these profiles with kernels.
+DROPPED_PARAMETERS: dict[Profile, ParameterNames] = {}
+
+
 def _lossy(name: str, citation: str, fn: partial[URL] | object) -> Rule:
     return Rule(name, citation, fn, lossy=True)  # type: ignore[arg-type]
 
@@ -182,7 +195,11 @@ def crawl_profile(
         rules.append(_lossy("fold_https", "crawl practice", fold_https))
     if drop_trailing_slashes:
         rules.append(_lossy("drop_trailing_slash", "crawl practice", drop_trailing_slash))
-    return Profile(name, CANONICAL.mode, CANONICAL.rules + tuple(rules), lossy=True)
+    profile = Profile(name, CANONICAL.mode, CANONICAL.rules + tuple(rules), lossy=True)
+    if not (fold_https_to_http or drop_trailing_slashes):
+        dropped = ParameterNames(tracking | session_ids, tracking_prefixes + session_prefixes)
+        DROPPED_PARAMETERS[profile] = dropped
+    return profile
 
 
 CRAWL = register(crawl_profile())
