@@ -9,10 +9,12 @@ The scalar API works on one URL at a time with the pure-Python reference core::
 
 import urlnorm.polars  # noqa: F401  (registers the ``url`` namespace)
 from urlnorm.core.api import explain, join, normalize, split
+from urlnorm.core.crawl import crawl_profile
 from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import PROFILES, Profile, Step, get_profile, register
 from urlnorm.core.record import URL
 from urlnorm.core.rules import RULES, Rule, TextRule
+from urlnorm.core.surt import surt
 
 __all__ = [
     "PROFILES",
@@ -23,10 +25,12 @@ __all__ = [
     "Step",
     "TextRule",
     "URLError",
+    "crawl_profile",
     "explain",
     "get_profile",
     "join",
     "normalize",
     "register",
     "split",
+    "surt",
 ]

@@ -25,7 +25,7 @@ from typing import Any
 import polars as pl
 
 from urlnorm.core import errors
-from urlnorm.core.crawl import DROPPED_PARAMETERS, ParameterNames, strip_www
+from urlnorm.core.crawl import DROPPED_PARAMETERS, ParameterNames, strip_www_host
 from urlnorm.core.errors import URLError
 from urlnorm.core.host import parse_host
 from urlnorm.core.percent import FRAGMENT, PATH, SPECIAL_QUERY, UNRESERVED
@@ -424,7 +424,7 @@ def _strip_www_hosts(heads: pl.Series) -> pl.Series:
         host=rest.str.head(rest.str.find("[:/?#]").fill_null(rest.str.len_bytes()))
     )
     hosts = frame.get_column("host").unique().to_list()
-    stripped = {h: strip_www(URL(host=h)).host for h in hosts}
+    stripped = {h: strip_www_host(h) for h in hosts}
     new_host = pl.col("host").replace_strict(stripped, return_dtype=pl.String)
     after = pl.col("head").str.slice(pl.col("start") + pl.col("host").str.len_bytes())
     return frame.select(

@@ -104,6 +104,19 @@ def sort_query(url: URL) -> URL:
     return url if not url.query else replace(url, query=query.sort_parameters(url.query))
 
 
+def strip_www_host(host: str) -> str:
+    """``host`` without a leading ``www.``/``wwwN.`` if a registrable domain remains.
+
+    >>> strip_www_host("WWW2.example.com"), strip_www_host("www.co.uk")
+    ('example.com', 'www.co.uk')
+    """
+    match = _WWW.match(host)
+    if not match or host.startswith("["):
+        return host
+    rest = host[match.end() :]
+    return rest if registrable_domain(rest) else host
+
+
 def strip_www(url: URL) -> URL:
     """Strip a leading ``www.`` or ``wwwN.`` label when a registrable domain remains.
 
@@ -112,12 +125,10 @@ def strip_www(url: URL) -> URL:
     >>> [strip_www(URL(host=h)).host for h in ("www.example.com", "www.co.uk", "www3288.com")]
     ['example.com', 'www.co.uk', 'www3288.com']
     """
-    host = url.host or ""
-    match = _WWW.match(host)
-    if not match or host.startswith("["):
+    if url.host is None:
         return url
-    rest = host[match.end() :]
-    return replace(url, host=rest) if registrable_domain(rest) else url
+    host = strip_www_host(url.host)
+    return url if host == url.host else replace(url, host=host)
 
 
 def fold_https(url: URL) -> URL:
