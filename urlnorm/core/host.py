@@ -273,3 +273,20 @@ def parse_host(text: str, *, special: bool) -> str:
     if ends_in_a_number(ascii_domain):
         return serialize_ipv4(parse_ipv4(ascii_domain))
     return ascii_domain
+
+
+def host_type(host: str | None, *, special: bool) -> str | None:
+    """``domain``, ``ipv4``, ``ipv6`` or ``opaque`` for a serialised host; null if empty or absent.
+
+    >>> host_type("[::1]", special=True), host_type("1.2.3.4", special=True)
+    ('ipv6', 'ipv4')
+    >>> host_type("1.2.3.4", special=False), host_type("", special=True)
+    ('opaque', None)
+    """
+    if not host:
+        return None
+    if host.startswith("["):
+        return "ipv6"
+    if not special:
+        return "opaque"
+    return "ipv4" if ends_in_a_number(host) else "domain"

@@ -77,3 +77,34 @@ def _rejoin(segments: list[str], *, absolute: bool) -> str:
     if absolute and not joined.startswith("/"):
         return "/" + joined
     return joined
+
+
+def segments(path: str) -> list[str]:
+    """The segments of a path: ``/a/b/`` is ``['a', 'b', '']``; an opaque path is one segment.
+
+    >>> segments("/a/b/"), segments("/"), segments("")
+    (['a', 'b', ''], [''], [])
+    """
+    if path == "":
+        return []
+    return path.removeprefix("/").split("/")
+
+
+def depth(path: str) -> int:
+    """How many non-empty segments a path has.
+
+    >>> depth("/a//b/"), depth("/")
+    (2, 0)
+    """
+    return sum(1 for segment in segments(path) if segment)
+
+
+def file_extension(path: str) -> str | None:
+    """The extension of the last segment (after its last dot, not a leading one), or null.
+
+    >>> file_extension("/a/b.tar.gz"), file_extension("/a/.bashrc"), file_extension("/a/")
+    ('gz', None, None)
+    """
+    last = segments(path)[-1] if path else ""
+    stem, dot, ext = last.rpartition(".")
+    return ext if dot and stem and ext else None

@@ -6,6 +6,7 @@ nothing is downloaded at run time. Hosts are expected in A-label form.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from publicsuffixlist import PublicSuffixList
@@ -34,3 +35,38 @@ def public_suffix(host: str, *, include_private: bool = True) -> str | None:
     'co.uk'
     """
     return _lists(include_private).publicsuffix(host.rstrip(".").lower())
+
+
+@dataclass(frozen=True)
+class DomainParts:
+    """A domain split by the Public Suffix List (null parts where the host has none)."""
+
+    public_suffix: str | None
+    registered_domain: str | None
+    subdomain: str | None
+    domain_label: str | None
+    tld: str | None
+
+
+def domain_parts(host: str, *, include_private: bool = True) -> DomainParts:
+    """Split a domain into suffix, registrable domain, subdomain, its own label and TLD.
+
+    A host that is itself a public suffix has no registered domain; unknown TLDs follow the
+    list's default rule ``*`` (the last label is the suffix).
+
+    >>> domain_parts("www.shop.example.co.uk.")
+    DomainParts(public_suffix='co.uk', registered_domain='example.co.uk', subdomain='www.shop', \
+domain_label='example', tld='uk')
+    >>> domain_parts("co.uk").registered_domain is None
+    True
+    """
+    name = host.rstrip(".").lower()
+    registered = registrable_domain(name, include_private=include_private)
+    subdomain = None if registered is None else name[: -len(registered)].rstrip(".")
+    return DomainParts(
+        public_suffix=public_suffix(name, include_private=include_private),
+        registered_domain=registered,
+        subdomain=subdomain,
+        domain_label=None if registered is None else registered.split(".")[0],
+        tld=name.rsplit(".", 1)[-1] or None,
+    )

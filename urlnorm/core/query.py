@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .percent import percent_decode_bytes
+
 
 def parameters(query: str) -> list[str]:
     """The ``&``-separated parameters of a query, empty ones included.
@@ -55,3 +57,37 @@ def sort_parameters(query: str) -> str:
     'a=9&b=2&b=1'
     """
     return "&".join(sorted(parameters(query), key=key))
+
+
+def form_pairs(query: str) -> list[tuple[str, str]]:
+    """The URL Standard's ``application/x-www-form-urlencoded`` parser (§5.1), in order.
+
+    ``+`` is a space and escapes are decoded as UTF-8 (invalid bytes become U+FFFD).
+
+    >>> form_pairs("a=1&b=x+y%21&&c&a=%E2%82%AC")
+    [('a', '1'), ('b', 'x y!'), ('c', ''), ('a', '€')]
+    """
+    pairs = []
+    for part in parameters(query):
+        if part:
+            name, _, value = part.partition("=")
+            pairs.append((_form_decode(name), _form_decode(value)))
+    return pairs
+
+
+def _form_decode(text: str) -> str:
+    return percent_decode_bytes(text.replace("+", " ")).decode("utf-8", "replace")
+
+
+def select_parameters(query: str, names: frozenset[str], *, keep: bool) -> str | None:
+    """The query with only (``keep``) or without the parameters whose raw key is in ``names``.
+
+    Nothing is decoded or reordered; an emptied query is null.
+
+    >>> select_parameters("a=1&utm=2&b", frozenset({"utm"}), keep=False)
+    'a=1&b'
+    >>> select_parameters("a=1&utm=2", frozenset({"utm"}), keep=True)
+    'utm=2'
+    """
+    kept = filter_parameters(query, lambda p: (key(p) in names) == keep and p != "")
+    return kept or None

@@ -1,0 +1,190 @@
+"""Host, path and query analytics on URL columns, each equal to its scalar twin in the core.
+
+Host functions run once per distinct host (the Public Suffix List and IDNA are Python); path,
+origin and parameter selection are string kernels; query decoding runs once per distinct
+query string. Every function takes and returns a Polars Series; the ``url`` namespace and
+``urlnorm.arrow`` wrap them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import polars as pl
+
+from urlnorm import engine
+from urlnorm.core import uts46
+from urlnorm.core.origin import TUPLE_ORIGIN_SCHEMES, origin
+from urlnorm.core.public_suffix import DomainParts, domain_parts
+from urlnorm.core.query import form_pairs
+from urlnorm.core.whatwg import SPECIAL_SCHEMES
+
+DOMAIN_FIELDS = ("public_suffix", "registered_domain", "subdomain", "domain_label", "tld")
+PARAMS_DTYPE = pl.List(pl.Struct({"key": pl.String(), "value": pl.String()}))
+_IPV4 = r"^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$"
+
+
+def _record(series: pl.Series) -> pl.DataFrame:
+    """The WHATWG record of each row (null fields for invalid rows)."""
+    return engine.split(series, "whatwg").frame
+
+
+def _by_distinct(values: pl.Series, fn: Callable[[str], Any], dtype: pl.DataType) -> pl.Series:
+    """``fn`` once per distinct non-null value, joined back in row order."""
+    distinct = values.drop_nulls().unique()
+    table = pl.DataFrame({"k": distinct, "v": pl.Series([fn(v) for v in distinct], dtype=dtype)})
+    joined = values.to_frame("k").join(table, on="k", how="left", maintain_order="left")
+    return joined.get_column("v").alias(values.name)
+
+
+def _to_unicode(part: str | None) -> str | None:
+    if part is None:
+        return None
+    try:
+        return uts46.to_unicode(part)
+    except uts46.IDNAError:
+        return part
+
+
+def _domain_fields(host: str, include_private: bool, unicode: bool) -> dict[str, str | None]:
+    parts: DomainParts = domain_parts(host, include_private=include_private)
+    fields = {name: getattr(parts, name) for name in DOMAIN_FIELDS}
+    return {k: _to_unicode(v) for k, v in fields.items()} if unicode else fields
+
+
+def host_type(series: pl.Series) -> pl.Series:
+    """``domain``, ``ipv4``, ``ipv6`` or ``opaque`` per row; null without a host or if invalid."""
+    record = _record(series)
+    host, special = pl.col("host"), pl.col("scheme").is_in(list(SPECIAL_SCHEMES))
+    kind = (
+        pl.when(host.is_null() | (host == ""))
+        .then(None)
+        .when(host.str.starts_with("["))
+        .then(pl.lit("ipv6"))
+        .when(~special)
+        .then(pl.lit("opaque"))
+        .when(host.str.contains(_IPV4))
+        .then(pl.lit("ipv4"))
+        .otherwise(pl.lit("domain"))
+    )
+    return record.select(kind).to_series().alias(series.name)
+
+
+def domain_part(
+    series: pl.Series, field: str, *, include_private: bool = True, host_form: str = "ascii"
+) -> pl.Series:
+    """One Public Suffix List part (:data:`DOMAIN_FIELDS`) of each row's domain host."""
+    if host_form not in ("ascii", "unicode"):
+        raise ValueError(f"host_form must be 'ascii' or 'unicode', not {host_form!r}")
+    domains = (
+        _record(series)
+        .select(pl.when(host_type(series) == "domain").then(pl.col("host")))
+        .to_series()
+    )
+    dtype = pl.Struct(dict.fromkeys(DOMAIN_FIELDS, pl.String()))
+    unicode = host_form == "unicode"
+    parts = _by_distinct(domains, lambda h: _domain_fields(h, include_private, unicode), dtype)
+    return parts.struct.field(field).alias(series.name)
+
+
+def host_unicode(series: pl.Series) -> pl.Series:
+    """Each row's host with its A-labels as U-labels (UTS #46 ToUnicode)."""
+    hosts = _record(series).get_column("host")
+    return _by_distinct(hosts, lambda h: _to_unicode(h), pl.String()).alias(series.name)
+
+
+def path_segments(series: pl.Series) -> pl.Series:
+    """The path's segments: ``/a/b/`` gives ``["a", "b", ""]``; an empty path gives ``[]``."""
+    path = pl.col("path")
+    segments = pl.when(path == "").then(pl.lit([], pl.List(pl.String)))
+    segments = segments.otherwise(path.str.strip_prefix("/").str.split("/"))
+    return _record(series).select(segments).to_series().alias(series.name)
+
+
+def path_depth(series: pl.Series) -> pl.Series:
+    """How many non-empty segments each path has."""
+    segments = path_segments(series)
+    return segments.list.eval(pl.element().filter(pl.element() != "")).list.len()
+
+
+def file_extension(series: pl.Series) -> pl.Series:
+    """The extension of the last path segment (``gz`` for ``/a/b.tar.gz``), or null."""
+    last = path_segments(series).list.last()
+    return last.str.extract(r"^.+\.([^.]+)$", 1)
+
+
+def query_params(series: pl.Series) -> pl.Series:
+    """Each query as decoded ``{key, value}`` pairs, in order (URL Standard §5.1)."""
+    queries = _record(series).get_column("query")
+
+    def pairs(query: str) -> list[dict[str, str]]:
+        return [{"key": k, "value": v} for k, v in form_pairs(query)]
+
+    return _by_distinct(queries, pairs, PARAMS_DTYPE).alias(series.name)
+
+
+def query_param_all(series: pl.Series, name: str) -> pl.Series:
+    """Every decoded value of parameter ``name``, in order (an empty list if absent)."""
+    params = query_params(series)
+    matching = pl.element().filter(pl.element().struct.field("key") == name)
+    return params.list.eval(matching.struct.field("value"))
+
+
+def query_param(series: pl.Series, name: str) -> pl.Series:
+    """The first decoded value of parameter ``name``, or null."""
+    return query_param_all(series, name).list.first()
+
+
+def select_params(series: pl.Series, names: list[str], *, keep: bool) -> pl.Series:
+    """Each URL with only (``keep``) or without the parameters named, raw key match.
+
+    Works on the text as written (RFC 3986 Appendix B boundaries): nothing is decoded,
+    reordered or normalised, and an emptied query loses its ``?``.
+    """
+    url = pl.col("u")
+    hash_at = url.str.find("#", literal=True)
+    before = url.str.head(hash_at.fill_null(url.str.len_bytes()))
+    query_at = before.str.find("?", literal=True)
+    key = pl.element().str.replace("=.*", "")
+    chosen = key.is_in(names) if keep else ~key.is_in(names)
+    kept = (
+        before.str.slice(query_at + 1)
+        .str.split("&")
+        .list.eval(pl.element().filter(chosen & (pl.element() != "")))
+        .list.join("&")
+    )
+    rebuilt = pl.concat_str(
+        before.str.head(query_at.fill_null(before.str.len_bytes())),
+        pl.when(query_at.is_not_null() & (kept != "")).then(pl.lit("?") + kept),
+        url.str.slice(hash_at.fill_null(url.str.len_bytes())),
+        ignore_nulls=True,
+    )
+    out = series.to_frame("u").select(pl.when(url.is_not_null()).then(rebuilt))
+    return out.to_series().alias(series.name)
+
+
+def origins(series: pl.Series) -> pl.Series:
+    """Each URL's serialised origin (``new URL(u).origin``): ``scheme://host[:port]`` or ``null``."""
+    record = _record(series)
+    scheme = pl.col("scheme")
+    port = pl.when(pl.col("port").is_not_null()).then(pl.lit(":") + pl.col("port").cast(pl.String))
+    tuple_origin = pl.concat_str(scheme, pl.lit("://"), pl.col("host"), port, ignore_nulls=True)
+    fast = record.select(
+        pl.when(scheme.is_in(list(TUPLE_ORIGIN_SCHEMES)))
+        .then(tuple_origin)
+        .when(scheme.is_not_null())
+        .then(pl.lit("null"))
+    ).to_series()
+    blobs = (
+        pl.DataFrame({"u": series, "s": record.get_column("scheme")})
+        .select(pl.when(pl.col("s") == "blob").then("u"))
+        .to_series()
+    )
+    blob_origins = _by_distinct(blobs, origin, pl.String())
+    return (
+        pl.DataFrame({"f": fast, "b": blob_origins})
+        .select(pl.coalesce("b", "f"))
+        .to_series()
+        .alias(series.name)
+    )
