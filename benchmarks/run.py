@@ -39,6 +39,13 @@ TARGETS: dict[str, tuple[str, str, int | None]] = {  # label: (ours, peer, min r
     "dedup canonical vs w3lib + set": ("dedup canonical", "w3lib canonicalize_url + set", None),
     "dedup crawl vs w3lib + set": ("dedup crawl", "w3lib canonicalize_url + set", None),
     "dedup crawl vs urlcanon aggressive": ("dedup crawl", "urlcanon.aggressive + set", None),
+    "registered_domain vs tldextract": ("registered_domain", "tldextract", None),
+    "registered_domain vs polars-tldextract": (
+        "registered_domain",
+        "polars-tldextract (column)",
+        None,
+    ),
+    "query_param vs parse_qs": ("query_param id", "urllib.parse.parse_qs", None),
 }
 
 
@@ -84,11 +91,23 @@ def peers() -> dict[str, Callable[[str], object]]:
     return {
         "urllib.parse.urlsplit": urllib.parse.urlsplit,
         "urllib.parse.unquote": urllib.parse.unquote,
+        "urllib.parse.parse_qs": lambda u: urllib.parse.parse_qs(
+            urllib.parse.urlsplit(u).query
+        ).get("id"),
+        "tldextract": _tldextract(),
         "ada_url.normalize_url": ada_url.normalize_url,
         "w3lib canonicalize_url": w3lib.url.canonicalize_url,
         "url_normalize": url_normalize,
         "urlcanon.whatwg": lambda u: str(urlcanon.whatwg(u)),
     }
+
+
+def _tldextract() -> Callable[[str], object]:
+    import tldextract
+
+    # The bundled snapshot only: nothing is fetched.
+    extract = tldextract.TLDExtract(suffix_list_urls=(), include_psl_private_domains=True)
+    return lambda u: extract(u).top_domain_under_public_suffix
 
 
 def key_peers() -> dict[str, Callable[[str], object]]:
@@ -126,7 +145,16 @@ def column_entries(series: pl.Series) -> dict[str, Callable[[], object]]:
         "compat unquote": lambda: compat.unquote(series),
         "dedup canonical": lambda: dedup(series.to_frame(), "url", "canonical"),
         "dedup crawl": lambda: dedup(series.to_frame(), "url", "crawl"),
+        "registered_domain": lambda: series.url.registered_domain(),
+        "polars-tldextract (column)": lambda: _polars_tldextract(series),
+        "query_param id": lambda: series.url.query_param("id"),
     }
+
+
+def _polars_tldextract(series: pl.Series) -> pl.Series:
+    import polars_tldextract
+
+    return series.to_frame().select(polars_tldextract.registrable_domain(pl.col("url"))).to_series()
 
 
 def slow_shares(series: pl.Series) -> dict[str, float]:

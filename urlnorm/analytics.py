@@ -97,8 +97,8 @@ def host_unicode(series: pl.Series) -> pl.Series:
 def path_segments(series: pl.Series) -> pl.Series:
     """The path's segments: ``/a/b/`` gives ``["a", "b", ""]``; an empty path gives ``[]``."""
     path = pl.col("path")
-    segments = pl.when(path == "").then(pl.lit([], pl.List(pl.String)))
-    segments = segments.otherwise(path.str.strip_prefix("/").str.split("/"))
+    empty = pl.lit([], pl.List(pl.String))
+    segments = pl.when(path == "").then(empty).otherwise(path.str.strip_prefix("/").str.split("/"))
     return _record(series).select(segments).to_series().alias(series.name)
 
 
@@ -116,7 +116,10 @@ def file_extension(series: pl.Series) -> pl.Series:
 
 def query_params(series: pl.Series) -> pl.Series:
     """Each query as decoded ``{key, value}`` pairs, in order (URL Standard §5.1)."""
-    queries = _record(series).get_column("query")
+    record = _record(series)
+    valid = record.get_column("scheme").is_not_null()
+    # A valid URL without a query has no parameters, as URLSearchParams has it.
+    queries = record.select(pl.when(valid).then(pl.col("query").fill_null(""))).to_series()
 
     def pairs(query: str) -> list[dict[str, str]]:
         return [{"key": k, "value": v} for k, v in form_pairs(query)]
@@ -142,22 +145,17 @@ def select_params(series: pl.Series, names: list[str], *, keep: bool) -> pl.Seri
     Works on the text as written (RFC 3986 Appendix B boundaries): nothing is decoded,
     reordered or normalised, and an emptied query loses its ``?``.
     """
+    # Extracted by pattern, not by offset: the text may be non-ASCII, and str.find counts bytes.
     url = pl.col("u")
-    hash_at = url.str.find("#", literal=True)
-    before = url.str.head(hash_at.fill_null(url.str.len_bytes()))
-    query_at = before.str.find("?", literal=True)
+    query = url.str.extract(r"(?s)^[^?#]*\?([^#]*)", 1)
     key = pl.element().str.replace("=.*", "")
     chosen = key.is_in(names) if keep else ~key.is_in(names)
-    kept = (
-        before.str.slice(query_at + 1)
-        .str.split("&")
-        .list.eval(pl.element().filter(chosen & (pl.element() != "")))
-        .list.join("&")
-    )
+    kept = query.str.split("&").list.eval(pl.element().filter(chosen & (pl.element() != "")))
+    joined = kept.list.join("&")
     rebuilt = pl.concat_str(
-        before.str.head(query_at.fill_null(before.str.len_bytes())),
-        pl.when(query_at.is_not_null() & (kept != "")).then(pl.lit("?") + kept),
-        url.str.slice(hash_at.fill_null(url.str.len_bytes())),
+        url.str.extract(r"(?s)^([^?#]*)", 1),
+        pl.when(joined != "").then(pl.lit("?") + joined),
+        url.str.extract(r"(?s)^[^#]*(#.*)$", 1),
         ignore_nulls=True,
     )
     out = series.to_frame("u").select(pl.when(url.is_not_null()).then(rebuilt))
@@ -165,7 +163,7 @@ def select_params(series: pl.Series, names: list[str], *, keep: bool) -> pl.Seri
 
 
 def origins(series: pl.Series) -> pl.Series:
-    """Each URL's serialised origin (``new URL(u).origin``): ``scheme://host[:port]`` or ``null``."""
+    """Each URL's serialised origin (``new URL(u).origin``): ``scheme://host[:port]``, ``null``."""
     record = _record(series)
     scheme = pl.col("scheme")
     port = pl.when(pl.col("port").is_not_null()).then(pl.lit(":") + pl.col("port").cast(pl.String))

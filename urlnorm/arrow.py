@@ -13,7 +13,7 @@ from typing import TypeAlias
 import polars as pl
 import pyarrow as pa
 
-from urlnorm import engine
+from urlnorm import analytics, engine
 from urlnorm.core.profiles import Profile
 
 ArrowStrings: TypeAlias = "pa.Array | pa.ChunkedArray"
@@ -130,3 +130,18 @@ def map_reader(
 def _chain(first: pa.RecordBatch, rest: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
     yield first
     yield from rest
+
+
+def registered_domain(
+    array: ArrowStrings, *, include_private: bool = True, host_form: str = "ascii"
+) -> pa.Array:
+    """The registered domain of each URL's domain host (as ``url.registered_domain``)."""
+    series = analytics.domain_part(
+        _series(array), "registered_domain", include_private=include_private, host_form=host_form
+    )
+    return _arrow(series)
+
+
+def query_param(array: ArrowStrings, name: str) -> pa.Array:
+    """The first decoded value of parameter ``name`` (as ``url.query_param``)."""
+    return _arrow(analytics.query_param(_series(array), name))

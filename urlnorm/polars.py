@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import polars as pl
 
-from urlnorm import engine
+from urlnorm import analytics, engine
 from urlnorm.core.profiles import Profile, get_profile
 
 _Fn = Callable[[pl.Series], pl.Series]
@@ -172,6 +172,99 @@ class UrlExprNamespace:
         fn = partial(engine.explain, profile=profile)
         return self._map(_column(fn, "rules", False), pl.List(pl.String()))
 
+    def registered_domain(
+        self, *, include_private: bool = True, host_form: str = "ascii"
+    ) -> pl.Expr:
+        """The registered domain (eTLD+1) of each domain host, from the Public Suffix List.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> urls = pl.Series(["http://www.a.example.co.uk/", "http://1.2.3.4/", "http://co.uk/"])
+        >>> urls.url.registered_domain().to_list()
+        ['example.co.uk', None, None]
+
+        """
+        return self._domain("registered_domain", include_private, host_form)
+
+    def public_suffix(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Expr:
+        """The public suffix of each domain host (``co.uk``)."""
+        return self._domain("public_suffix", include_private, host_form)
+
+    def subdomain(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Expr:
+        """What precedes the registered domain (``www.a``), ``""`` if nothing, null if none."""
+        return self._domain("subdomain", include_private, host_form)
+
+    def domain_label(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Expr:
+        """The registered domain's own label (``example`` in ``example.co.uk``)."""
+        return self._domain("domain_label", include_private, host_form)
+
+    def tld(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Expr:
+        """The last label of each domain host (``uk``)."""
+        return self._domain("tld", include_private, host_form)
+
+    def _domain(self, field: str, include_private: bool, host_form: str) -> pl.Expr:
+        fn = partial(
+            analytics.domain_part, field=field, include_private=include_private, host_form=host_form
+        )
+        return self._map(fn, pl.String())
+
+    def host_type(self) -> pl.Expr:
+        """``domain``, ``ipv4``, ``ipv6`` or ``opaque``; null without a host."""
+        return self._map(analytics.host_type, pl.String())
+
+    def host_unicode(self) -> pl.Expr:
+        """The host with U-labels (``bücher.example``)."""
+        return self._map(analytics.host_unicode, pl.String())
+
+    def host_ascii(self) -> pl.Expr:
+        """The host with A-labels, as :meth:`host` gives it."""
+        return self.host()
+
+    def path_segments(self) -> pl.Expr:
+        """The path's segments as a list."""
+        return self._map(analytics.path_segments, pl.List(pl.String()))
+
+    def path_depth(self) -> pl.Expr:
+        """How many non-empty segments the path has."""
+        return self._map(analytics.path_depth, pl.UInt32())
+
+    def file_extension(self) -> pl.Expr:
+        """The last segment's extension (``gz`` for ``b.tar.gz``), or null."""
+        return self._map(analytics.file_extension, pl.String())
+
+    def query_params(self) -> pl.Expr:
+        """The query's decoded ``{key, value}`` pairs, in order.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/?q=x+y&id=1&q=%C3%A9"]).url.query_param_all("q").to_list()
+        [['x y', 'é']]
+
+        """
+        return self._map(analytics.query_params, analytics.PARAMS_DTYPE)
+
+    def query_param(self, name: str) -> pl.Expr:
+        """The first decoded value of parameter ``name``, or null."""
+        return self._map(partial(analytics.query_param, name=name), pl.String())
+
+    def query_param_all(self, name: str) -> pl.Expr:
+        """Every decoded value of parameter ``name``, in order."""
+        return self._map(partial(analytics.query_param_all, name=name), pl.List(pl.String()))
+
+    def strip_params(self, names: list[str]) -> pl.Expr:
+        """The URL without the parameters named (raw keys; nothing decoded or reordered)."""
+        return self._map(partial(analytics.select_params, names=names, keep=False), pl.String())
+
+    def keep_params(self, names: list[str]) -> pl.Expr:
+        """The URL with only the parameters named (raw keys; nothing decoded or reordered)."""
+        return self._map(partial(analytics.select_params, names=names, keep=True), pl.String())
+
+    def origin(self) -> pl.Expr:
+        """The origin browsers give: ``scheme://host[:port]`` or ``null``."""
+        return self._map(analytics.origins, pl.String())
+
     def _field(self, name: str, mode: str) -> pl.Expr:
         return self.split(mode).struct.field(name)
 
@@ -276,6 +369,79 @@ class UrlSeriesNamespace:
     def explain(self, profile: str | Profile = "canonical") -> pl.Series:
         """See :meth:`UrlExprNamespace.explain`."""
         return self._eval(self._ns().explain(profile))
+
+    def _call(self, name: str, *args: Any, **kwargs: Any) -> pl.Series:
+        return self._eval(getattr(self._ns(), name)(*args, **kwargs))
+
+    def registered_domain(
+        self, *, include_private: bool = True, host_form: str = "ascii"
+    ) -> pl.Series:
+        """See :meth:`UrlExprNamespace.registered_domain`."""
+        return self._call("registered_domain", include_private=include_private, host_form=host_form)
+
+    def public_suffix(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Series:
+        """See :meth:`UrlExprNamespace.public_suffix`."""
+        return self._call("public_suffix", include_private=include_private, host_form=host_form)
+
+    def subdomain(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Series:
+        """See :meth:`UrlExprNamespace.subdomain`."""
+        return self._call("subdomain", include_private=include_private, host_form=host_form)
+
+    def domain_label(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Series:
+        """See :meth:`UrlExprNamespace.domain_label`."""
+        return self._call("domain_label", include_private=include_private, host_form=host_form)
+
+    def tld(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Series:
+        """See :meth:`UrlExprNamespace.tld`."""
+        return self._call("tld", include_private=include_private, host_form=host_form)
+
+    def host_type(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.host_type`."""
+        return self._call("host_type")
+
+    def host_unicode(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.host_unicode`."""
+        return self._call("host_unicode")
+
+    def host_ascii(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.host_ascii`."""
+        return self._call("host_ascii")
+
+    def path_segments(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.path_segments`."""
+        return self._call("path_segments")
+
+    def path_depth(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.path_depth`."""
+        return self._call("path_depth")
+
+    def file_extension(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.file_extension`."""
+        return self._call("file_extension")
+
+    def query_params(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.query_params`."""
+        return self._call("query_params")
+
+    def query_param(self, name: str) -> pl.Series:
+        """See :meth:`UrlExprNamespace.query_param`."""
+        return self._call("query_param", name)
+
+    def query_param_all(self, name: str) -> pl.Series:
+        """See :meth:`UrlExprNamespace.query_param_all`."""
+        return self._call("query_param_all", name)
+
+    def strip_params(self, names: list[str]) -> pl.Series:
+        """See :meth:`UrlExprNamespace.strip_params`."""
+        return self._call("strip_params", names)
+
+    def keep_params(self, names: list[str]) -> pl.Series:
+        """See :meth:`UrlExprNamespace.keep_params`."""
+        return self._call("keep_params", names)
+
+    def origin(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.origin`."""
+        return self._call("origin")
 
     def scheme(self, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.scheme`."""

@@ -1,0 +1,193 @@
+"""Host, path and query analytics: PSL rules, agreement with tldextract, twins, WPT origins."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+import tldextract
+
+import urlnorm
+from tests.conftest import load_wpt
+from urlnorm.core import path as core_path
+from urlnorm.core import query as core_query
+from urlnorm.core.public_suffix import domain_parts
+from urlnorm.core.whatwg import parse
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+
+def column(urls: list[str | None], fn: str, **kwargs: object) -> list[object]:
+    return getattr(pl.Series(urls).url, fn)(**kwargs).to_list()
+
+
+@pytest.mark.parametrize(
+    ("url", "registered", "suffix", "subdomain", "label", "tld"),
+    [
+        ("http://www.shop.example.co.uk/", "example.co.uk", "co.uk", "www.shop", "example", "uk"),
+        ("http://example.com./", "example.com", "com", "", "example", "com"),
+        ("http://co.uk/", None, "co.uk", None, None, "uk"),
+        ("http://a.b.ck/", "a.b.ck", "b.ck", "", "a", "ck"),  # *.ck wildcard
+        ("http://www.ck/", "www.ck", "ck", "", "www", "ck"),  # !www.ck exception
+        ("http://x.y.www.ck/", "www.ck", "ck", "x.y", "www", "ck"),
+        ("http://me.blogspot.com/", "me.blogspot.com", "blogspot.com", "", "me", "com"),
+        ("http://localhost/", None, "localhost", None, None, "localhost"),  # default rule "*"
+        ("http://1.2.3.4/", None, None, None, None, None),
+        ("http://[::1]/", None, None, None, None, None),
+        ("sc://opaque.example/", None, None, None, None, None),
+        ("http://a:99999/", None, None, None, None, None),
+    ],
+)
+def test_domain_parts(url, registered, suffix, subdomain, label, tld) -> None:
+    assert column([url], "registered_domain") == [registered]
+    assert column([url], "public_suffix") == [suffix]
+    assert column([url], "subdomain") == [subdomain]
+    assert column([url], "domain_label") == [label]
+    assert column([url], "tld") == [tld]
+
+
+def test_private_section_is_optional() -> None:
+    urls = ["http://me.blogspot.com/"]
+    assert column(urls, "registered_domain", include_private=False) == ["blogspot.com"]
+
+
+def test_idn_spellings_agree_in_the_form_asked_for() -> None:
+    urls = ["http://www.BÜCHER.example.de/", "http://www.xn--bcher-kva.example.de/"]
+    assert column(urls, "registered_domain") == ["example.de"] * 2
+    assert column(urls, "subdomain") == ["www.xn--bcher-kva"] * 2
+    assert column(urls, "subdomain", host_form="unicode") == ["www.bücher"] * 2
+    assert column(urls, "host_unicode") == ["www.bücher.example.de"] * 2
+    assert column(urls, "host_ascii") == ["www.xn--bcher-kva.example.de"] * 2
+    with pytest.raises(ValueError, match="host_form"):
+        column(urls, "tld", host_form="punycode")
+
+
+def test_host_type() -> None:
+    urls = [
+        "http://a.com/",
+        "http://0x7f.1/",
+        "http://[::1]/",
+        "sc://h/",
+        "file:///x",
+        "mailto:a",
+        None,
+        "x",
+    ]
+    assert column(urls, "host_type") == ["domain", "ipv4", "ipv6", "opaque", None, None, None, None]
+
+
+def tldextract_parts(hosts: list[str]) -> dict[str, tuple[str, str]]:
+    """tldextract's (registered domain, suffix), from its bundled snapshot only."""
+    extract = tldextract.TLDExtract(suffix_list_urls=(), include_psl_private_domains=True)
+    return {h: (extract(h).top_domain_under_public_suffix, extract(h).suffix) for h in hosts}
+
+
+def corpus_urls() -> list[str]:
+    files = [ROOT / "sample-data" / "urls.txt"]
+    if CORPORA.is_dir():
+        files += sorted(CORPORA.glob("*.txt"))
+    return [u for f in files for u in f.read_text("utf-8-sig").splitlines() if u]
+
+
+def test_agreement_with_tldextract() -> None:
+    """Every disagreement falls into a class the README documents."""
+    series = pl.Series(corpus_urls())
+    frame = (
+        pl.DataFrame(
+            {
+                "host": series.url.host(),
+                "type": series.url.host_type(),
+                "ours": series.url.registered_domain(),
+            }
+        )
+        .filter(pl.col("host").is_not_null() & (pl.col("host") != ""))
+        .unique("host")
+    )
+    theirs = tldextract_parts(frame["host"].to_list())
+    classes = dict.fromkeys(["agree", "ip host", "unknown tld", "psl snapshot"], 0)
+    for host, kind, ours in frame.select("host", "type", "ours").iter_rows():
+        other, their_suffix = theirs[host]
+        if ours == (other or None):
+            classes["agree"] += 1
+        elif kind in ("ipv4", "ipv6"):
+            assert ours is None  # tldextract gives "" or treats the address as a name
+            classes["ip host"] += 1
+        elif not their_suffix:
+            # No rule in tldextract's snapshot; the PSL algorithm's default rule "*" makes
+            # the last label the suffix.
+            assert domain_parts(host).public_suffix == host.rstrip(".").rsplit(".", 1)[-1]
+            classes["unknown tld"] += 1
+        else:
+            # The two lists differ (ours is publicsuffixlist's, tldextract ships an older one).
+            assert domain_parts(host).public_suffix != their_suffix, (host, ours, other)
+            classes["psl snapshot"] += 1
+    print(f"\nregistered_domain vs tldextract on {len(frame):,} distinct hosts: {classes}")
+    assert classes["agree"] / len(frame) > 0.9
+
+
+WPT = [c["input"] for c in load_wpt("urltestdata.json") if c["base"] is None]
+
+
+def records() -> list[object | None]:
+    out = []
+    for url in WPT:
+        try:
+            out.append(parse(url).to_record())
+        except urlnorm.URLError:
+            out.append(None)
+    return out
+
+
+def test_path_functions_equal_their_twins() -> None:
+    recs = records()
+    assert column(WPT, "path_segments") == [r and core_path.segments(r.path) for r in recs]
+    assert column(WPT, "path_depth") == [r and core_path.depth(r.path) for r in recs]
+    assert column(WPT, "file_extension") == [r and core_path.file_extension(r.path) for r in recs]
+
+
+def test_query_functions_equal_their_twins() -> None:
+    urls = [*WPT, "http://a/?q=x+y&q=%E2%82%AC&&id=%zz", "http://a/", "http://a/?"]
+    expected = []
+    for url in urls:
+        try:
+            record = parse(url).to_record()
+        except urlnorm.URLError:
+            expected.append(None)
+            continue
+        expected.append(
+            [{"key": k, "value": v} for k, v in core_query.form_pairs(record.query or "")]
+        )
+    assert column(urls, "query_params") == expected
+    firsts = [
+        None if e is None else next((p["value"] for p in e if p["key"] == "q"), None)
+        for e in expected
+    ]
+    assert column(urls, "query_param", name="q") == firsts
+
+
+APPENDIX_B = re.compile(r"(?s)^([^?#]*)(?:\?([^#]*))?(#.*)?$")
+
+
+def select_twin(url: str, names: set[str], keep: bool) -> str:
+    head, query, fragment = APPENDIX_B.match(url).groups()  # type: ignore[union-attr]
+    kept = (
+        None if query is None else core_query.select_parameters(query, frozenset(names), keep=keep)
+    )
+    return head + ("" if kept is None else "?" + kept) + (fragment or "")
+
+
+def test_strip_and_keep_params_equal_their_twins() -> None:
+    urls = [*WPT, "http://é.com/?utm=1&a=%26&&b#f?utm=2", "x?utm=&utm"]
+    for keep, fn in ((False, "strip_params"), (True, "keep_params")):
+        got = column(urls, fn, names=["utm", "b"])
+        assert got == [select_twin(u, {"utm", "b"}, keep) for u in urls]
+
+
+def test_origin_against_wpt() -> None:
+    cases = [c for c in load_wpt("urltestdata.json") if "origin" in c]
+    hrefs = [urlnorm.join(c["base"], c["input"]) if c["base"] else c["input"] for c in cases]
+    assert column(hrefs, "origin") == [c["origin"] for c in cases]
+    assert len(cases) == 411
