@@ -55,7 +55,10 @@ def _domain_fields(host: str, include_private: bool, unicode: bool) -> dict[str,
 
 def host_type(series: pl.Series) -> pl.Series:
     """``domain``, ``ipv4``, ``ipv6`` or ``opaque`` per row; null without a host or if invalid."""
-    record = _record(series)
+    return _host_types(_record(series)).alias(series.name)
+
+
+def _host_types(record: pl.DataFrame) -> pl.Series:
     host, special = pl.col("host"), pl.col("scheme").is_in(list(SPECIAL_SCHEMES))
     kind = (
         pl.when(host.is_null() | (host == ""))
@@ -68,7 +71,7 @@ def host_type(series: pl.Series) -> pl.Series:
         .then(pl.lit("ipv4"))
         .otherwise(pl.lit("domain"))
     )
-    return record.select(kind).to_series().alias(series.name)
+    return record.select(kind).to_series()
 
 
 def domain_part(
@@ -77,11 +80,9 @@ def domain_part(
     """One Public Suffix List part (:data:`DOMAIN_FIELDS`) of each row's domain host."""
     if host_form not in ("ascii", "unicode"):
         raise ValueError(f"host_form must be 'ascii' or 'unicode', not {host_form!r}")
-    domains = (
-        _record(series)
-        .select(pl.when(host_type(series) == "domain").then(pl.col("host")))
-        .to_series()
-    )
+    record = _record(series)
+    is_domain = _host_types(record) == "domain"
+    domains = record.select(pl.when(is_domain).then(pl.col("host"))).to_series()
     dtype = pl.Struct(dict.fromkeys(DOMAIN_FIELDS, pl.String()))
     unicode = host_form == "unicode"
     parts = _by_distinct(domains, lambda h: _domain_fields(h, include_private, unicode), dtype)
@@ -115,16 +116,37 @@ def file_extension(series: pl.Series) -> pl.Series:
 
 
 def query_params(series: pl.Series) -> pl.Series:
-    """Each query as decoded ``{key, value}`` pairs, in order (URL Standard §5.1)."""
+    """Each query as decoded ``{key, value}`` pairs, in order (URL Standard §5.1).
+
+    A query without ``%`` or ``+`` decodes to itself and is split with kernels; the others are
+    decoded once per distinct query.
+    """
     record = _record(series)
     valid = record.get_column("scheme").is_not_null()
     # A valid URL without a query has no parameters, as URLSearchParams has it.
     queries = record.select(pl.when(valid).then(pl.col("query").fill_null(""))).to_series()
+    frame = pl.DataFrame({"q": queries, "plain": ~queries.str.contains("[%+]")})
+    encoded = frame.select(pl.when(~pl.col("plain")).then("q")).to_series()
+    frame = frame.with_columns(
+        fast=_split_pairs(queries), slow=_by_distinct(encoded, _pairs, PARAMS_DTYPE)
+    )
+    merged = frame.select(pl.when("plain").then("fast").otherwise("slow"))
+    return merged.to_series().alias(series.name)
 
-    def pairs(query: str) -> list[dict[str, str]]:
-        return [{"key": k, "value": v} for k, v in form_pairs(query)]
 
-    return _by_distinct(queries, pairs, PARAMS_DTYPE).alias(series.name)
+def _pairs(query: str) -> list[dict[str, str]]:
+    return [{"key": k, "value": v} for k, v in form_pairs(query)]
+
+
+def _split_pairs(queries: pl.Series) -> pl.Series:
+    """``{key, value}`` pairs of queries that need no decoding, with list kernels."""
+    element = pl.element()
+    pair = pl.struct(
+        key=element.str.extract("^([^=]*)", 1),
+        value=element.str.extract("^[^=]*=(.*)$", 1).fill_null(""),
+    )
+    parts = queries.str.split("&").list.eval(element.filter(element != ""))
+    return parts.list.eval(pair).cast(PARAMS_DTYPE)
 
 
 def query_param_all(series: pl.Series, name: str) -> pl.Series:

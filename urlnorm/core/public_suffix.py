@@ -61,10 +61,13 @@ domain_label='example', tld='uk')
     True
     """
     name = host.rstrip(".").lower()
-    registered = registrable_domain(name, include_private=include_private)
+    suffix = public_suffix(name, include_private=include_private)
+    registered = None
+    if suffix is not None and name != suffix and name.endswith("." + suffix):
+        registered = name[: -len(suffix) - 1].rsplit(".", 1)[-1] + "." + suffix
     subdomain = None if registered is None else name[: -len(registered)].rstrip(".")
     return DomainParts(
-        public_suffix=public_suffix(name, include_private=include_private),
+        public_suffix=suffix,
         registered_domain=registered,
         subdomain=subdomain,
         domain_label=None if registered is None else registered.split(".")[0],
