@@ -125,7 +125,8 @@ def test_agreement_with_tldextract() -> None:
             assert domain_parts(host).public_suffix != their_suffix, (host, ours, other)
             classes["psl snapshot"] += 1
     print(f"\nregistered_domain vs tldextract on {len(frame):,} distinct hosts: {classes}")
-    assert classes["agree"] / len(frame) > 0.9
+    if CORPORA.is_dir():  # the sample data alone has too few hosts for a share to mean much
+        assert classes["agree"] / len(frame) > 0.99
 
 
 WPT = [c["input"] for c in load_wpt("urltestdata.json") if c["base"] is None]
