@@ -5,13 +5,17 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test lint bench clean
+.PHONY: run test lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
 	touch $(STAMP)
+
+# The main job: the crawl-dedup pipeline on the bundled sample frontier.
+run: $(STAMP)
+	$(BIN)/urlnorm pipeline crawl-dedup
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

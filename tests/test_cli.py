@@ -1,0 +1,167 @@
+"""The ``urlnorm`` command through its installed entry point, and the README's main command."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample-data"
+URLNORM = str(Path(sys.executable).with_name("urlnorm"))
+
+
+def cli(
+    *args: str, stdin: str | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [URLNORM, *args], input=stdin, capture_output=True, text=True, cwd=cwd, timeout=600
+    )
+
+
+@pytest.mark.parametrize(
+    ("source", "column"),
+    [
+        ("lake.parquet", "url"),
+        ("lake.csv", "url"),
+        ("urls.txt", "url"),
+    ],
+)
+def test_normalize_reads_each_format(tmp_path: Path, source: str, column: str) -> None:
+    out = tmp_path / "out.parquet"
+    run = cli("normalize", str(SAMPLE / source), str(out), "--column", column, "--split")
+    assert run.returncode == 0, run.stderr
+    table = pl.read_parquet(out)
+    assert {"normalized", "error", "scheme", "host", "port", "path", "query"} <= set(table.columns)
+    assert table.height == 20_000
+
+
+def test_normalize_ndjson_stdin_and_output_formats(tmp_path: Path) -> None:
+    src = tmp_path / "in.ndjson"
+    pl.DataFrame({"url": ["HTTP://A.com:80/x", "http://[1"]}).write_ndjson(src)
+    for fmt in ("csv", "ndjson", "parquet"):
+        out = tmp_path / f"out.{fmt}"
+        assert cli("normalize", str(src), str(out), "--format", fmt).returncode == 0
+        assert out.stat().st_size > 0
+    text = tmp_path / "stdin.parquet"
+    assert cli("normalize", "-", str(text), stdin="HTTP://A.com\nhttp://a.com/\n").returncode == 0
+    assert pl.read_parquet(text)["normalized"].to_list() == ["http://a.com/", "http://a.com/"]
+
+
+def test_normalize_dedup(tmp_path: Path) -> None:
+    out = tmp_path / "dedup.parquet"
+    run = cli(
+        "normalize",
+        str(SAMPLE / "frontier.parquet"),
+        str(out),
+        "--profile",
+        "crawl",
+        "--dedup",
+        "--keep",
+        "last",
+    )
+    assert run.returncode == 0, run.stderr
+    table = pl.read_parquet(out)
+    assert table["count"].sum() == 40_000 and table["key"].n_unique() == table.height
+
+
+def test_explain_and_stats() -> None:
+    run = cli("explain", "HTTP://www.a.com:80/x#f", "--profile", "crawl")
+    assert run.returncode == 0
+    assert "drop_fragment: " in run.stdout and run.stdout.strip().endswith("http://a.com/x")
+    stats = cli("stats", str(SAMPLE / "lake.parquet"))
+    assert "rows: 20,000" in stats.stdout and "invalid:" in stats.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("normalize", "missing.parquet", "o.parquet"), "no such file"),
+        (("normalize", str(SAMPLE / "lake.csv"), "o.parquet", "--column", "link"), "column 'link'"),
+        (
+            ("normalize", str(SAMPLE / "lake.csv"), "o.parquet", "--profile", "nope"),
+            "unknown-profile",
+        ),
+        (("normalize", str(SAMPLE / "lake.parquet"), "o.parquet", "--keep", "last", "--dedup",
+      "--column", "id"), "cannot"),
+        (("explain", "not a url"), "missing-scheme"),
+    ],
+)
+def test_errors_are_one_line(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    run = cli(*args, cwd=tmp_path)
+    assert run.returncode == 2
+    assert message in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())
+
+
+def test_unreadable_file(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"not parquet at all")
+    run = cli("normalize", str(bad), str(tmp_path / "o.parquet"))
+    assert run.returncode == 2 and "cannot read" in run.stderr
+    assert not (tmp_path / "o.parquet").exists()
+
+
+def test_interrupted_run_leaves_no_partial_output(tmp_path: Path) -> None:
+    big = tmp_path / "big.parquet"
+    base = pl.read_parquet(SAMPLE / "lake.parquet")["url"]
+    pl.DataFrame({"url": pl.concat([base] * 50)}).write_parquet(big)
+    out = tmp_path / "out" / "o.parquet"
+    proc = subprocess.Popen(
+        [URLNORM, "normalize", str(big), str(out), "--split"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(2.0)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    if proc.returncode == 0:
+        pytest.skip("the run finished before it could be interrupted")
+    assert proc.returncode == 130, err
+    assert not out.exists()
+    assert not list(out.parent.glob("*.partial")) if out.parent.exists() else True
+
+
+@pytest.mark.parametrize("name", ["crawl-dedup", "clickstream", "lake"])
+def test_pipelines(tmp_path: Path, name: str) -> None:
+    run = cli("pipeline", name, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("wrote output/")
+    outputs = list((tmp_path / "output").glob("*.parquet"))
+    assert outputs
+    if name == "lake":
+        quarantine = pl.read_parquet(tmp_path / "output" / "lake.quarantine.parquet")
+        kept = pl.read_parquet(tmp_path / "output" / "lake.parquet")
+        assert kept.height + quarantine.height == 20_000
+        assert quarantine["error"].null_count() == 0
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_readme_main_command_on_a_clone(tmp_path: Path) -> None:
+    """Clone the repository and run the README's main command (``make run``) end to end."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+    venv = Path(sys.executable).parents[1]
+    env = {**os.environ, "VENV": str(venv)}
+    run = subprocess.run(
+        ["make", "run", f"VENV={venv}"],
+        cwd=clone,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "wrote output/crawl-dedup.parquet" in run.stdout
+    assert pl.read_parquet(clone / "output" / "crawl-dedup.parquet").height > 1000

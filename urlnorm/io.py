@@ -1,0 +1,87 @@
+"""Reading URL tables and writing results: the formats the CLI and the pipelines take.
+
+Parquet, CSV, NDJSON and plain text (one URL a line; ``-`` is standard input) are read lazily
+where the format allows. Output is written to a temporary file beside the target and renamed
+only when complete, so a failed or interrupted run leaves no partial file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import polars as pl
+
+READERS = {".parquet": "parquet", ".csv": "csv", ".ndjson": "ndjson", ".jsonl": "ndjson"}
+WRITERS = ("parquet", "csv", "ndjson")
+
+
+class InputError(Exception):
+    """A table that cannot be read, or lacks the column asked for; the message is for users."""
+
+
+def input_format(path: str) -> str:
+    """The format of an input path by its suffix; anything else is plain text.
+
+    >>> input_format("a/b.parquet"), input_format("-"), input_format("urls.txt")
+    ('parquet', 'text', 'text')
+    """
+    return READERS.get(Path(path).suffix.lower(), "text")
+
+
+def scan(path: str, column: str) -> pl.LazyFrame:
+    """A lazy table with ``column`` from ``path``; plain text becomes a single column."""
+    if path != "-" and not Path(path).is_file():
+        raise InputError(f"cannot read {path}: no such file")
+    kind = input_format(path)
+    try:
+        frame = _scan(path, kind, column)
+        names = frame.collect_schema().names()
+    except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read {path} as {kind}: {str(exc).splitlines()[0]}") from None
+    if column not in names:
+        raise InputError(f"column {column!r} not in {path}; columns are {', '.join(names)}")
+    return frame
+
+
+def _scan(path: str, kind: str, column: str) -> pl.LazyFrame:
+    if kind == "parquet":
+        return pl.scan_parquet(path)
+    if kind == "csv":
+        return pl.scan_csv(path, infer_schema=False)
+    if kind == "ndjson":
+        return pl.scan_ndjson(path)
+    text = sys.stdin.read() if path == "-" else Path(path).read_text("utf-8-sig")
+    return pl.LazyFrame({column: text.splitlines()}, schema={column: pl.String})
+
+
+@contextmanager
+def atomic_target(target: Path) -> Iterator[Path]:
+    """A temporary path beside ``target``, renamed onto it only if the block succeeds."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
+    os.close(fd)
+    temporary = Path(name)
+    try:
+        yield temporary
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def write(frame: pl.LazyFrame | pl.DataFrame, target: Path, fmt: str = "parquet") -> None:
+    """Write ``frame`` to ``target`` atomically; a LazyFrame is streamed (``sink_*``)."""
+    if fmt not in WRITERS:
+        raise InputError(f"unknown output format {fmt!r}; formats are {', '.join(WRITERS)}")
+    with atomic_target(target) as temporary:
+        lazy = frame.lazy()
+        if fmt == "parquet":
+            lazy.sink_parquet(temporary)
+        elif fmt == "csv":
+            lazy.sink_csv(temporary)
+        else:
+            lazy.sink_ndjson(temporary)
