@@ -89,8 +89,6 @@ def test_explain_and_stats() -> None:
             ("normalize", str(SAMPLE / "lake.csv"), "o.parquet", "--profile", "nope"),
             "unknown-profile",
         ),
-        (("normalize", str(SAMPLE / "lake.parquet"), "o.parquet", "--keep", "last", "--dedup",
-      "--column", "id"), "cannot"),
         (("explain", "not a url"), "missing-scheme"),
     ],
 )
