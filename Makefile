@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,lint]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lint,spark,ray]'
 	touch $(STAMP)
 
 # The main job: the crawl-dedup pipeline on the bundled sample frontier.

@@ -105,8 +105,13 @@ def cmd_pipeline(args: argparse.Namespace) -> None:
     module = importlib.import_module(f"pipelines.{PIPELINES[args.name]}")
     source = args.input or str(module.DEFAULT_INPUT)
     target = Path(args.output) if args.output else module.DEFAULT_OUTPUT
-    with progress(f"{args.name} on {source}"):
-        summary = module.run(source, target)
+    run = module.run
+    if args.engine == "spark":
+        if not hasattr(module, "run_spark"):
+            raise io.InputError(f"the {args.name} pipeline has no Spark version")
+        run = module.run_spark
+    with progress(f"{args.name} on {source} ({args.engine})"):
+        summary = run(source, target)
     print(f"wrote {target}")
     for key, value in summary.items():
         print(f"  {key}: {value}")
@@ -141,6 +146,7 @@ def parser() -> argparse.ArgumentParser:
     pipe.add_argument("name", choices=sorted(PIPELINES))
     pipe.add_argument("input", nargs="?")
     pipe.add_argument("output", nargs="?")
+    pipe.add_argument("--engine", default="polars", choices=("polars", "spark"))
     pipe.set_defaults(run=cmd_pipeline)
     return main
 

@@ -1,0 +1,172 @@
+"""urlnorm on a real local Spark session and a local Ray: every row equal to the Polars result."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from urlnorm.polars import dedup as polars_dedup
+
+pyspark = pytest.importorskip("pyspark", reason="the spark extra (pyspark) is not installed")
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample-data"
+
+
+@pytest.fixture(scope="module")
+def spark():
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("urlnorm-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate()
+    )
+    yield session
+    session.stop()
+
+
+@pytest.fixture(scope="module")
+def lake_parquet(spark, tmp_path_factory) -> Path:
+    """The sample lake table, written to Parquet by Spark itself."""
+    target = tmp_path_factory.mktemp("spark") / "lake"
+    rows = pl.read_parquet(SAMPLE / "lake.parquet").rows()
+    spark.createDataFrame(rows, "id long, url string").write.parquet(str(target))
+    return target
+
+
+def test_normalize_equals_polars(spark, lake_parquet: Path, tmp_path: Path) -> None:
+    import urlnorm.spark
+
+    df = spark.read.parquet(str(lake_parquet))
+    out = urlnorm.spark.normalize(
+        df, "url", "canonical", split=True, key=True, analytics=["registered_domain", "host_type"]
+    )
+    out.write.parquet(str(tmp_path / "out"))
+    got = pl.read_parquet(tmp_path / "out" / "*.parquet").sort("id")
+    source = pl.read_parquet(SAMPLE / "lake.parquet").sort("id")
+    url = pl.col("url").url
+    expected = (
+        source.with_columns(
+            normalized=url.normalize("canonical"),
+            error=url.error("canonical"),
+            parts=url.split(),
+            key=url.key("crawl"),
+            registered_domain=url.registered_domain(),
+            host_type=url.host_type(),
+        )
+        .unnest("parts")
+        .with_columns(pl.col("port").cast(pl.Int32))
+    )
+    assert got.height == expected.height == 20_000
+    assert got.select(expected.columns).equals(expected)
+
+
+def test_column_functions(spark) -> None:
+    import urlnorm.spark as us
+
+    df = spark.createDataFrame(
+        [("HTTP://www.A.com:80/x?b=1&a=2#f",), ("http://[1",), (None,)], "url string"
+    )
+    rows = df.select(
+        us.normalized_url("url"),
+        us.key("url"),
+        us.error("url"),
+        us.surt("url"),
+        us.registered_domain("url"),
+    ).collect()
+    assert [tuple(r) for r in rows] == [
+        (
+            "http://www.a.com/x?b=1&a=2#f",
+            "http://a.com/x?a=2&b=1",
+            None,
+            "com,a)/x?a=2&b=1",
+            "a.com",
+        ),
+        (None, None, "IPv6-unclosed", None, None),
+        (None, None, None, None, None),
+    ]
+
+
+def test_dedup_equals_polars(spark) -> None:
+    import urlnorm.spark
+
+    frontier = pl.read_parquet(SAMPLE / "frontier.parquet").with_row_index("n")
+    df = spark.createDataFrame(frontier.rows(), "n long, url string, discovered_at timestamp")
+    got = pl.from_pandas(
+        urlnorm.spark.dedup(df, "url", "crawl", keep="first", order_by="n").toPandas()
+    ).sort("key", nulls_last=True)
+    expected = polars_dedup(frontier, "url", "crawl", keep="first").sort("key", nulls_last=True)
+    assert got.select("n", "url", "key").equals(expected.select("n", "url", "key"))
+    assert got["count"].cast(pl.Int64).to_list() == expected["count"].cast(pl.Int64).to_list()
+    with pytest.raises(ValueError, match="order_by"):
+        urlnorm.spark.dedup(df, "url")
+
+
+def test_importing_urlnorm_does_not_import_pyspark() -> None:
+    import subprocess
+
+    code = "import sys, urlnorm; print('pyspark' in sys.modules, 'ray' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False False"
+
+
+def test_ray_data_equals_polars() -> None:
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed")
+    import urlnorm.ray
+
+    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+    try:
+        source = pl.read_parquet(SAMPLE / "lake.parquet")
+        dataset = ray.data.from_arrow(source.to_arrow())
+        computed = urlnorm.ray.normalize(dataset, "url", split=True).take_all()
+        url = pl.col("url").url
+        expected = source.with_columns(
+            normalized=url.normalize("canonical"), error=url.error("canonical"), host=url.host()
+        )
+        assert len(computed) == expected.height
+        by_id = {row["id"]: row for row in computed}
+        for row in expected.iter_rows(named=True):
+            mine = by_id[row["id"]]
+            assert (mine["normalized"], mine["error"], mine["host"]) == (
+                row["normalized"],
+                row["error"],
+                row["host"],
+            )
+    finally:
+        ray.shutdown()
+
+
+def test_crawl_dedup_pipeline_on_spark(tmp_path: Path) -> None:
+    import subprocess
+
+    urlnorm_cli = str(Path(sys.executable).with_name("urlnorm"))
+    env = {**os.environ, "SPARK_LOCAL_IP": "127.0.0.1", "PYSPARK_PYTHON": sys.executable}
+    for engine in ("spark", "polars"):
+        run = subprocess.run(
+            [
+                urlnorm_cli,
+                "pipeline",
+                "crawl-dedup",
+                str(SAMPLE / "frontier.parquet"),
+                str(tmp_path / engine),
+                "--engine",
+                engine,
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+        )
+        assert run.returncode == 0, run.stderr[-2000:]
+    on_spark = pl.read_parquet(tmp_path / "spark" / "*.parquet")
+    on_polars = pl.read_parquet(tmp_path / "polars")
+    assert on_spark.height == on_polars.height == 7_020
+    assert sorted(on_spark["key"].to_list()) == sorted(on_polars["key"].to_list())
