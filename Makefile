@@ -1,20 +1,25 @@
-# make test: creates .venv when it is missing or pyproject.toml changed, installs urlnorm with
-# its test and lint extras, and runs the test suite.
+# make run: the main job (crawl-dedup on the bundled sample); needs only urlnorm itself.
+# make test: creates .venv if needed, installs urlnorm with its test, lint and engine extras
+# (Spark, Ray), and runs the test suite. Both rebuild when pyproject.toml changes.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+BASE   := $(VENV)/.base
 STAMP  := $(VENV)/.installed
 
 .PHONY: run test lint bench clean
 
-$(STAMP): pyproject.toml
+$(BASE): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(BASE)
+
+$(STAMP): $(BASE)
 	$(BIN)/python -m pip install --quiet -e '.[test,lint,spark,ray]'
 	touch $(STAMP)
 
-# The main job: the crawl-dedup pipeline on the bundled sample frontier.
-run: $(STAMP)
+run: $(BASE)
 	$(BIN)/urlnorm pipeline crawl-dedup
 
 test: $(STAMP)
