@@ -335,22 +335,22 @@ class UrlSeriesNamespace:
 
     def normalize(self, profile: str | Profile = "rfc3986", *, strict: bool = False) -> pl.Series:
         """See :meth:`UrlExprNamespace.normalize`."""
-        return self._eval(self._ns().normalize(profile, strict=strict))
+        return self._call("normalize", profile, strict=strict)
 
     def split(self, mode: str = "whatwg", *, strict: bool = False) -> pl.Series:
         """See :meth:`UrlExprNamespace.split`."""
-        return self._eval(self._ns().split(mode, strict=strict))
+        return self._call("split", mode, strict=strict)
 
     def join(
         self, base: str | pl.Series, mode: str = "whatwg", *, strict: bool = False
     ) -> pl.Series:
         """See :meth:`UrlExprNamespace.join`; ``base`` is a literal or a Series."""
         base_expr = pl.lit(base, pl.String) if isinstance(base, str) else pl.lit(base)
-        return self._eval(self._ns().join(base_expr, mode, strict=strict))
+        return self._call("join", base_expr, mode, strict=strict)
 
     def key(self, profile: str | Profile = "canonical", *, strict: bool = False) -> pl.Series:
         """See :meth:`UrlExprNamespace.key`."""
-        return self._eval(self._ns().key(profile, strict=strict))
+        return self._call("key", profile, strict=strict)
 
     def surt(
         self,
@@ -361,14 +361,13 @@ class UrlSeriesNamespace:
         strict: bool = False,
     ) -> pl.Series:
         """See :meth:`UrlExprNamespace.surt`."""
-        expr = self._ns().surt(
-            profile, with_scheme=with_scheme, trailing_comma=trailing_comma, strict=strict
+        return self._call(
+            "surt", profile, with_scheme=with_scheme, trailing_comma=trailing_comma, strict=strict
         )
-        return self._eval(expr)
 
     def explain(self, profile: str | Profile = "canonical") -> pl.Series:
         """See :meth:`UrlExprNamespace.explain`."""
-        return self._eval(self._ns().explain(profile))
+        return self._call("explain", profile)
 
     def _call(self, name: str, *args: Any, **kwargs: Any) -> pl.Series:
         return self._eval(getattr(self._ns(), name)(*args, **kwargs))
@@ -445,35 +444,35 @@ class UrlSeriesNamespace:
 
     def scheme(self, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.scheme`."""
-        return self._eval(self._ns().scheme(mode))
+        return self._call("scheme", mode)
 
     def host(self, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.host`."""
-        return self._eval(self._ns().host(mode))
+        return self._call("host", mode)
 
     def port(self, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.port`."""
-        return self._eval(self._ns().port(mode))
+        return self._call("port", mode)
 
     def path(self, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.path`."""
-        return self._eval(self._ns().path(mode))
+        return self._call("path", mode)
 
     def query(self, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.query`."""
-        return self._eval(self._ns().query(mode))
+        return self._call("query", mode)
 
     def fragment(self, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.fragment`."""
-        return self._eval(self._ns().fragment(mode))
+        return self._call("fragment", mode)
 
     def error(self, profile: str | Profile | None = None, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.error`."""
-        return self._eval(self._ns().error(profile, mode))
+        return self._call("error", profile, mode)
 
     def is_valid(self, profile: str | Profile | None = None, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.is_valid`."""
-        return self._eval(self._ns().is_valid(profile, mode))
+        return self._call("is_valid", profile, mode)
 
 
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
