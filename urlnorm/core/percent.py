@@ -12,10 +12,6 @@ from collections.abc import Callable
 
 # RFC 3986 §2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
 UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
-# RFC 3986 §2.2
-GEN_DELIMS = frozenset(":/?#[]@")
-SUB_DELIMS = frozenset("!$&'()*+,;=")
-RESERVED = GEN_DELIMS | SUB_DELIMS
 HEXDIG = frozenset(string.hexdigits)
 ALPHA = frozenset(string.ascii_letters)
 # RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
@@ -55,10 +51,6 @@ SPECIAL_QUERY = QUERY | "'"
 PATH = QUERY | "?^`{}"
 # https://url.spec.whatwg.org/#userinfo-percent-encode-set
 USERINFO = PATH | "/:;=@[\\]|"
-# https://url.spec.whatwg.org/#component-percent-encode-set
-COMPONENT = USERINFO | "$%&+,"
-# https://url.spec.whatwg.org/#application-x-www-form-urlencoded-percent-encode-set
-FORM_URLENCODED = COMPONENT | "!'()~"
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 

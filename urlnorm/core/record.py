@@ -33,11 +33,6 @@ class URL:
     def __str__(self) -> str:
         return serialize(self)
 
-    @property
-    def has_authority(self) -> bool:
-        """Whether the URL has an authority (``//`` after the scheme)."""
-        return self.host is not None
-
 
 def serialize_authority(url: URL) -> str:
     """Return ``userinfo@host:port`` for a URL with a host (RFC 3986 §3.2, URL Standard §4.5)."""
