@@ -10,12 +10,14 @@ import re
 import string
 from collections.abc import Callable
 
-# RFC 3986 §2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
-UNRESERVED = frozenset(string.ascii_letters + string.digits + "-._~")
-HEXDIG = frozenset(string.hexdigits)
+# RFC 3986 §2.1 (RFC 5234 core rules): ALPHA, DIGIT, HEXDIG
 ALPHA = frozenset(string.ascii_letters)
+DIGIT = frozenset(string.digits)
+HEXDIG = frozenset(string.hexdigits)
+# RFC 3986 §2.3: unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~"
+UNRESERVED = ALPHA | DIGIT | frozenset("-._~")
 # RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
-SCHEME_CHARS = ALPHA | frozenset(string.digits + "+-.")
+SCHEME_CHARS = ALPHA | DIGIT | frozenset("+-.")
 
 
 class EncodeSet:
