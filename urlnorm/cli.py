@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import threading
 import time
@@ -163,8 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"urlnorm: error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        io.discard_partial_outputs()
         print("urlnorm: interrupted; no output written", file=sys.stderr)
-        return 130
+        sys.stderr.flush()
+        # The temporary output is already gone; leave before interpreter teardown races with
+        # Polars threads still finishing the interrupted query (they can abort the process).
+        os._exit(130)
     return 0
 
 

@@ -8,8 +8,10 @@ only when complete, so a failed or interrupted run leaves no partial file.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,18 +61,44 @@ def _scan(path: str, kind: str, column: str) -> pl.LazyFrame:
     return pl.LazyFrame({column: text.splitlines()}, schema={column: pl.String})
 
 
+# Temporary output folders not yet renamed or removed, for discard_partial_outputs().
+_PARTIAL: set[Path] = set()
+
+
 @contextmanager
 def atomic_target(target: Path) -> Iterator[Path]:
-    """A temporary path beside ``target``, renamed onto it only if the block succeeds."""
+    """A temporary path beside ``target``, renamed onto it only if the block succeeds.
+
+    The path lies in a temporary directory that is removed on failure: a writer thread still
+    finishing an interrupted query then finds no directory to write into.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent)
-    os.close(fd)
-    temporary = Path(name)
+    folder = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    _PARTIAL.add(folder)
     try:
-        yield temporary
-        os.replace(temporary, target)
+        yield folder / target.name
+        os.replace(folder / target.name, target)
     finally:
-        temporary.unlink(missing_ok=True)
+        _remove(folder)
+
+
+def discard_partial_outputs() -> None:
+    """Remove every temporary output folder still open (on interrupt, wherever it surfaced)."""
+    for folder in list(_PARTIAL):
+        _remove(folder)
+
+
+def _remove(folder: Path, *, attempts: int = 50) -> None:
+    """Remove ``folder``, retrying while a writer thread of an interrupted query adds to it.
+
+    Once the folder is gone, a late writer cannot create its file, so nothing is left behind.
+    """
+    for _ in range(attempts):
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists():
+            _PARTIAL.discard(folder)
+            return
+        time.sleep(0.05)
 
 
 def write(frame: pl.LazyFrame | pl.DataFrame, target: Path, fmt: str = "parquet") -> None:
