@@ -31,11 +31,8 @@ def _record(series: pl.Series) -> pl.DataFrame:
 
 
 def _by_distinct(values: pl.Series, fn: Callable[[str], Any], dtype: pl.DataType) -> pl.Series:
-    """``fn`` once per distinct non-null value, joined back in row order."""
-    distinct = values.drop_nulls().unique()
-    table = pl.DataFrame({"k": distinct, "v": pl.Series([fn(v) for v in distinct], dtype=dtype)})
-    joined = values.to_frame("k").join(table, on="k", how="left", maintain_order="left")
-    return joined.get_column("v").alias(values.name)
+    """``fn`` once per distinct non-null value, in row order (:func:`engine.per_distinct`)."""
+    return engine.per_distinct(values.to_frame("k"), fn, dtype)[0].alias(values.name)
 
 
 def _to_unicode(part: str | None) -> str | None:

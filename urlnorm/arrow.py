@@ -75,9 +75,7 @@ def error(
     array: ArrowStrings, profile: str | Profile | None = None, mode: str = "whatwg"
 ) -> pa.Array:
     """The error code of each invalid URL (as ``url.error`` in Polars)."""
-    series = _series(array)
-    result = engine.split(series, mode) if profile is None else engine.normalize(series, profile)
-    return _arrow(result.errors)
+    return _arrow(engine.error_codes(_series(array), profile, mode))
 
 
 def map_batches(

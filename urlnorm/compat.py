@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 import polars as pl
 
+from urlnorm import engine
 from urlnorm.core import errors
 from urlnorm.core.errors import URLError
 from urlnorm.core.percent import ALPHA, SCHEME_CHARS
@@ -84,23 +85,11 @@ class Result:
 
 
 def _by_distinct(keys: pl.DataFrame, fn: Callable[..., Any], dtype: pl.DataType) -> Result:
-    """Apply ``fn`` once per distinct non-null key row; errors become codes."""
-    present = keys.drop_nulls()
-    distinct = present.unique()
-    values: list[Any] = []
-    codes: list[str | None] = []
-    for row in distinct.iter_rows():
-        try:
-            values.append(fn(*row))
-            codes.append(None)
-        except (ValueError, UnicodeError) as exc:
-            values.append(None)
-            codes.append(error_code(exc))
-    table = distinct.with_columns(
-        pl.Series("__value", values, dtype=dtype), pl.Series("__error", codes, dtype=pl.String)
+    """Call urllib's ``fn`` once per distinct non-null key row; what it raises becomes a code."""
+    values, codes = engine.per_distinct(
+        keys, fn, dtype, errors=(ValueError, UnicodeError), code=error_code
     )
-    joined = keys.join(table, on=keys.columns, how="left", maintain_order="left", nulls_equal=True)
-    return Result(joined["__value"], joined["__error"], present.height)
+    return Result(values, codes, keys.drop_nulls().height)
 
 
 def _merge(fast: pl.Series, covered: pl.Series, slow: Result) -> Result:

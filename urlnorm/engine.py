@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
+from functools import partial
 from typing import Any
 
 import polars as pl
@@ -224,22 +225,38 @@ def _rebuild_simple(url: pl.Expr) -> pl.Expr:
     return pl.concat_str(head, slash, tail)
 
 
-def _core_rows(
-    keys: pl.DataFrame, fn: Callable[..., dict[str, Any]], schema: dict[str, pl.DataType]
-) -> pl.DataFrame:
-    """Run ``fn`` once per distinct key row; one output row per input row, in order."""
-    distinct = keys.unique()
-    rows = []
-    for key in distinct.iter_rows():
+def _url_error_code(exc: Exception) -> str:
+    return exc.code if isinstance(exc, URLError) else type(exc).__name__
+
+
+def per_distinct(
+    keys: pl.DataFrame,
+    fn: Callable[..., Any],
+    dtype: pl.DataType,
+    *,
+    errors: tuple[type[Exception], ...] = (URLError,),
+    code: Callable[[Exception], str] = _url_error_code,
+) -> tuple[pl.Series, pl.Series]:
+    """``fn`` once per distinct key row without nulls; values and error codes in row order.
+
+    This is the only place Python runs per value: ``fn(*row)`` for each distinct row of
+    ``keys``; an exception in ``errors`` becomes a null value and ``code(exc)``.
+    """
+    distinct = keys.drop_nulls().unique()
+    values: list[Any] = []
+    codes: list[str | None] = []
+    for row in distinct.iter_rows():
         try:
-            rows.append({**fn(*key), "error": None})
-        except URLError as exc:
-            rows.append({"error": exc.code})
-    table = pl.concat(
-        [distinct, pl.DataFrame(rows, schema={**schema, "error": pl.String()})], how="horizontal"
+            values.append(fn(*row))
+            codes.append(None)
+        except errors as exc:
+            values.append(None)
+            codes.append(code(exc))
+    table = distinct.with_columns(
+        pl.Series("__value", values, dtype=dtype), pl.Series("__error", codes, dtype=pl.String)
     )
-    joined = keys.join(table, on=keys.columns, how="left", maintain_order="left")
-    return joined.drop(keys.columns)
+    joined = keys.join(table, on=keys.columns, how="left", maintain_order="left", nulls_equal=True)
+    return joined.get_column("__value"), joined.get_column("__error")
 
 
 def _scatter_column(column: pl.Series, index: pl.Series, values: pl.Series) -> pl.Series:
@@ -281,10 +298,9 @@ def _run(
     err = _no_errors(keys.height) if err is None else err
     if slow.len() == 0:
         return Result(fast, err, 0)
-    schema = dict(fast.schema)
-    patch = _core_rows(keys[slow], core, schema)
-    err = err.scatter(slow, patch.get_column("error"))
-    return Result(_scatter(fast, slow, patch.drop("error")), err, slow.len())
+    values, codes = per_distinct(keys[slow], core, pl.Struct(dict(fast.schema)))
+    err = err.scatter(slow, codes)
+    return Result(_scatter(fast, slow, values.struct.unnest()), err, slow.len())
 
 
 def split(series: pl.Series, mode: str = "whatwg") -> Result:
@@ -338,29 +354,18 @@ class HostRewrite:
     errors: pl.Series
 
 
-def _parse_hosts(hosts: pl.Series) -> pl.DataFrame:
-    """The URL Standard's host parser once per distinct host: ``ascii`` or ``error``."""
-    distinct = hosts.unique()
-    rows: list[tuple[str | None, str | None]] = []
-    for host in distinct.to_list():
-        try:
-            rows.append((parse_host(host, special=True), None))
-        except URLError as exc:
-            rows.append((None, exc.code))
-    table = pl.DataFrame(rows, schema={"ascii": pl.String, "error": pl.String}, orient="row")
-    table = table.with_columns(distinct.alias("host"))
-    return hosts.to_frame("host").join(table, on="host", how="left", maintain_order="left")
-
-
 def rewrite_hosts(series: pl.Series, covered: pl.Series) -> HostRewrite:
     """The uncovered rows of the host tier, with parsed hosts, or their host's error code."""
     todo = (~covered & series.is_not_null()).arg_true()
     stripped = strip_whitespace(series.gather(todo))
     in_tier = _matches(stripped, HOST_ROW)
     parts = stripped.filter(in_tier).str.extract_groups(_HOST_PARTS).struct.unnest()
-    hosts = _parse_hosts(parts.get_column("2"))
-    urls = parts.select(pl.concat_str("1", hosts.get_column("ascii"), "3")).to_series()
-    return HostRewrite(todo.filter(in_tier), urls, hosts.get_column("error"))
+    # The URL Standard's host parser (§3.5), once per distinct host.
+    hosts, codes = per_distinct(
+        parts.select(pl.col("2")), partial(parse_host, special=True), pl.String()
+    )
+    urls = parts.select(pl.concat_str("1", hosts, "3")).to_series()
+    return HostRewrite(todo.filter(in_tier), urls, codes)
 
 
 def _normalize_host_tier(
@@ -533,6 +538,14 @@ def record_struct(result: Result, series: pl.Series) -> pl.Series:
     valid = series.is_not_null() & result.errors.is_null()
     frame = pl.DataFrame({"record": result.frame.to_struct(), "valid": valid})
     return frame.select(pl.when("valid").then("record")).to_series().alias(series.name)
+
+
+def error_codes(
+    series: pl.Series, profile: str | Profile | None = None, mode: str = "whatwg"
+) -> pl.Series:
+    """Each row's error code: of ``normalize`` by ``profile``, or of ``split`` in ``mode``."""
+    result = split(series, mode) if profile is None else normalize(series, profile)
+    return result.errors.alias(series.name)
 
 
 def raise_first_error(result: Result, series: pl.Series) -> None:

@@ -20,16 +20,6 @@ from urlnorm.core.profiles import Profile, get_profile
 _Fn = Callable[[pl.Series], pl.Series]
 
 
-def _normalize(profile: str | Profile, strict: bool) -> _Fn:
-    def run(series: pl.Series) -> pl.Series:
-        result = engine.normalize(series, profile)
-        if strict:
-            engine.raise_first_error(result, series)
-        return result.frame.get_column("url").alias(series.name)
-
-    return run
-
-
 def _split(mode: str, strict: bool) -> _Fn:
     def run(series: pl.Series) -> pl.Series:
         result = engine.split(series, mode)
@@ -63,15 +53,6 @@ def _column(fn: Callable[[pl.Series], engine.Result], name: str, strict: bool) -
     return run
 
 
-def _error(profile: str | Profile | None, mode: str) -> _Fn:
-    def run(series: pl.Series) -> pl.Series:
-        if profile is None:
-            return engine.split(series, mode).errors.alias(series.name)
-        return engine.normalize(series, profile).errors.alias(series.name)
-
-    return run
-
-
 @pl.api.register_expr_namespace("url")
 class UrlExprNamespace:
     """URL functions on a String expression: ``pl.col("u").url.normalize()``."""
@@ -93,7 +74,8 @@ class UrlExprNamespace:
         ['http://example.com/', 'https://a/~', None]
 
         """
-        return self._map(_normalize(profile, strict), pl.String())
+        fn = partial(engine.normalize, profile=profile)
+        return self._map(_column(fn, "url", strict), pl.String())
 
     def split(self, mode: str = "whatwg", *, strict: bool = False) -> pl.Expr:
         """Split each URL into the URL record struct (as :func:`urlnorm.split`).
@@ -313,7 +295,7 @@ class UrlExprNamespace:
         ['port-out-of-range', None, None]
 
         """
-        return self._map(_error(profile, mode), pl.String())
+        return self._map(partial(engine.error_codes, profile=profile, mode=mode), pl.String())
 
     def is_valid(self, profile: str | Profile | None = None, mode: str = "whatwg") -> pl.Expr:
         """Whether each URL parses (null for null input); see :meth:`error`."""
