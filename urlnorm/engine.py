@@ -464,13 +464,18 @@ def strip_whitespace(series: pl.Series) -> pl.Series:
     return series.str.strip_chars(_C0_OR_SPACE).str.replace_all("[\t\n\r]", "")
 
 
+def canonical_rows(series: pl.Series) -> pl.Series:
+    """Rows already in every built-in profile's normal form (the identity tier)."""
+    return _matches(series, CANONICAL_ROW) & ~series.str.starts_with(_FILE_LOCALHOST)
+
+
 def _normalize_fast(series: pl.Series) -> tuple[pl.DataFrame, pl.Series]:
     """Identity for canonical rows, kernels for the other simple rows.
 
     Returns the output and the rows it covers. The simple-row test runs only on the rows that
     are not canonical, which in real data are few.
     """
-    covered = _matches(series, CANONICAL_ROW) & ~series.str.starts_with(_FILE_LOCALHOST)
+    covered = canonical_rows(series)
     out = pl.DataFrame({"url": series})
     todo = (~covered & series.is_not_null()).arg_true()
     if todo.len() == 0:
@@ -508,7 +513,7 @@ def explain(series: pl.Series, profile: str | Profile = "canonical") -> Result:
     series, prof = _as_string(series), get_profile(profile)
     covered = pl.repeat(False, series.len(), eager=True)
     if prof in FAST_PROFILES:
-        covered = _matches(series, CANONICAL_ROW) & ~series.str.starts_with(_FILE_LOCALHOST)
+        covered = canonical_rows(series)
     empty = pl.lit([], dtype=pl.List(pl.String))
     out = pl.DataFrame({"u": series}).select(rules=pl.when(pl.col("u").is_not_null()).then(empty))
 
