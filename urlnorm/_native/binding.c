@@ -1,0 +1,292 @@
+/* The CPython binding: the only file that knows Python. Arrow buffers come in through the
+ * buffer protocol (no copy); results go out as buffers the binding hands over to pyarrow
+ * (no copy); the rows run with the GIL released. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel.h"
+
+static const char *const RULE_NAMES[UN_N_RULES] = {
+    [UN_RULE_STRIP_WHITESPACE] = "strip_whitespace",
+    [UN_RULE_LOWERCASE_SCHEME] = "lowercase_scheme",
+    [UN_RULE_UPPERCASE_PERCENT_HEX] = "uppercase_percent_hex",
+    [UN_RULE_DECODE_UNRESERVED] = "decode_unreserved",
+    [UN_RULE_LOWERCASE_HOST] = "lowercase_host",
+    [UN_RULE_IDN_HOST_TO_ASCII] = "idn_host_to_ascii",
+    [UN_RULE_IPV6_RFC5952] = "ipv6_rfc5952",
+    [UN_RULE_REMOVE_DOT_SEGMENTS] = "remove_dot_segments",
+    [UN_RULE_DROP_DEFAULT_PORT] = "drop_default_port",
+    [UN_RULE_DROP_EMPTY_USERINFO] = "drop_empty_userinfo",
+    [UN_RULE_EMPTY_PATH_TO_SLASH] = "empty_path_to_slash",
+    [UN_RULE_FILE_LOCALHOST] = "file_localhost",
+    [UN_RULE_DROP_FRAGMENT] = "drop_fragment",
+    [UN_RULE_DROP_PATH_SESSION_ID] = "drop_path_session_id",
+    [UN_RULE_DROP_PARAMETERS] = "drop_parameters",
+    [UN_RULE_CLEAN_QUERY] = "clean_query",
+    [UN_RULE_SORT_QUERY] = "sort_query",
+    [UN_RULE_STRIP_WWW] = "strip_www",
+    [UN_RULE_FOLD_HTTPS] = "fold_https",
+    [UN_RULE_DROP_TRAILING_SLASH] = "drop_trailing_slash",
+};
+
+/* ---- Buffer: memory the kernel wrote, handed to Python without a copy ------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    uint8_t *data;
+    Py_ssize_t len;
+} Buffer;
+
+static void buffer_dealloc(Buffer *self) {
+    free(self->data);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int buffer_get(Buffer *self, Py_buffer *view, int flags) {
+    static uint8_t empty;
+    return PyBuffer_FillInfo(view, (PyObject *)self, self->data ? self->data : &empty, self->len, 1, flags);
+}
+
+static PyBufferProcs buffer_procs = {.bf_getbuffer = (getbufferproc)buffer_get};
+
+static PyTypeObject BufferType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "urlnorm._urlnorm.Buffer",
+    .tp_basicsize = sizeof(Buffer),
+    .tp_dealloc = (destructor)buffer_dealloc,
+    .tp_as_buffer = &buffer_procs,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Memory written by the kernel, exposed through the buffer protocol.",
+};
+
+static PyObject *take(un_buf *b) {
+    Buffer *out = PyObject_New(Buffer, &BufferType);
+    if (!out) return NULL;
+    out->data = b->data;
+    out->len = (Py_ssize_t)b->len;
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return (PyObject *)out;
+}
+
+static PyObject *take_builder(un_builder *b) {
+    PyObject *validity = take(&b->validity), *offsets = take(&b->offsets), *data = take(&b->data);
+    if (!validity || !offsets || !data) {
+        Py_XDECREF(validity), Py_XDECREF(offsets), Py_XDECREF(data);
+        return NULL;
+    }
+    return Py_BuildValue("(NNNL)", validity, offsets, data, (long long)b->nulls);
+}
+
+/* ---- columns in ------------------------------------------------------------------------ */
+
+#define MAX_VIEWS 4096
+
+typedef struct {
+    un_column col;
+    Py_buffer views[MAX_VIEWS + 2];
+    un_bytes data[MAX_VIEWS];
+    int n_views;
+} held_column;
+
+static void release(held_column *h) {
+    for (int i = 0; i < h->n_views; i++) PyBuffer_Release(&h->views[i]);
+    h->n_views = 0;
+}
+
+static int hold(held_column *h, PyObject *obj, const uint8_t **p, size_t *n) {
+    Py_buffer *v = &h->views[h->n_views];
+    if (PyObject_GetBuffer(obj, v, PyBUF_SIMPLE) < 0) return -1;
+    h->n_views++;
+    *p = v->buf;
+    *n = (size_t)v->len;
+    return 0;
+}
+
+/* spec: (layout, length, offset, validity or None, offsets, [data, ...]) */
+static int column_from(PyObject *spec, held_column *h) {
+    PyObject *validity, *offsets, *data;
+    int layout;
+    long long length, offset;
+    memset(&h->col, 0, sizeof h->col);
+    h->n_views = 0;
+    if (!PyArg_ParseTuple(spec, "iLLOOO!", &layout, &length, &offset, &validity, &offsets, &PyList_Type, &data)) return -1;
+    if (layout < UN_OFFSETS32 || layout > UN_VIEWS || length < 0 || offset < 0 || PyList_GET_SIZE(data) > MAX_VIEWS) {
+        PyErr_SetString(PyExc_ValueError, "unsupported array layout");
+        return -1;
+    }
+    un_column *c = &h->col;
+    c->layout = (un_layout)layout, c->length = length, c->offset = offset;
+    if (validity != Py_None && hold(h, validity, &c->validity, &c->validity_size) < 0) return -1;
+    if (hold(h, offsets, &c->offsets, &c->offsets_size) < 0) return -1;
+    c->n_data = PyList_GET_SIZE(data);
+    for (Py_ssize_t i = 0; i < c->n_data; i++) {
+        if (hold(h, PyList_GET_ITEM(data, i), &h->data[i].p, &h->data[i].n) < 0) return -1;
+    }
+    c->data = h->data;
+    return 0;
+}
+
+/* profile: (generic, [(rule id, names, prefixes), ...]) with NUL-separated names */
+static int profile_from(PyObject *spec, un_profile *prof, PyObject **keep) {
+    PyObject *rules;
+    if (!PyArg_ParseTuple(spec, "iO!", &prof->generic, &PyList_Type, &rules)) return -1;
+    if (PyList_GET_SIZE(rules) > UN_MAX_RULES) {
+        PyErr_SetString(PyExc_ValueError, "too many rules");
+        return -1;
+    }
+    *keep = rules;
+    prof->n_rules = (int)PyList_GET_SIZE(rules);
+    for (int i = 0; i < prof->n_rules; i++) {
+        un_rule *r = &prof->rules[i];
+        int id;
+        Py_ssize_t nl, pl;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(rules, i), "iy#y#", &id, &r->params.names, &nl, &r->params.prefixes, &pl)) return -1;
+        if (id < 0 || id >= UN_N_RULES) {
+            PyErr_SetString(PyExc_ValueError, "unknown rule id");
+            return -1;
+        }
+        r->id = (un_rule_id)id;
+        r->params.names_len = (size_t)nl, r->params.prefixes_len = (size_t)pl;
+    }
+    return 0;
+}
+
+static PyObject *result_to_python(const un_batch *b, un_result *r) {
+    int n = b->op == UN_OP_SPLIT ? UN_N_SPLIT_TEXT : 1;
+    PyObject *texts = PyList_New(n);
+    if (!texts) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *t = take_builder(&r->text[i]);
+        if (!t) {
+            Py_DECREF(texts);
+            return NULL;
+        }
+        PyList_SET_ITEM(texts, i, t);
+    }
+    PyObject *port = Py_None;
+    Py_INCREF(Py_None);
+    if (b->op == UN_OP_SPLIT) {
+        Py_DECREF(Py_None);
+        port = Py_BuildValue("(NN)", take(&r->port), take(&r->port_validity));
+    }
+    return Py_BuildValue("(NNNN)", texts, port, take(&r->status), take_builder(&r->question));
+}
+
+/* run(op, option, input, base, host_answer, host_error, www_answer, encode_invalid_utf8)
+ * op 0 normalize (option: profile spec), 1 split (option: generic), 2 join (option: mode). */
+static PyObject *run(PyObject *self, PyObject *args) {
+    (void)self;
+    int op, encode;
+    PyObject *option, *input, *base, *host_answer, *host_error, *www_answer;
+    if (!PyArg_ParseTuple(args, "iOOOOOOp", &op, &option, &input, &base, &host_answer, &host_error, &www_answer, &encode)) return NULL;
+    un_batch b = {.op = (un_op)op, .encode_invalid_utf8 = encode};
+    un_profile prof;
+    PyObject *keep = NULL, *out = NULL;
+    Py_buffer errors = {0};
+    int ok = 1;
+    held_column *local = PyMem_Calloc(4, sizeof(held_column));
+    if (!local) return PyErr_NoMemory();
+    if (op == UN_OP_NORMALIZE) ok = profile_from(option, &prof, &keep) == 0, b.profile = &prof;
+    else if (op == UN_OP_SPLIT) b.generic = PyObject_IsTrue(option);
+    else b.join_mode = (int)PyLong_AsLong(option);
+    if (ok && !PyErr_Occurred()) ok = column_from(input, &local[0]) == 0;
+    else ok = 0;
+    b.input = local[0].col;
+    if (ok && base != Py_None) ok = column_from(base, &local[1]) == 0, b.base = &local[1].col;
+    if (ok && op == UN_OP_JOIN && base == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "join needs a base");
+        ok = 0;
+    }
+    if (ok && host_answer != Py_None) ok = column_from(host_answer, &local[2]) == 0, b.host_answer = &local[2].col;
+    if (ok && www_answer != Py_None) ok = column_from(www_answer, &local[3]) == 0, b.www_answer = &local[3].col;
+    if (ok && host_error != Py_None) {
+        ok = PyObject_GetBuffer(host_error, &errors, PyBUF_SIMPLE) == 0;
+        if (ok && errors.len < b.input.length) {
+            PyErr_SetString(PyExc_ValueError, "host_error is shorter than the input");
+            ok = 0;
+        }
+        b.host_error = ok ? errors.buf : NULL;
+    }
+    const un_column *answers[] = {b.host_answer, b.www_answer, op == UN_OP_JOIN && b.base && b.base->length != 1 ? b.base : NULL};
+    for (int i = 0; ok && i < 3; i++) {
+        if (answers[i] && answers[i]->length < b.input.length) {
+            PyErr_SetString(PyExc_ValueError, "an answer or base column is shorter than the input");
+            ok = 0;
+        }
+    }
+    if (ok) {
+        un_result r;
+        un_result_init(&r);
+        int failed;
+        Py_BEGIN_ALLOW_THREADS
+        failed = un_run_batch(&b, &r);
+        Py_END_ALLOW_THREADS
+        if (failed) PyErr_SetString(PyExc_MemoryError, "the kernel ran out of memory or met a malformed array");
+        else out = result_to_python(&b, &r);
+        un_result_free(&r);
+    }
+    if (errors.obj) PyBuffer_Release(&errors);
+    for (int i = 0; i < 4; i++) release(&local[i]);
+    PyMem_Free(local);
+    return out;
+}
+
+/* set_tables(classes: 512 bytes of uint16, special: [(scheme, default port or -1), ...]) */
+static PyObject *set_tables(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer classes;
+    PyObject *special;
+    if (!PyArg_ParseTuple(args, "y*O!", &classes, &PyList_Type, &special)) return NULL;
+    un_tables t;
+    memset(&t, 0, sizeof t);
+    int ok = classes.len == (Py_ssize_t)sizeof t.classes && PyList_GET_SIZE(special) <= UN_MAX_SCHEMES;
+    if (ok) memcpy(t.classes, classes.buf, sizeof t.classes);
+    PyBuffer_Release(&classes);
+    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(special); i++) {
+        const char *name;
+        Py_ssize_t len;
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(special, i), "s#i", &name, &len, &t.default_port[i])) return NULL;
+        ok = len < UN_SCHEME_LEN;
+        if (ok) memcpy(t.special[i], name, (size_t)len);
+    }
+    if (!ok) {
+        PyErr_SetString(PyExc_ValueError, "tables do not fit the kernel");
+        return NULL;
+    }
+    t.n_special = (int)PyList_GET_SIZE(special);
+    un_set_tables(&t);
+    Py_RETURN_NONE;
+}
+
+static PyObject *names_tuple(const char *const *names, int n) {
+    PyObject *t = PyTuple_New(n);
+    for (int i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, PyUnicode_FromString(names[i]));
+    return t;
+}
+
+static PyMethodDef methods[] = {
+    {"run", run, METH_VARARGS, "Run one operation over a batch of rows."},
+    {"set_tables", set_tables, METH_VARARGS, "Give the kernel urlnorm.core's character tables."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, .m_name = "_urlnorm", .m_doc = "urlnorm's native kernel.", .m_size = -1, .m_methods = methods,
+};
+
+PyMODINIT_FUNC PyInit__urlnorm(void) {
+    if (PyType_Ready(&BufferType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    if (PyModule_AddObject(m, "ERROR_NAMES", names_tuple(UN_ERROR_NAMES, UN_N_ERRORS)) < 0 ||
+        PyModule_AddObject(m, "RULE_NAMES", names_tuple(RULE_NAMES, UN_N_RULES)) < 0 ||
+        PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||
+        PyModule_AddIntConstant(m, "ASK_WWW", UN_ASK_WWW) < 0 ||
+        PyModule_AddIntConstant(m, "ASK_HOST_RULES", UN_ASK_HOST_RULES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

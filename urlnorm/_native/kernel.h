@@ -1,0 +1,37 @@
+/* A batch: one operation over the rows of Arrow arrays, with no Python and no allocation per
+ * row once the buffers have grown. */
+#ifndef URLNORM_KERNEL_H
+#define URLNORM_KERNEL_H
+
+#include "column.h"
+
+typedef enum { UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN } un_op;
+
+enum { UN_N_SPLIT_TEXT = 7 }; /* scheme, username, password, host, path, query, fragment */
+
+typedef struct {
+    un_op op;
+    const un_profile *profile; /* UN_OP_NORMALIZE */
+    int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
+    int join_mode;             /* UN_OP_JOIN */
+    int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
+    un_column input;
+    const un_column *base;        /* UN_OP_JOIN: the bases, or one literal base */
+    const un_column *host_answer; /* answers to UN_ASK_HOST*, per row (may be NULL) */
+    const uint8_t *host_error;    /* per row, 0 or an error code (may be NULL) */
+    const un_column *www_answer;  /* answers to UN_ASK_WWW, per row (may be NULL) */
+} un_batch;
+
+typedef struct {
+    un_builder text[UN_N_SPLIT_TEXT]; /* normalize and join use text[0] */
+    un_buf port, port_validity;       /* split: uint16 per row and its bitmap */
+    un_buf status;                    /* uint8 per row: UN_OK, an error, or UN_ASK_* */
+    un_builder question;              /* the asked text on UN_ASK_* rows, else null */
+} un_result;
+
+void un_result_init(un_result *r);
+void un_result_free(un_result *r);
+/* 0, or -1 if an array is malformed or memory ran out for the outputs. */
+int un_run_batch(const un_batch *b, un_result *r);
+
+#endif

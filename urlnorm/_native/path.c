@@ -1,0 +1,68 @@
+/* Path segments (core/path.py): dot segments (RFC 3986 §5.2.4, URL Standard §4.1) and
+ * Windows drive letters (URL Standard §4.2). */
+#include <string.h>
+
+#include "urlnorm.h"
+
+static int is_dot_escape(const uint8_t *p) { return p[0] == '%' && p[1] == '2' && (p[2] | 0x20) == 'e'; }
+
+int un_is_single_dot(const uint8_t *p, size_t n) {
+    return (n == 1 && p[0] == '.') || (n == 3 && is_dot_escape(p));
+}
+
+int un_is_double_dot(const uint8_t *p, size_t n) {
+    if (n == 2) return p[0] == '.' && p[1] == '.';
+    if (n == 4) return (p[0] == '.' && is_dot_escape(p + 1)) || (is_dot_escape(p) && p[3] == '.');
+    return n == 6 && is_dot_escape(p) && is_dot_escape(p + 3);
+}
+
+int un_is_drive_letter(const uint8_t *p, size_t n, int normalized) {
+    return n == 2 && un_is(p[0], UN_ALPHA) && (p[1] == ':' || (!normalized && p[1] == '|'));
+}
+
+int un_starts_with_drive_letter(const uint8_t *p, size_t n) {
+    if (n < 2 || !un_is_drive_letter(p, 2, 0)) return 0;
+    return n == 2 || p[2] == '/' || p[2] == '\\' || p[2] == '?' || p[2] == '#';
+}
+
+/* The output of remove_dot_segments: segments joined by '/' after start, k of them. */
+typedef struct {
+    un_buf *out;
+    size_t start, k;
+    int first_empty;
+} seg_list;
+
+static void seg_append(seg_list *s, const uint8_t *p, size_t n) {
+    if (s->k == 0) s->first_empty = n == 0;
+    if (s->k++) un_buf_putc(s->out, '/');
+    un_buf_put(s->out, p, n);
+}
+
+static void seg_pop(seg_list *s) {
+    size_t i = s->out->len;
+    while (i > s->start && s->out->data[i - 1] != '/') i--;
+    s->out->len = s->k == 1 ? s->start : i - 1;
+    s->k--;
+}
+
+/* RFC 3986 §5.2.4, as core/path.py remove_dot_segments: over the '/'-split segments. */
+void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n) {
+    seg_list s = {out, out->len, 0, 0};
+    size_t seg = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && p[i] != '/') continue;
+        size_t len = i - seg;
+        int dots = len == 2 && p[seg] == '.' && p[seg + 1] == '.';
+        int dot = len == 1 && p[seg] == '.';
+        if (dots && (s.k > 1 || (s.k == 1 && !s.first_empty))) seg_pop(&s);
+        if (!dots && !dot) seg_append(&s, p + seg, len);
+        else if (i == n) seg_append(&s, p, 0);
+        seg = i + 1;
+    }
+    int absolute = n > 0 && p[0] == '/';
+    if (absolute && (out->len == s.start || out->data[s.start] != '/') && un_buf_reserve(out, 1)) {
+        memmove(out->data + s.start + 1, out->data + s.start, out->len - s.start);
+        out->data[s.start] = '/';
+        out->len++;
+    }
+}

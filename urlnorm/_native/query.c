@@ -1,0 +1,159 @@
+/* Query parameters (core/query.py) and the crawl profile's lossy rules (core/crawl.py).
+ * Parameters are '&'-separated and compared by raw key, never decoded. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "urlnorm.h"
+
+typedef struct {
+    const uint8_t *p;
+    size_t n, key_len, index;
+} param;
+
+static size_t key_len(const uint8_t *p, size_t n) {
+    const uint8_t *eq = memchr(p, '=', n);
+    return eq ? (size_t)(eq - p) : n;
+}
+
+/* Whether a NUL-separated list has the lower-cased key, whole (prefix=0) or as a prefix. */
+static int listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix) {
+    for (size_t at = 0; at < list_len;) {
+        size_t len = strlen(list + at);
+        if (prefix ? len <= n : len == n) {
+            size_t i = 0;
+            while (i < len && (uint8_t)list[at + i] == (key[i] >= 'A' && key[i] <= 'Z' ? key[i] | 0x20 : key[i])) i++;
+            if (i == len) return 1;
+        }
+        at += len + 1;
+    }
+    return 0;
+}
+
+typedef int (*keep_fn)(const uint8_t *p, size_t n, const un_params *params);
+
+/* core query.filter_parameters: the kept parameters, in order, joined by '&'. */
+static void filter_parameters(un_ctx *c, un_url *u, keep_fn keep, const un_params *params) {
+    un_buf *out = &c->scratch;
+    out->len = 0;
+    const uint8_t *q = u->query.data;
+    size_t n = u->query.len, start = 0;
+    int first = 1;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && q[i] != '&') continue;
+        if (keep(q + start, i - start, params)) {
+            if (!first) un_buf_putc(out, '&');
+            un_buf_put(out, q + start, i - start);
+            first = 0;
+        }
+        start = i + 1;
+    }
+    un_buf_set(&u->query, out->data, out->len);
+}
+
+static int not_listed(const uint8_t *p, size_t n, const un_params *params) {
+    size_t k = key_len(p, n);
+    return !listed(params->names, params->names_len, p, k, 0) &&
+           !listed(params->prefixes, params->prefixes_len, p, k, 1);
+}
+
+static int not_empty(const uint8_t *p, size_t n, const un_params *params) {
+    (void)p, (void)params;
+    return n > 0;
+}
+
+int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params) {
+    if (u->has_query && u->query.len) filter_parameters(c, u, not_listed, params);
+    return u->query.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* Drop empty parameters (redundant '&'), then an empty query (RFC 3986 §6.2.3). */
+int un_clean_query(un_ctx *c, un_url *u) {
+    if (!u->has_query) return UN_OK;
+    filter_parameters(c, u, not_empty, NULL);
+    u->has_query = u->query.len > 0;
+    return u->query.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+static int by_key(const void *a, const void *b) {
+    const param *x = a, *y = b;
+    size_t n = x->key_len < y->key_len ? x->key_len : y->key_len;
+    int cmp = memcmp(x->p, y->p, n);
+    if (cmp) return cmp;
+    if (x->key_len != y->key_len) return x->key_len < y->key_len ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index; /* stable: values keep their order */
+}
+
+/* Sort parameters by key, stably (core query.sort_parameters). */
+int un_sort_query(un_ctx *c, un_url *u) {
+    if (!u->has_query || u->query.len == 0) return UN_OK;
+    const uint8_t *q = u->query.data;
+    size_t n = u->query.len, count = 1;
+    for (size_t i = 0; i < n; i++) count += q[i] == '&';
+    if (count == 1) return UN_OK;
+    un_buf *slots = &c->scratch2;
+    slots->len = 0;
+    if (!un_buf_reserve(slots, count * sizeof(param))) return UN_ERR_MEMORY;
+    param *ps = (param *)(void *)slots->data;
+    size_t k = 0, start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && q[i] != '&') continue;
+        ps[k] = (param){q + start, i - start, key_len(q + start, i - start), k};
+        k++;
+        start = i + 1;
+    }
+    qsort(ps, count, sizeof *ps, by_key);
+    un_buf *out = &c->scratch;
+    out->len = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (i) un_buf_putc(out, '&');
+        un_buf_put(out, ps[i].p, ps[i].n);
+    }
+    un_buf_set(&u->query, out->data, out->len);
+    return u->query.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+static int ieq(const uint8_t *p, const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if ((p[i] >= 'A' && p[i] <= 'Z' ? p[i] | 0x20 : p[i]) != (uint8_t)s[i]) return 0;
+    }
+    return 1;
+}
+
+/* Drop ";jsessionid=..." path parameters (Java servlet URL rewriting), any case. */
+int un_drop_path_session_id(un_ctx *c, un_url *u) {
+    static const char marker[] = ";jsessionid=";
+    const size_t m = sizeof marker - 1;
+    const uint8_t *p = u->path.data;
+    size_t n = u->path.len, run = 0;
+    un_buf *out = &c->scratch;
+    out->len = 0;
+    for (size_t i = 0; i + m <= n; i++) {
+        if (!ieq(p + i, marker, m)) continue;
+        un_buf_put(out, p + run, i - run);
+        i += m;
+        while (i < n && p[i] != '/' && p[i] != ';') i++;
+        run = i;
+        i--;
+    }
+    if (run == 0) return UN_OK;
+    un_buf_put(out, p + run, n - run);
+    un_buf_set(&u->path, out->data, out->len);
+    return u->path.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* Strip "www."/"wwwN." when a registrable domain remains: the Public Suffix List decides,
+ * in Python, once per distinct host (UN_ASK_WWW). */
+int un_strip_www(un_ctx *c, un_url *u) {
+    const uint8_t *h = u->host.data;
+    size_t n = u->host.len, i = 3;
+    if (!u->has_host || n < 4 || !ieq(h, "www", 3)) return UN_OK;
+    while (i < n && h[i] >= '0' && h[i] <= '9') i++;
+    if (i >= n || h[i] != '.') return UN_OK;
+    const un_answers *a = c->answers;
+    if (!a || !a->www) {
+        un_buf_set(&c->question, h, n);
+        return UN_ASK_WWW;
+    }
+    un_buf_set(&u->host, a->www, a->www_len);
+    return u->host.failed ? UN_ERR_MEMORY : UN_OK;
+}

@@ -1,0 +1,82 @@
+/* The URL record and its serialiser (core/record.py): RFC 3986 §5.3, URL Standard §4.5. */
+#include <string.h>
+
+#include "urlnorm.h"
+
+#define EACH_FIELD(u, X) X(u->scheme) X(u->username) X(u->password) X(u->host) X(u->path) X(u->query) X(u->fragment)
+
+void un_url_reset(un_url *u) {
+#define RESET(b) (b).len = 0, (b).failed = 0;
+    EACH_FIELD(u, RESET)
+#undef RESET
+    u->has_scheme = u->has_host = u->has_query = u->has_fragment = 0;
+    u->has_username = u->has_password = 0;
+    u->port = -1;
+    u->special = -1;
+    u->opaque = 0;
+}
+
+void un_url_free(un_url *u) {
+#define FREE(b) un_buf_free(&(b));
+    EACH_FIELD(u, FREE)
+#undef FREE
+}
+
+int un_url_failed(const un_url *u) {
+    int failed = 0;
+#define FAILED(b) failed |= (b).failed;
+    EACH_FIELD(u, FAILED)
+#undef FAILED
+    return failed;
+}
+
+int un_url_copy(un_url *dst, const un_url *src) {
+#define COPY(field) un_buf_set(&dst->field, src->field.data, src->field.len);
+    COPY(scheme) COPY(username) COPY(password) COPY(host) COPY(path) COPY(query) COPY(fragment)
+#undef COPY
+    dst->has_scheme = src->has_scheme, dst->has_host = src->has_host;
+    dst->has_query = src->has_query, dst->has_fragment = src->has_fragment;
+    dst->has_username = src->has_username, dst->has_password = src->has_password;
+    dst->port = src->port, dst->special = src->special, dst->opaque = src->opaque;
+    return !un_url_failed(dst);
+}
+
+static void put(un_buf *out, const un_buf *b) { un_buf_put(out, b->data, b->len); }
+
+/* userinfo@host:port (RFC 3986 §3.2). */
+static void serialize_authority(const un_url *u, un_buf *out) {
+    put(out, &u->username);
+    if (u->has_password) {
+        un_buf_putc(out, ':');
+        put(out, &u->password);
+    }
+    if (u->has_username || u->has_password) un_buf_putc(out, '@');
+    put(out, &u->host);
+    if (u->port >= 0) {
+        un_buf_putc(out, ':');
+        un_buf_put_uint(out, (unsigned long)u->port);
+    }
+}
+
+void un_serialize(const un_url *u, un_buf *out) {
+    if (u->has_scheme) {
+        put(out, &u->scheme);
+        un_buf_putc(out, ':');
+    }
+    if (u->has_host) {
+        un_buf_puts(out, "//");
+        serialize_authority(u, out);
+    } else if (u->path.len >= 2 && u->path.data[0] == '/' && u->path.data[1] == '/') {
+        /* so that the path does not re-parse as an authority */
+        un_buf_puts(out, "/.");
+    }
+    put(out, &u->path);
+    if (u->has_query) {
+        un_buf_putc(out, '?');
+        put(out, &u->query);
+    }
+    if (u->has_fragment) {
+        un_buf_putc(out, '#');
+        put(out, &u->fragment);
+    }
+}

@@ -1,0 +1,198 @@
+/* Normalisation rules (core/rules.py), each on the record, citing its section; and a
+ * profile's run: parse in its mode, then its rules in order (core/profiles.py). */
+#include <string.h>
+
+#include "urlnorm.h"
+
+typedef void (*text_fn)(un_buf *out, const uint8_t *p, size_t n);
+
+static int lower_eq(const un_buf *b, const char *s) {
+    size_t n = strlen(s);
+    if (b->len != n) return 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = b->data[i];
+        if ((c >= 'A' && c <= 'Z' ? c | 0x20 : c) != (uint8_t)s[i]) return 0;
+    }
+    return 1;
+}
+
+/* The default port of a scheme, compared case-insensitively (RFC 3986 §6.2.3); -1 if none. */
+static int default_port(const un_url *u) {
+    for (int i = 0; u->has_scheme && i < un_t.n_special; i++) {
+        if (lower_eq(&u->scheme, un_t.special[i])) return un_t.default_port[i];
+    }
+    return -1;
+}
+
+static void replace_field(un_ctx *c, un_buf *field, text_fn fn) {
+    un_buf *tmp = &c->scratch;
+    tmp->len = 0;
+    fn(tmp, field->data, field->len);
+    un_buf swap = *field;
+    *field = *tmp;
+    *tmp = swap;
+}
+
+/* A percent rule on every present text component that has a '%' (core _map_text_fields). */
+static void map_text_fields(un_ctx *c, un_url *u, text_fn fn) {
+    un_buf *fields[] = {&u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
+    int present[] = {u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        if (present[i] && memchr(fields[i]->data, '%', fields[i]->len)) replace_field(c, fields[i], fn);
+    }
+}
+
+static void lower_ascii(uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] >= 'A' && p[i] <= 'Z') p[i] |= 0x20;
+    }
+}
+
+static int is_ascii(const un_buf *b) {
+    for (size_t i = 0; i < b->len; i++) {
+        if (b->data[i] >= 0x80) return 0;
+    }
+    return 1;
+}
+
+/* Lower-case outside escapes (RFC 3986 §6.2.2.1): an escape's hex digits stay as they are. */
+static void lowercase_host(un_url *u) {
+    uint8_t *p = u->host.data;
+    size_t n = u->host.len;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '%' && i + 2 < n && un_is(p[i + 1], UN_HEXDIG) && un_is(p[i + 2], UN_HEXDIG)) i += 2;
+        else if (p[i] >= 'A' && p[i] <= 'Z') p[i] |= 0x20;
+    }
+}
+
+/* lowercase_host and idn_host_to_ascii on a non-ASCII host take Python's answer (str.lower,
+ * UTS #46), given once for the host; the second of the two rules then leaves it alone. */
+static int host_rule(un_ctx *c, un_url *u, int rule) {
+    int reg_name = u->has_host && u->host.len && u->host.data[0] != '[';
+    if (!reg_name) return UN_OK;
+    if (is_ascii(&u->host)) {
+        if (rule == UN_RULE_LOWERCASE_HOST) lowercase_host(u);
+        return UN_OK;
+    }
+    if (c->host_answered) return UN_OK;
+    const un_answers *a = c->answers;
+    if (!a || (!a->host && !a->host_error)) {
+        un_buf_set(&c->question, u->host.data, u->host.len);
+        return UN_ASK_HOST_RULES;
+    }
+    if (a->host_error) return a->host_error;
+    un_buf_set(&u->host, a->host, a->host_len);
+    c->host_answered = 1;
+    return UN_OK;
+}
+
+/* RFC 5952 §4 text form of an IPv6 literal; a zone id (RFC 6874) is kept. */
+static int ipv6_rfc5952(un_ctx *c, un_url *u) {
+    const un_buf *h = &u->host;
+    if (!u->has_host || h->len < 2 || h->data[0] != '[' || (h->data[1] | 0x20) == 'v') return UN_OK;
+    size_t end = h->len - 1, zone = 1;
+    while (zone + 3 <= end && memcmp(h->data + zone, "%25", 3) != 0) zone++;
+    if (zone + 3 > end) zone = end;
+    uint16_t pieces[8];
+    if (!un_parse_ipv6(h->data + 1, zone - 1, pieces)) return UN_ERR_IPV6_INVALID;
+    un_buf *tmp = &c->scratch;
+    tmp->len = 0;
+    un_buf_putc(tmp, '[');
+    un_serialize_ipv6(pieces, tmp);
+    un_buf_put(tmp, h->data + zone, h->len - zone);
+    un_buf_set(&u->host, tmp->data, tmp->len);
+    return UN_OK;
+}
+
+static void remove_dot_segments(un_ctx *c, un_url *u) {
+    if (u->path.len == 0 || u->path.data[0] != '/') return;
+    replace_field(c, &u->path, un_remove_dot_segments);
+}
+
+static void drop_empty_userinfo(un_url *u) {
+    u->has_password = u->has_password && u->password.len > 0;
+    u->has_username = (u->has_username && u->username.len > 0) || u->has_password;
+}
+
+static void empty_path_to_slash(un_url *u) {
+    if (u->path.len == 0 && u->has_host && default_port(u) >= 0) un_buf_putc(&u->path, '/');
+}
+
+static void file_localhost(un_url *u) {
+    if (lower_eq(&u->scheme, "file") && u->has_host && lower_eq(&u->host, "localhost")) u->host.len = 0;
+}
+
+static void drop_default_port(un_url *u) {
+    if (u->port >= 0 && default_port(u) == u->port) u->port = -1;
+}
+
+static void fold_https(un_url *u) {
+    if (u->scheme.len != 5 || memcmp(u->scheme.data, "https", 5) != 0) return;
+    un_buf_set(&u->scheme, (const uint8_t *)"http", 4);
+    drop_default_port(u);
+}
+
+static void drop_trailing_slash(un_url *u) {
+    if (u->path.len > 1 && u->path.data[u->path.len - 1] == '/') u->path.len--;
+}
+
+int un_drop_path_session_id(un_ctx *c, un_url *u);
+int un_clean_query(un_ctx *c, un_url *u);
+int un_strip_www(un_ctx *c, un_url *u);
+
+int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
+    switch (r->id) {
+    case UN_RULE_STRIP_WHITESPACE: return UN_OK; /* a text rule: applied before the parse */
+    case UN_RULE_LOWERCASE_SCHEME: lower_ascii(u->scheme.data, u->scheme.len); return UN_OK;
+    case UN_RULE_UPPERCASE_PERCENT_HEX: map_text_fields(c, u, un_uppercase_escapes); return UN_OK;
+    case UN_RULE_DECODE_UNRESERVED: map_text_fields(c, u, un_decode_unreserved); return UN_OK;
+    case UN_RULE_LOWERCASE_HOST: return host_rule(c, u, UN_RULE_LOWERCASE_HOST);
+    case UN_RULE_IDN_HOST_TO_ASCII: return host_rule(c, u, UN_RULE_IDN_HOST_TO_ASCII);
+    case UN_RULE_IPV6_RFC5952: return ipv6_rfc5952(c, u);
+    case UN_RULE_REMOVE_DOT_SEGMENTS: remove_dot_segments(c, u); return UN_OK;
+    case UN_RULE_DROP_DEFAULT_PORT: drop_default_port(u); return UN_OK;
+    case UN_RULE_DROP_EMPTY_USERINFO: drop_empty_userinfo(u); return UN_OK;
+    case UN_RULE_EMPTY_PATH_TO_SLASH: empty_path_to_slash(u); return UN_OK;
+    case UN_RULE_FILE_LOCALHOST: file_localhost(u); return UN_OK;
+    case UN_RULE_DROP_FRAGMENT: u->has_fragment = 0; return UN_OK;
+    case UN_RULE_DROP_PATH_SESSION_ID: return un_drop_path_session_id(c, u);
+    case UN_RULE_DROP_PARAMETERS: return un_drop_parameters(c, u, &r->params);
+    case UN_RULE_CLEAN_QUERY: return un_clean_query(c, u);
+    case UN_RULE_SORT_QUERY: return un_sort_query(c, u);
+    case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
+    case UN_RULE_FOLD_HTTPS: fold_https(u); return UN_OK;
+    case UN_RULE_DROP_TRAILING_SLASH: drop_trailing_slash(u); return UN_OK;
+    case UN_N_RULES: break;
+    }
+    return UN_OK;
+}
+
+static int has_rule(const un_profile *prof, un_rule_id id) {
+    for (int i = 0; i < prof->n_rules; i++) {
+        if (prof->rules[i].id == id) return 1;
+    }
+    return 0;
+}
+
+/* core Profile.apply: text rules, the parse, then the record rules in order. */
+int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
+    c->host_answered = 0;
+    if (has_rule(prof, UN_RULE_STRIP_WHITESPACE)) {
+        size_t s, len = un_strip_bounds(p, n, &s);
+        un_buf *t = &c->text;
+        t->len = 0;
+        for (size_t i = s; i < s + len; i++) {
+            if (p[i] != '\t' && p[i] != '\n' && p[i] != '\r') un_buf_putc(t, p[i]);
+        }
+        if (t->failed) return UN_ERR_MEMORY;
+        p = t->data, n = t->len;
+    }
+    int err = prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
+    if (err) return err;
+    if (!u->has_scheme) return UN_ERR_MISSING_SCHEME;
+    for (int i = 0; i < prof->n_rules; i++) {
+        err = un_apply_rule(c, &prof->rules[i], u);
+        if (err) return err;
+    }
+    return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
+}

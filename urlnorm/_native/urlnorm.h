@@ -1,0 +1,215 @@
+/* urlnorm's native kernel: the compiled twin of urlnorm/core, one file per core module.
+ *
+ * The library has no Python API (binding.c is the only file that includes Python.h), so that
+ * it can be fuzzed and sanitised on its own. It depends on libc alone. Character tables are
+ * not written here: the binding fills them at import from urlnorm.core (one source), and the
+ * fuzz harness from a header generated from the same function.
+ */
+#ifndef URLNORM_H
+#define URLNORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- buffer.c: a growable byte buffer; every append is bounded ---------------------------- */
+
+typedef struct {
+    uint8_t *data;
+    size_t len, cap;
+    int failed; /* an allocation failed: the row gets UN_ERR_MEMORY */
+} un_buf;
+
+void un_buf_free(un_buf *b);
+int un_buf_reserve(un_buf *b, size_t extra);
+void un_buf_put(un_buf *b, const uint8_t *p, size_t n);
+void un_buf_putc(un_buf *b, uint8_t c);
+void un_buf_puts(un_buf *b, const char *s);
+void un_buf_set(un_buf *b, const uint8_t *p, size_t n);
+void un_buf_put_uint(un_buf *b, unsigned long v);
+
+/* ---- tables.c: character classes and encode sets, filled from urlnorm.core ---------------- */
+
+enum {
+    UN_C0_CONTROL = 1 << 0, /* the encode sets of the URL Standard §1.3 */
+    UN_FRAGMENT = 1 << 1,
+    UN_QUERY = 1 << 2,
+    UN_SPECIAL_QUERY = 1 << 3,
+    UN_PATH = 1 << 4,
+    UN_USERINFO = 1 << 5,
+    UN_ALPHA = 1 << 6, /* RFC 3986 §2 classes */
+    UN_DIGIT = 1 << 7,
+    UN_HEXDIG = 1 << 8,
+    UN_UNRESERVED = 1 << 9,
+    UN_SCHEME_CHAR = 1 << 10,
+    UN_FORBIDDEN_HOST = 1 << 11, /* URL Standard §3.2 */
+    UN_FORBIDDEN_DOMAIN = 1 << 12,
+};
+
+#define UN_MAX_SCHEMES 8
+#define UN_SCHEME_LEN 8
+
+typedef struct {
+    uint16_t classes[256];
+    int n_special;
+    char special[UN_MAX_SCHEMES][UN_SCHEME_LEN]; /* special schemes (URL Standard §4.1) */
+    int default_port[UN_MAX_SCHEMES];            /* -1: none (file) */
+} un_tables;
+
+extern un_tables un_t;
+void un_set_tables(const un_tables *t);
+static inline int un_is(uint8_t c, uint16_t cls) { return (un_t.classes[c] & cls) != 0; }
+int un_special_index(const uint8_t *s, size_t n); /* -1 if not special */
+
+/* ---- errors.c: codes, in the order of UN_ERROR_NAMES ----------------------------------------- */
+
+typedef enum {
+    UN_OK = 0,
+    UN_ERR_MISSING_SCHEME,
+    UN_ERR_INVALID_SCHEME,
+    UN_ERR_HOST_MISSING,
+    UN_ERR_HOST_INVALID_CODE_POINT,
+    UN_ERR_DOMAIN_INVALID_CODE_POINT,
+    UN_ERR_DOMAIN_TO_ASCII,
+    UN_ERR_PORT_INVALID,
+    UN_ERR_PORT_OUT_OF_RANGE,
+    UN_ERR_IPV4_TOO_MANY_PARTS,
+    UN_ERR_IPV4_NON_NUMERIC_PART,
+    UN_ERR_IPV4_OUT_OF_RANGE_PART,
+    UN_ERR_IPV6_UNCLOSED,
+    UN_ERR_IPV6_INVALID,
+    UN_ERR_INVALID_BASE,
+    UN_ERR_INVALID_UTF8,
+    UN_ERR_MEMORY,
+    UN_N_ERRORS,
+    /* Not errors: the row needs an answer only Python has (see un_answers). */
+    UN_ASK_HOST = 100, /* UTS #46 for a host with non-ASCII code points */
+    UN_ASK_WWW = 101,  /* the Public Suffix List for strip_www */
+    UN_ASK_HOST_RULES = 102, /* lowercase_host / idn_host_to_ascii on a non-ASCII host */
+} un_status;
+
+extern const char *const UN_ERROR_NAMES[UN_N_ERRORS];
+
+/* ---- the URL record (record.c), components held in their own buffers ---------------------- */
+
+typedef struct {
+    un_buf scheme, username, password, host, path, query, fragment;
+    int has_scheme, has_host, has_query, has_fragment, has_username, has_password;
+    int32_t port; /* -1: none */
+    int special;  /* index into un_t.special, or -1 */
+    int opaque;   /* the path is opaque (URL Standard §4.1) */
+} un_url;
+
+void un_url_reset(un_url *u);
+void un_url_free(un_url *u);
+int un_url_copy(un_url *dst, const un_url *src);
+void un_serialize(const un_url *u, un_buf *out); /* RFC 3986 §5.3, URL Standard §4.5 */
+int un_url_failed(const un_url *u);
+
+/* Answers from Python for rows that asked (UN_ASK_*): present when non-NULL. */
+typedef struct {
+    const uint8_t *host; /* the host parser's result for the asked host */
+    size_t host_len;
+    int host_error; /* or its error code */
+    const uint8_t *www;  /* strip_www's result for the asked host */
+    size_t www_len;
+} un_answers;
+
+/* A parse or rule that needs an answer writes the question here. */
+typedef struct {
+    const un_answers *answers;
+    un_buf question;
+    un_buf text, input, scratch, scratch2;
+    int host_answered; /* the answer replaced the host: later host rules leave it */
+} un_ctx;
+
+void un_ctx_free(un_ctx *c);
+
+/* ---- percent.c (core/percent.py) ------------------------------------------------------------ */
+
+void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set);
+void un_uppercase_escapes(un_buf *out, const uint8_t *p, size_t n);
+void un_decode_unreserved(un_buf *out, const uint8_t *p, size_t n);
+size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n); /* out has n bytes */
+int un_has_escape(const uint8_t *p, size_t n);
+
+/* ---- host.c (core/host.py) ---------------------------------------------------------------- */
+
+int un_parse_host(un_ctx *c, const uint8_t *p, size_t n, int special, un_buf *out);
+int un_ends_in_a_number(const uint8_t *p, size_t n);
+int un_parse_ipv6(const uint8_t *p, size_t n, uint16_t pieces[8]);
+void un_serialize_ipv6(const uint16_t pieces[8], un_buf *out);
+
+/* ---- path.c (core/path.py) ---------------------------------------------------------------- */
+
+int un_is_single_dot(const uint8_t *p, size_t n);
+int un_is_double_dot(const uint8_t *p, size_t n);
+int un_is_drive_letter(const uint8_t *p, size_t n, int normalized);
+int un_starts_with_drive_letter(const uint8_t *p, size_t n);
+void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n);
+
+/* ---- whatwg.c (core/whatwg.py) and split.c (core/split.py) -------------------------------- */
+
+int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u);
+int un_split_generic(const uint8_t *p, size_t n, un_url *u);
+int un_valid_utf8(const uint8_t *p, size_t n);
+void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n);
+size_t un_strip_bounds(const uint8_t *p, size_t n, size_t *start); /* §4.4 steps 1–2 */
+
+/* ---- rules.c, crawl.c (core/rules.py, core/crawl.py, core/query.py) ------------------------ */
+
+typedef enum {
+    UN_RULE_STRIP_WHITESPACE,
+    UN_RULE_LOWERCASE_SCHEME,
+    UN_RULE_UPPERCASE_PERCENT_HEX,
+    UN_RULE_DECODE_UNRESERVED,
+    UN_RULE_LOWERCASE_HOST,
+    UN_RULE_IDN_HOST_TO_ASCII,
+    UN_RULE_IPV6_RFC5952,
+    UN_RULE_REMOVE_DOT_SEGMENTS,
+    UN_RULE_DROP_DEFAULT_PORT,
+    UN_RULE_DROP_EMPTY_USERINFO,
+    UN_RULE_EMPTY_PATH_TO_SLASH,
+    UN_RULE_FILE_LOCALHOST,
+    UN_RULE_DROP_FRAGMENT,
+    UN_RULE_DROP_PATH_SESSION_ID,
+    UN_RULE_DROP_PARAMETERS,
+    UN_RULE_CLEAN_QUERY,
+    UN_RULE_SORT_QUERY,
+    UN_RULE_STRIP_WWW,
+    UN_RULE_FOLD_HTTPS,
+    UN_RULE_DROP_TRAILING_SLASH,
+    UN_N_RULES,
+} un_rule_id;
+
+/* Parameter names for UN_RULE_DROP_PARAMETERS: lower-case names and prefixes, NUL-separated. */
+typedef struct {
+    const char *names;
+    size_t names_len;
+    const char *prefixes;
+    size_t prefixes_len;
+} un_params;
+
+typedef struct {
+    un_rule_id id;
+    un_params params;
+} un_rule;
+
+#define UN_MAX_RULES 32
+typedef struct {
+    int generic; /* parser mode: generic (RFC 3986) or whatwg */
+    int n_rules;
+    un_rule rules[UN_MAX_RULES];
+} un_profile;
+
+int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u);
+int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
+int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params);
+int un_sort_query(un_ctx *c, un_url *u);
+
+/* ---- resolve.c (core/resolve.py) ---------------------------------------------------------- */
+
+enum { UN_JOIN_WHATWG, UN_JOIN_RFC3986, UN_JOIN_LEGACY };
+int un_join(un_ctx *c, int mode, const uint8_t *base, size_t base_n, const uint8_t *ref,
+            size_t ref_n, un_url *scratch_base, un_url *u);
+
+#endif

@@ -1,0 +1,45 @@
+/* UTF-8 as Python decodes it strictly: no overlongs, no surrogates, nothing above U+10FFFF. */
+#include "urlnorm.h"
+
+/* The length of the valid sequence at p[i], or 0 if none starts there. */
+static size_t sequence(const uint8_t *p, size_t n, size_t i) {
+    uint8_t b = p[i];
+    if (b < 0x80) return 1;
+    size_t len;
+    uint8_t lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) len = 2;
+    else if (b >= 0xE0 && b <= 0xEF) len = 3, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
+    else if (b >= 0xF0 && b <= 0xF4) len = 4, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+    else return 0;
+    if (i + len > n || p[i + 1] < lo || p[i + 1] > hi) return 0;
+    for (size_t k = 2; k < len; k++) {
+        if (p[i + k] < 0x80 || p[i + k] > 0xBF) return 0;
+    }
+    return len;
+}
+
+int un_valid_utf8(const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n;) {
+        size_t len = sequence(p, n, i);
+        if (!len) return 0;
+        i += len;
+    }
+    return 1;
+}
+
+/* Percent-encode each byte that is not part of a valid sequence, keeping the rest: what a
+ * crawler does with a Latin-1 URL, and what Python's surrogateescape then %XX gives. */
+void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n) {
+    static const char hex[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < n;) {
+        size_t len = sequence(p, n, i);
+        if (len) {
+            un_buf_put(out, p + i, len);
+            i += len;
+            continue;
+        }
+        uint8_t esc[3] = {'%', (uint8_t)hex[p[i] >> 4], (uint8_t)hex[p[i] & 15]};
+        un_buf_put(out, esc, 3);
+        i++;
+    }
+}

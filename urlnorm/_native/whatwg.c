@@ -1,0 +1,493 @@
+/* The URL Standard's basic URL parser (§4.4), one function per state (core/whatwg.py).
+ *
+ * The path is kept serialised ("/a/b"): segments never contain '/', so "shorten" cuts at the
+ * last '/'. Input is UTF-8; a non-ASCII code point is never a delimiter, so working on bytes
+ * gives the same result as the standard's code points. */
+#include <string.h>
+
+#include "urlnorm.h"
+
+#define END (-1)
+
+typedef enum {
+    S_SCHEME_START, S_SCHEME, S_NO_SCHEME, S_SPECIAL_RELATIVE_OR_AUTHORITY,
+    S_PATH_OR_AUTHORITY, S_RELATIVE, S_RELATIVE_SLASH, S_SPECIAL_AUTHORITY_SLASHES,
+    S_SPECIAL_AUTHORITY_IGNORE_SLASHES, S_AUTHORITY, S_HOST, S_PORT, S_FILE, S_FILE_SLASH,
+    S_FILE_HOST, S_PATH_START, S_PATH, S_OPAQUE_PATH, S_QUERY, S_FRAGMENT, S_FAILED,
+} state;
+
+typedef struct {
+    un_ctx *c;
+    const uint8_t *in;
+    long n, ptr;
+    const un_url *base;
+    un_url *url;
+    un_buf *buffer;
+    int at_sign_seen, inside_brackets, password_token_seen, err;
+    int port_seen, port_digits;
+    long port_value;
+} parser;
+
+static state fail(parser *P, int err) {
+    P->err = err;
+    return S_FAILED;
+}
+
+static state back(parser *P, state s) {
+    P->ptr--;
+    return s;
+}
+
+static int special(const parser *P) { return P->url->special >= 0; }
+static int is_slash(const parser *P, int c) { return c == '/' || (c == '\\' && special(P)); }
+static int remaining_starts(const parser *P, uint8_t ch) { return P->ptr + 1 < P->n && P->in[P->ptr + 1] == ch; }
+
+static int is_file(const un_url *u) { return u->scheme.len == 4 && memcmp(u->scheme.data, "file", 4) == 0; }
+
+static int same_scheme(const un_url *a, const un_url *b) {
+    return a->scheme.len == b->scheme.len && memcmp(a->scheme.data, b->scheme.data, a->scheme.len) == 0;
+}
+
+/* Consume the current byte and what follows up to the next byte in stop (core take_run). */
+static long run_end(const parser *P, const char *stop) {
+    long i = P->ptr + 1;
+    while (i < P->n && !memchr(stop, P->in[i], strlen(stop))) i++;
+    return i;
+}
+
+static void take_run(parser *P, const char *special_stop, const char *other_stop, uint16_t set, un_buf *to) {
+    long end = run_end(P, special(P) ? special_stop : other_stop);
+    if (set) un_percent_encode(to, P->in + P->ptr, (size_t)(end - P->ptr), set);
+    else un_buf_put(to, P->in + P->ptr, (size_t)(end - P->ptr));
+    P->ptr = end - 1;
+}
+
+static void set_scheme(un_url *u, const uint8_t *p, size_t n) {
+    un_buf_set(&u->scheme, p, n);
+    u->has_scheme = 1;
+    u->special = un_special_index(p, n);
+}
+
+static state start_query(parser *P) {
+    P->url->has_query = 1;
+    P->url->query.len = 0;
+    return S_QUERY;
+}
+
+static state start_fragment(parser *P) {
+    P->url->has_fragment = 1;
+    P->url->fragment.len = 0;
+    return S_FRAGMENT;
+}
+
+/* The first segment of a serialised list path ("/C:/x" -> "C:"). */
+static size_t first_segment(const un_buf *path, const uint8_t **seg) {
+    *seg = path->data;
+    if (path->len == 0) return 0;
+    size_t end = 1;
+    while (end < path->len && path->data[end] != '/') end++;
+    *seg = path->data + 1;
+    return end - 1;
+}
+
+/* §4.1 shorten a URL's path: keep a lone normalized drive letter of a file URL. */
+static void shorten_path(un_url *u) {
+    const uint8_t *seg;
+    size_t n = first_segment(&u->path, &seg);
+    if (is_file(u) && n + 1 == u->path.len && un_is_drive_letter(seg, n, 1)) return;
+    size_t i = u->path.len;
+    while (i > 0 && u->path.data[i - 1] != '/') i--;
+    u->path.len = i ? i - 1 : 0;
+}
+
+static void copy_authority(un_url *u, const un_url *base) {
+    un_buf_set(&u->username, base->username.data, base->username.len);
+    un_buf_set(&u->password, base->password.data, base->password.len);
+    un_buf_set(&u->host, base->host.data, base->host.len);
+    u->has_host = base->has_host;
+    u->port = base->port;
+}
+
+static void copy_path_query(un_url *u, const un_url *base) {
+    un_buf_set(&u->path, base->path.data, base->path.len);
+    un_buf_set(&u->query, base->query.data, base->query.len);
+    u->has_query = base->has_query;
+}
+
+/* ---- scheme ---------------------------------------------------------------------------- */
+
+static state after_scheme(parser *P) {
+    un_url *u = P->url;
+    if (is_file(u)) return S_FILE;
+    if (special(P)) {
+        if (P->base && same_scheme(P->base, u)) return S_SPECIAL_RELATIVE_OR_AUTHORITY;
+        return S_SPECIAL_AUTHORITY_SLASHES;
+    }
+    if (remaining_starts(P, '/')) {
+        P->ptr++;
+        return S_PATH_OR_AUTHORITY;
+    }
+    u->opaque = 1;
+    u->path.len = 0;
+    return S_OPAQUE_PATH;
+}
+
+static state scheme_start(parser *P, int c) {
+    if (c != END && un_is((uint8_t)c, UN_ALPHA)) {
+        un_buf_putc(P->buffer, (uint8_t)(c | 0x20));
+        return S_SCHEME;
+    }
+    return back(P, S_NO_SCHEME);
+}
+
+static state scheme(parser *P, int c) {
+    if (c != END && un_is((uint8_t)c, UN_SCHEME_CHAR)) {
+        un_buf_putc(P->buffer, (uint8_t)(un_is((uint8_t)c, UN_ALPHA) ? c | 0x20 : c));
+        return S_SCHEME;
+    }
+    if (c != ':') {
+        P->buffer->len = 0;
+        P->ptr = -1;
+        return S_NO_SCHEME;
+    }
+    set_scheme(P->url, P->buffer->data, P->buffer->len);
+    P->buffer->len = 0;
+    return after_scheme(P);
+}
+
+static state no_scheme(parser *P, int c) {
+    const un_url *base = P->base;
+    if (!base || (base->opaque && c != '#')) return fail(P, UN_ERR_MISSING_SCHEME);
+    if (base->opaque) {
+        set_scheme(P->url, base->scheme.data, base->scheme.len);
+        P->url->opaque = 1;
+        copy_path_query(P->url, base);
+        return start_fragment(P);
+    }
+    return back(P, is_file(base) ? S_FILE : S_RELATIVE);
+}
+
+/* ---- authority ------------------------------------------------------------------------- */
+
+static state special_relative_or_authority(parser *P, int c) {
+    if (c == '/' && remaining_starts(P, '/')) {
+        P->ptr++;
+        return S_SPECIAL_AUTHORITY_IGNORE_SLASHES;
+    }
+    return back(P, S_RELATIVE);
+}
+
+static state relative(parser *P, int c) {
+    const un_url *base = P->base;
+    set_scheme(P->url, base->scheme.data, base->scheme.len);
+    if (is_slash(P, c)) return S_RELATIVE_SLASH;
+    copy_authority(P->url, base);
+    copy_path_query(P->url, base);
+    if (c == '?') return start_query(P);
+    if (c == '#') return start_fragment(P);
+    if (c != END) {
+        P->url->has_query = 0;
+        P->url->query.len = 0;
+        shorten_path(P->url);
+        return back(P, S_PATH);
+    }
+    return S_RELATIVE;
+}
+
+static state relative_slash(parser *P, int c) {
+    if (special(P) && (c == '/' || c == '\\')) return S_SPECIAL_AUTHORITY_IGNORE_SLASHES;
+    if (c == '/') return S_AUTHORITY;
+    copy_authority(P->url, P->base);
+    return back(P, S_PATH);
+}
+
+static state special_authority_slashes(parser *P, int c) {
+    if (c == '/' && remaining_starts(P, '/')) P->ptr++;
+    else P->ptr--;
+    return S_SPECIAL_AUTHORITY_IGNORE_SLASHES;
+}
+
+static void take_userinfo(parser *P) {
+    un_url *u = P->url;
+    /* A second '@' is data: it was part of the userinfo. */
+    if (P->at_sign_seen) un_buf_puts(P->password_token_seen ? &u->password : &u->username, "%40");
+    P->at_sign_seen = 1;
+    const uint8_t *b = P->buffer->data;
+    for (size_t i = 0; i < P->buffer->len; i++) {
+        if (b[i] == ':' && !P->password_token_seen) {
+            P->password_token_seen = 1;
+            continue;
+        }
+        un_percent_encode(P->password_token_seen ? &u->password : &u->username, b + i, 1, UN_USERINFO);
+    }
+    P->buffer->len = 0;
+}
+
+static int ends_authority(const parser *P, int c) {
+    return c == END || c == '/' || c == '?' || c == '#' || (special(P) && c == '\\');
+}
+
+static state authority(parser *P, int c) {
+    if (c == '@') {
+        take_userinfo(P);
+        return S_AUTHORITY;
+    }
+    if (ends_authority(P, c)) {
+        if (P->at_sign_seen && P->buffer->len == 0) return fail(P, UN_ERR_HOST_MISSING);
+        P->ptr -= (long)P->buffer->len + 1;
+        P->buffer->len = 0;
+        return S_HOST;
+    }
+    take_run(P, "@/?#\\", "@/?#", 0, P->buffer);
+    return S_AUTHORITY;
+}
+
+static state set_host(parser *P, state next) {
+    int err = un_parse_host(P->c, P->buffer->data, P->buffer->len, special(P), &P->url->host);
+    if (err) return fail(P, err);
+    P->url->has_host = 1;
+    P->buffer->len = 0;
+    return next;
+}
+
+static state host(parser *P, int c) {
+    if (c == ':' && !P->inside_brackets) {
+        if (P->buffer->len == 0) return fail(P, UN_ERR_HOST_MISSING);
+        return set_host(P, S_PORT);
+    }
+    if (ends_authority(P, c)) {
+        if (special(P) && P->buffer->len == 0) return fail(P, UN_ERR_HOST_MISSING);
+        state next = set_host(P, S_PATH_START);
+        return next == S_FAILED ? next : back(P, next);
+    }
+    if (c == '[' || c == ']') {
+        P->inside_brackets = c == '[';
+        un_buf_putc(P->buffer, (uint8_t)c);
+    } else {
+        take_run(P, ":[]/?#\\", ":[]/?#", 0, P->buffer);
+    }
+    return S_HOST;
+}
+
+/* Digits are counted without leading zeros; the range is checked where the port ends, so that
+ * a later non-digit still reports port-invalid as the standard's order has it. */
+static state port(parser *P, int c) {
+    if (c >= '0' && c <= '9') {
+        P->port_seen = 1;
+        if ((P->port_digits || c != '0') && ++P->port_digits <= 6) P->port_value = P->port_value * 10 + (c - '0');
+        return S_PORT;
+    }
+    if (ends_authority(P, c)) {
+        if (P->port_seen) {
+            if (P->port_digits > 5 || P->port_value > 65535) return fail(P, UN_ERR_PORT_OUT_OF_RANGE);
+            int dflt = special(P) ? un_t.default_port[P->url->special] : -1;
+            P->url->port = P->port_value == dflt ? -1 : (int32_t)P->port_value;
+        }
+        return back(P, S_PATH_START);
+    }
+    return fail(P, UN_ERR_PORT_INVALID);
+}
+
+/* ---- file ------------------------------------------------------------------------------ */
+
+static state file_state(parser *P, int c) {
+    un_url *u = P->url;
+    set_scheme(u, (const uint8_t *)"file", 4);
+    u->host.len = 0;
+    u->has_host = 1;
+    if (c == '/' || c == '\\') return S_FILE_SLASH;
+    const un_url *base = P->base;
+    if (!base || !is_file(base)) return back(P, S_PATH);
+    un_buf_set(&u->host, base->host.data, base->host.len);
+    u->has_host = base->has_host;
+    copy_path_query(u, base);
+    if (c == '?') return start_query(P);
+    if (c == '#') return start_fragment(P);
+    if (c != END) {
+        u->has_query = 0;
+        u->query.len = 0;
+        if (un_starts_with_drive_letter(P->in + P->ptr, (size_t)(P->n - P->ptr))) u->path.len = 0;
+        else shorten_path(u);
+        return back(P, S_PATH);
+    }
+    return S_FILE;
+}
+
+static state file_slash(parser *P, int c) {
+    if (c == '/' || c == '\\') return S_FILE_HOST;
+    const un_url *base = P->base;
+    if (base && is_file(base)) {
+        un_buf_set(&P->url->host, base->host.data, base->host.len);
+        P->url->has_host = base->has_host;
+        const uint8_t *seg;
+        size_t n = first_segment(&base->path, &seg);
+        if (!un_starts_with_drive_letter(P->in + P->ptr, (size_t)(P->n - P->ptr)) && base->path.len &&
+            un_is_drive_letter(seg, n, 1)) {
+            un_buf_putc(&P->url->path, '/');
+            un_buf_put(&P->url->path, seg, n);
+        }
+    }
+    return back(P, S_PATH);
+}
+
+static state file_host(parser *P, int c) {
+    if (c != END && c != '/' && c != '\\' && c != '?' && c != '#') {
+        take_run(P, "/\\?#", "/\\?#", 0, P->buffer);
+        return S_FILE_HOST;
+    }
+    P->ptr--;
+    if (un_is_drive_letter(P->buffer->data, P->buffer->len, 0)) return S_PATH;
+    un_url *u = P->url;
+    if (P->buffer->len) {
+        int err = un_parse_host(P->c, P->buffer->data, P->buffer->len, 1, &u->host);
+        if (err) return fail(P, err);
+        if (u->host.len == 9 && memcmp(u->host.data, "localhost", 9) == 0) u->host.len = 0;
+    } else {
+        u->host.len = 0;
+    }
+    u->has_host = 1;
+    P->buffer->len = 0;
+    return S_PATH_START;
+}
+
+/* ---- path, query, fragment ------------------------------------------------------------- */
+
+static state path_start(parser *P, int c) {
+    if (special(P)) return is_slash(P, c) ? S_PATH : back(P, S_PATH);
+    if (c == '?') return start_query(P);
+    if (c == '#') return start_fragment(P);
+    if (c != END) return c == '/' ? S_PATH : back(P, S_PATH);
+    return S_PATH_START;
+}
+
+static void append_segment(un_url *u, const uint8_t *p, size_t n) {
+    un_buf_putc(&u->path, '/');
+    un_buf_put(&u->path, p, n);
+}
+
+/* Append the buffered segment, resolving "." and ".." (§4.4 path state). */
+static void end_segment(parser *P, int c) {
+    un_url *u = P->url;
+    un_buf *b = P->buffer;
+    int at_end = !is_slash(P, c);
+    if (un_is_double_dot(b->data, b->len)) {
+        shorten_path(u);
+        if (at_end) append_segment(u, NULL, 0);
+    } else if (un_is_single_dot(b->data, b->len)) {
+        if (at_end) append_segment(u, NULL, 0);
+    } else {
+        if (is_file(u) && u->path.len == 0 && un_is_drive_letter(b->data, b->len, 0)) b->data[1] = ':';
+        append_segment(u, b->data, b->len);
+    }
+    b->len = 0;
+}
+
+static state path(parser *P, int c) {
+    if (!(c == END || c == '?' || c == '#' || is_slash(P, c))) {
+        take_run(P, "/?#\\", "/?#", UN_PATH, P->buffer);
+        return S_PATH;
+    }
+    end_segment(P, c);
+    if (c == '?') return start_query(P);
+    if (c == '#') return start_fragment(P);
+    return S_PATH;
+}
+
+static state opaque_path(parser *P, int c) {
+    if (c == '?') return start_query(P);
+    if (c == '#') return start_fragment(P);
+    if (c == ' ' && (remaining_starts(P, '?') || remaining_starts(P, '#'))) {
+        /* A space before ? or # would be stripped if they were later removed (§4.4). */
+        un_buf_puts(&P->url->path, "%20");
+    } else if (c == ' ') {
+        un_buf_putc(&P->url->path, ' ');
+    } else if (c != END) {
+        take_run(P, "?# ", "?# ", UN_C0_CONTROL, &P->url->path);
+    }
+    return S_OPAQUE_PATH;
+}
+
+static state query(parser *P, int c) {
+    if (c != END && c != '#') {
+        long end = P->ptr;
+        while (end < P->n && P->in[end] != '#') end++;
+        un_percent_encode(&P->url->query, P->in + P->ptr, (size_t)(end - P->ptr),
+                          special(P) ? UN_SPECIAL_QUERY : UN_QUERY);
+        P->ptr = end - 1;
+        return S_QUERY;
+    }
+    return c == '#' ? start_fragment(P) : S_QUERY;
+}
+
+static state fragment(parser *P, int c) {
+    if (c != END) {
+        un_percent_encode(&P->url->fragment, P->in + P->ptr, (size_t)(P->n - P->ptr), UN_FRAGMENT);
+        P->ptr = P->n - 1;
+    }
+    return S_FRAGMENT;
+}
+
+static state step(parser *P, state s, int c) {
+    switch (s) {
+    case S_SCHEME_START: return scheme_start(P, c);
+    case S_SCHEME: return scheme(P, c);
+    case S_NO_SCHEME: return no_scheme(P, c);
+    case S_SPECIAL_RELATIVE_OR_AUTHORITY: return special_relative_or_authority(P, c);
+    case S_PATH_OR_AUTHORITY: return c == '/' ? S_AUTHORITY : back(P, S_PATH);
+    case S_RELATIVE: return relative(P, c);
+    case S_RELATIVE_SLASH: return relative_slash(P, c);
+    case S_SPECIAL_AUTHORITY_SLASHES: return special_authority_slashes(P, c);
+    case S_SPECIAL_AUTHORITY_IGNORE_SLASHES:
+        return c == '/' || c == '\\' ? S_SPECIAL_AUTHORITY_IGNORE_SLASHES : back(P, S_AUTHORITY);
+    case S_AUTHORITY: return authority(P, c);
+    case S_HOST: return host(P, c);
+    case S_PORT: return port(P, c);
+    case S_FILE: return file_state(P, c);
+    case S_FILE_SLASH: return file_slash(P, c);
+    case S_FILE_HOST: return file_host(P, c);
+    case S_PATH_START: return path_start(P, c);
+    case S_PATH: return path(P, c);
+    case S_OPAQUE_PATH: return opaque_path(P, c);
+    case S_QUERY: return query(P, c);
+    case S_FRAGMENT: return fragment(P, c);
+    case S_FAILED: break;
+    }
+    return S_FAILED;
+}
+
+size_t un_strip_bounds(const uint8_t *p, size_t n, size_t *start) {
+    size_t s = 0;
+    while (s < n && p[s] <= 0x20) s++;
+    while (n > s && p[n - 1] <= 0x20) n--;
+    *start = s;
+    return n - s;
+}
+
+/* §4.4 steps 1–3: strip leading/trailing C0 control or space, remove tab and newlines. */
+static void preprocess(un_buf *out, const uint8_t *p, size_t n) {
+    size_t s;
+    n = un_strip_bounds(p, n, &s);
+    out->len = 0;
+    if (!un_buf_reserve(out, n)) return;
+    for (size_t i = s; i < s + n; i++) {
+        if (p[i] != '\t' && p[i] != '\n' && p[i] != '\r') out->data[out->len++] = p[i];
+    }
+}
+
+int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u) {
+    un_url_reset(u);
+    preprocess(&c->input, p, n);
+    if (c->input.failed) return UN_ERR_MEMORY;
+    parser P = {.c = c, .in = c->input.data, .n = (long)c->input.len, .base = base, .url = u, .buffer = &c->scratch};
+    P.buffer->len = 0;
+    state s = S_SCHEME_START;
+    while (P.ptr <= P.n && s != S_FAILED) {
+        s = step(&P, s, P.ptr < P.n ? P.in[P.ptr] : END);
+        P.ptr++;
+    }
+    if (s == S_FAILED) return P.err;
+    /* The record: an empty username or password is absent (core ParsedURL.to_record). */
+    u->has_username = u->username.len > 0;
+    u->has_password = u->password.len > 0;
+    return un_url_failed(u) || P.buffer->failed ? UN_ERR_MEMORY : UN_OK;
+}

@@ -1,0 +1,424 @@
+"""The native kernel (``urlnorm/_native``): the core's compiled twin, run over Arrow arrays.
+
+The kernel takes its character tables from :mod:`urlnorm.core` at import, so that the encode
+sets and classes are defined once. Rows it cannot finish alone *ask* a question that only
+Python answers: UTS #46 for a non-ASCII host and the Public Suffix List for ``strip_www``.
+The questions are answered once per distinct host and the asking rows run again with their
+answers; those rows are counted as having left the kernel.
+
+``URLNORM_NO_EXTENSIONS=1`` turns the kernel off (the pure-Python engine runs instead), as
+yarl and aiohttp do.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from types import ModuleType
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+from urlnorm.core import crawl, host, percent, rules, whatwg
+from urlnorm.core.crawl import strip_www_host
+from urlnorm.core.errors import URLError
+from urlnorm.core.profiles import Profile
+from urlnorm.core.record import URL
+
+# The classes in the kernel's bit order (urlnorm.h); encode sets include every byte above
+# 0x7F because the kernel encodes UTF-8 bytes one by one.
+_ENCODE_SETS = (
+    percent.C0_CONTROL,
+    percent.FRAGMENT,
+    percent.QUERY,
+    percent.SPECIAL_QUERY,
+    percent.PATH,
+    percent.USERINFO,
+)
+_CLASSES = (
+    percent.ALPHA,
+    percent.DIGIT,
+    percent.HEXDIG,
+    percent.UNRESERVED,
+    percent.SCHEME_CHARS,
+    host.FORBIDDEN_HOST,
+    host.FORBIDDEN_DOMAIN,
+)
+# Rows are split across threads in slices of at least this many.
+MIN_SLICE = 50_000
+_OP_NORMALIZE, _OP_SPLIT, _OP_JOIN = 0, 1, 2
+JOIN_MODES = {"whatwg": 0, "rfc3986": 1, "legacy": 2}
+_HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
+
+
+def class_table() -> bytes:
+    """Each byte's classes as the kernel's 16-bit masks (little-endian), from the core's sets."""
+    masks = []
+    for byte in range(256):
+        char = chr(byte)
+        mask = sum(1 << i for i, s in enumerate(_ENCODE_SETS) if byte > 0x7F or char in s)
+        offset = len(_ENCODE_SETS)
+        mask |= sum(1 << (offset + i) for i, c in enumerate(_CLASSES) if char in c)
+        masks.append(mask)
+    return b"".join(m.to_bytes(2, "little") for m in masks)
+
+
+def special_schemes() -> list[tuple[str, int]]:
+    """The special schemes and their default ports (-1 for none), from the core."""
+    return [(s, -1 if p is None else p) for s, p in whatwg.SPECIAL_SCHEMES.items()]
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("URLNORM_NO_EXTENSIONS"):
+        return None
+    try:
+        from urlnorm import _urlnorm  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    _urlnorm.set_tables(class_table(), special_schemes())
+    return _urlnorm  # type: ignore[no-any-return]
+
+
+KERNEL = _load()
+
+
+def available() -> bool:
+    """Whether the native kernel is in use."""
+    return KERNEL is not None
+
+
+# ---- profiles --------------------------------------------------------------------------------
+
+
+def _rule_spec(rule: rules.Rule | rules.TextRule) -> tuple[int, bytes, bytes] | None:
+    """The kernel's form of a rule, or None for a rule only Python has."""
+    names: tuple[str, ...] = KERNEL.RULE_NAMES if KERNEL else ()
+    fn = rule.apply
+    if isinstance(fn, partial) and fn.func is crawl.drop_parameters:
+        listed = b"\0".join(n.encode() for n in sorted(fn.keywords["names"]))
+        prefixes = b"\0".join(p.encode() for p in fn.keywords["prefixes"])
+        return names.index("drop_parameters"), listed + b"\0", prefixes + b"\0"
+    if rule.name in names and _is_builtin(rule):
+        return names.index(rule.name), b"", b""
+    return None
+
+
+def _is_builtin(rule: rules.Rule | rules.TextRule) -> bool:
+    builtin = rules.RULES.get(rule.name)
+    return builtin is not None and builtin.apply is rule.apply
+
+
+@dataclass(frozen=True)
+class NativeProfile:
+    """A profile the kernel runs whole, and how Python answers its host questions."""
+
+    profile: Profile
+    spec: tuple[int, list[tuple[int, bytes, bytes]]]
+
+    def answer_host_rules(self, host_text: str) -> str:
+        """The profile's host rules (lower-case, UTS #46) on a non-ASCII host, in order."""
+        url = URL(host=host_text)
+        for rule in self.profile.rules:
+            if rule.name in _HOST_RULES and isinstance(rule, rules.Rule):
+                url = rule.apply(url)
+        return str(url.host)
+
+
+_NATIVE_PROFILES: dict[int, NativeProfile | None] = {}
+
+
+def native_profile(profile: Profile) -> NativeProfile | None:
+    """The kernel's form of ``profile``, or None if a rule of it exists only in Python."""
+    key = id(profile)
+    if key not in _NATIVE_PROFILES:
+        specs = [_rule_spec(r) for r in profile.rules]
+        ok = KERNEL is not None and profile.mode in ("whatwg", "generic") and None not in specs
+        spec = (int(profile.mode == "generic"), [s for s in specs if s is not None])
+        _NATIVE_PROFILES[key] = NativeProfile(profile, spec) if ok else None
+    return _NATIVE_PROFILES[key]
+
+
+# ---- Arrow in and out ------------------------------------------------------------------------
+
+_LAYOUTS = {
+    pa.string(): 0,
+    pa.binary(): 0,
+    pa.large_string(): 1,
+    pa.large_binary(): 1,
+    pa.string_view(): 2,
+    pa.binary_view(): 2,
+}
+
+
+def as_kernel_array(array: pa.Array) -> pa.Array:
+    """``array`` in a layout the kernel reads (every string and binary type reads as it is)."""
+    if array.type in _LAYOUTS:
+        return array
+    if pa.types.is_null(array.type):
+        return array.cast(pa.large_string())
+    raise TypeError(f"URL columns must be string or binary, not {array.type}")
+
+
+def _spec(array: pa.Array) -> tuple[int, int, int, Any, Any, list[Any]]:
+    buffers = array.buffers()
+    layout = _LAYOUTS[array.type]
+    validity = buffers[0] if array.null_count else None
+    data = [b if b is not None else pa.py_buffer(b"") for b in buffers[2:]]
+    if layout < 2 and not data:
+        data = [pa.py_buffer(b"")]
+    return layout, len(array), array.offset, validity, buffers[1], data
+
+
+def _large_string(parts: tuple[Any, Any, Any, int], length: int) -> pa.Array:
+    validity, offsets, data, nulls = parts
+    buffers = [pa.py_buffer(validity) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    return pa.Array.from_buffers(pa.large_string(), length, buffers, null_count=nulls)
+
+
+@dataclass
+class Batch:
+    """The kernel's output for one slice: text columns, ports, per-row status and questions."""
+
+    texts: list[pa.Array]
+    port: pa.Array | None
+    status: pa.Array
+    question: pa.Array
+
+
+def _run_one(
+    op: int, option: Any, array: pa.Array, answers: Answers | None, base: pa.Array | None
+) -> Batch:
+    assert KERNEL is not None
+    a = answers or Answers.none()
+    texts, port, status, question = KERNEL.run(
+        op,
+        option,
+        _spec(array),
+        None if base is None else _spec(base),
+        None if a.host is None else _spec(a.host),
+        a.host_error,
+        None if a.www is None else _spec(a.www),
+        False,
+    )
+    n = len(array)
+    port_array = None
+    if port is not None:
+        values, valid = port
+        buffers = [pa.py_buffer(valid), pa.py_buffer(values)]
+        port_array = pa.Array.from_buffers(pa.uint16(), n, buffers)
+    return Batch(
+        [_large_string(t, n) for t in texts],
+        port_array,
+        pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(status)]),
+        _large_string(question, n),
+    )
+
+
+def _slices(length: int) -> Iterator[tuple[int, int]]:
+    threads = max(1, pl.thread_pool_size())
+    size = max(MIN_SLICE, -(-length // threads))
+    for start in range(0, length, size):
+        yield start, min(size, length - start)
+
+
+def _concat(batches: list[Batch]) -> Batch:
+    if len(batches) == 1:
+        return batches[0]
+    width = len(batches[0].texts)
+    return Batch(
+        [pa.concat_arrays([b.texts[i] for b in batches]) for i in range(width)],
+        None if batches[0].port is None else pa.concat_arrays([b.port for b in batches]),  # type: ignore[misc]
+        pa.concat_arrays([b.status for b in batches]),
+        pa.concat_arrays([b.question for b in batches]),
+    )
+
+
+def _run(op: int, option: Any, array: pa.Array, base: pa.Array | None = None) -> Batch:
+    """One operation over ``array``, its slices on Polars' thread count with the GIL released."""
+    literal_base = base is not None and len(base) == 1 and len(array) != 1
+    parts = list(_slices(len(array)))
+    if len(parts) <= 1:
+        return _run_one(op, option, array, None, base)
+
+    def one(part: tuple[int, int]) -> Batch:
+        start, size = part
+        part_base = base if base is None or literal_base else base.slice(start, size)
+        return _run_one(op, option, array.slice(start, size), None, part_base)
+
+    with ThreadPoolExecutor(len(parts)) as pool:
+        return _concat(list(pool.map(one, parts)))
+
+
+# ---- questions and answers -------------------------------------------------------------------
+
+
+@dataclass
+class Answers:
+    """Per asking row: the host parser's (or host rules') answer or error code, and strip_www's."""
+
+    host: pa.Array | None
+    host_error: bytes | None
+    www: pa.Array | None
+
+    @staticmethod
+    def none() -> Answers:
+        return Answers(None, None, None)
+
+
+def _error_index(code: str) -> int:
+    assert KERNEL is not None
+    return KERNEL.ERROR_NAMES.index(code)  # type: ignore[no-any-return]
+
+
+def _answer(questions: pl.Series, fn: Callable[[str], str]) -> tuple[pl.Series, pl.Series]:
+    """``fn`` once per distinct question: answers, and error codes as kernel indices."""
+    table: dict[str, str | None] = {}
+    codes: dict[str, int] = {}
+    for text in questions.drop_nulls().unique().to_list():
+        try:
+            table[text], codes[text] = fn(text), 0
+        except URLError as exc:
+            table[text], codes[text] = None, _error_index(exc.code)
+    answers = questions.replace_strict(table, default=None, return_dtype=pl.String)
+    errors = questions.replace_strict(codes, default=0, return_dtype=pl.UInt8)
+    return answers, errors
+
+
+def _host_parser(text: str) -> str:
+    return host.parse_host(text, special=True)
+
+
+def _merge(old: pa.Array | None, new: pl.Series, asked: pl.Series) -> pl.Series:
+    """``new`` where the row asked now, else the answer it had (rows keep earlier answers)."""
+    if old is None:
+        return new
+    kept = pl.select(pl.when(asked.is_not_null()).then(new).otherwise(_series(old)))
+    return kept.to_series()
+
+
+def _answers_for(batch: Batch, previous: Answers, profile: NativeProfile | None) -> Answers:
+    """Answers for the asking rows of ``batch``, each question answered once."""
+    assert KERNEL is not None
+    status, question = _series(batch.status), _series(batch.question)
+    asks_host = (status == KERNEL.ASK_HOST) | (status == KERNEL.ASK_HOST_RULES)
+    host_ask = pl.select(pl.when(asks_host).then(question)).to_series()
+    www_ask = pl.select(pl.when(status == KERNEL.ASK_WWW).then(question)).to_series()
+    by_rules = profile is not None and bool((status == KERNEL.ASK_HOST_RULES).any())
+    host_fn = profile.answer_host_rules if by_rules and profile else _host_parser
+    host_answer, host_error = _answer(host_ask, host_fn)
+    www_answer, _ = _answer(www_ask, strip_www_host)
+    old_errors = None if previous.host_error is None else pa.array(previous.host_error, pa.uint8())
+    errors = _merge(old_errors, host_error, host_ask)
+    return Answers(
+        _merge(previous.host, host_answer, host_ask).to_arrow(),
+        errors.to_numpy().astype("uint8").tobytes(),
+        _merge(previous.www, www_answer, www_ask).to_arrow(),
+    )
+
+
+@dataclass
+class Outcome:
+    """A finished operation: text columns, ports, error codes, and rows that left the kernel."""
+
+    texts: list[pl.Series]
+    port: pl.Series | None
+    errors: pl.Series
+    asked: int
+
+
+def _asking(batch: Batch) -> pl.Series:
+    return (_series(batch.status) >= 100).arg_true()
+
+
+def _take(batch: Batch, rows: pl.Series) -> Batch:
+    index = rows.to_arrow()
+    return Batch(
+        [t.take(index) for t in batch.texts],
+        None if batch.port is None else batch.port.take(index),
+        batch.status.take(index),
+        batch.question.take(index),
+    )
+
+
+def _take_answers(answers: Answers, rows: pl.Series) -> Answers:
+    index = rows.to_arrow()
+    errors = answers.host_error
+    return Answers(
+        None if answers.host is None else answers.host.take(index),
+        None if errors is None else pa.array(errors, pa.uint8()).take(index).buffers()[1].to_pybytes(),
+        None if answers.www is None else answers.www.take(index),
+    )
+
+
+# A row asks at most for its host, then for strip_www; more rounds would be a kernel bug.
+_MAX_ROUNDS = 4
+
+
+def _finish(op: int, option: Any, array: pa.Array, profile: NativeProfile | None) -> Outcome:
+    """Run, then answer the asking rows' questions and run those rows again until none asks."""
+    batch = _run(op, option, array)
+    rows = _asking(batch)
+    asked = rows.len()
+    texts = [_series(t) for t in batch.texts]
+    port = None if batch.port is None else _series(batch.port)
+    status = _series(batch.status)
+    sub, answers = _take(batch, rows), Answers.none()
+    for _ in range(_MAX_ROUNDS):
+        if rows.len() == 0:
+            break
+        answers = _answers_for(sub, answers, profile)
+        sub = _run_one(op, option, array.take(rows.to_arrow()), answers, None)
+        texts = [t.scatter(rows, _series(s)) for t, s in zip(texts, sub.texts, strict=True)]
+        if port is not None and sub.port is not None:
+            port = port.scatter(rows, _series(sub.port))
+        status = status.scatter(rows, _series(sub.status))
+        still = _asking(sub)
+        rows, sub, answers = rows.gather(still), _take(sub, still), _take_answers(answers, still)
+    if rows.len():
+        raise RuntimeError(f"{rows.len()} rows still ask after {_MAX_ROUNDS} rounds")
+    return Outcome(texts, port, _error_names(status), asked)
+
+
+def _series(array: pa.Array) -> pl.Series:
+    out = pl.from_arrow(array)
+    assert isinstance(out, pl.Series)
+    return out
+
+
+def _error_names(status: pl.Series) -> pl.Series:
+    assert KERNEL is not None
+    names = {i: name for i, name in enumerate(KERNEL.ERROR_NAMES) if i}
+    return status.replace_strict(names, default=None, return_dtype=pl.String).alias("error")
+
+
+# ---- operations ------------------------------------------------------------------------------
+
+
+def normalize(array: pa.Array, profile: NativeProfile) -> Outcome:
+    """Normalise every row by ``profile`` (:meth:`Profile.normalize` per row)."""
+    return _finish(_OP_NORMALIZE, profile.spec, as_kernel_array(array), profile)
+
+
+def split(array: pa.Array, mode: str) -> Outcome:
+    """Split every row into the URL record's columns (:func:`urlnorm.split` per row)."""
+    return _finish(_OP_SPLIT, mode == "generic", as_kernel_array(array), None)
+
+
+def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series]:
+    """Resolve every reference against its base, or one literal base (:func:`urlnorm.join`).
+
+    Returns the outcome and the rows that need the core (a host that needs UTS #46): the
+    kernel does not answer questions for two URLs at once.
+    """
+    batch = _run(_OP_JOIN, JOIN_MODES[mode], as_kernel_array(array), as_kernel_array(base))
+    asking = _asking(batch)
+    status = _series(batch.status)
+    outcome = Outcome([_series(batch.texts[0])], None, _error_names(status), asking.len())
+    return outcome, asking
+
+
+__all__ = ["Outcome", "available", "join", "native_profile", "normalize", "split"]
