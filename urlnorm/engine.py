@@ -24,6 +24,9 @@ from functools import partial
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
+
+from urlnorm import native
 
 from urlnorm.core import errors
 from urlnorm.core.crawl import DROPPED_PARAMETERS, ParameterNames, strip_www_host
@@ -45,6 +48,7 @@ RECORD_SCHEMA: dict[str, pl.DataType] = {
     name: pl.UInt16() if name == "port" else pl.String() for name in RECORD_FIELDS
 }
 SPLIT_DTYPE = pl.Struct(RECORD_SCHEMA)
+_TEXT_FIELDS = tuple(name for name in RECORD_FIELDS if name != "port")
 _PRINTABLE = frozenset(map(chr, range(0x21, 0x7F)))
 FAST_PROFILES = (RFC3986, WHATWG, CANONICAL)
 
@@ -131,7 +135,34 @@ class Result:
 
 
 def _as_string(series: pl.Series) -> pl.Series:
-    return series if series.dtype == pl.String else series.cast(pl.String)
+    """The column as text; a binary row that is not UTF-8 becomes null (see _with_invalid)."""
+    return series if series.dtype == pl.String else series.cast(pl.String, strict=False)
+
+
+def _with_invalid(result: Result, series: pl.Series) -> Result:
+    """Give rows that were not UTF-8 their code (the pure-Python path cannot decode them)."""
+    if series.dtype == pl.String:
+        return result
+    invalid = series.is_not_null() & _as_string(series).is_null()
+    code = pl.lit(errors.INVALID_UTF8)
+    errs = pl.select(pl.when(invalid).then(code).otherwise(result.errors)).to_series()
+    return Result(result.frame, errs.alias("error"), result.slow_rows)
+
+
+def _to_arrow(series: pl.Series) -> pa.Array:
+    """The column's Arrow array without a copy (Polars keeps strings as views)."""
+    if series.dtype not in (pl.String, pl.Binary, pl.Null):
+        series = series.cast(pl.String)
+    array = series.to_arrow(compat_level=pl.CompatLevel.newest())
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
+
+
+def _native_result(outcome: native.Outcome, names: tuple[str, ...]) -> Result:
+    columns = dict(zip(names, outcome.texts, strict=True))
+    if outcome.port is not None:
+        columns["port"] = outcome.port
+    frame = pl.DataFrame([series.alias(name) for name, series in columns.items()])
+    return Result(frame, outcome.errors, outcome.asked)
 
 
 def _matches(series: pl.Series, pattern: str) -> pl.Series:
@@ -305,9 +336,15 @@ def _run(
 
 def split(series: pl.Series, mode: str = "whatwg") -> Result:
     """Split a column into the URL record's columns (:func:`urlnorm.split` per row)."""
-    series = _as_string(series)
     if mode not in SPLIT_MODES:
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
+    if native.available():
+        result = _native_result(native.split(_to_arrow(series), mode), _TEXT_FIELDS)
+        return Result(result.frame.select(RECORD_FIELDS), result.errors, result.slow_rows)
+    return _with_invalid(_split_python(_as_string(series), mode), series)
+
+
+def _split_python(series: pl.Series, mode: str) -> Result:
     web = mode == "whatwg"
     pattern = SIMPLE_ROW if web else GENERIC_ROW
 
@@ -328,7 +365,15 @@ def split(series: pl.Series, mode: str = "whatwg") -> Result:
 
 def normalize(series: pl.Series, profile: str | Profile = "rfc3986") -> Result:
     """Normalise a column (:func:`urlnorm.normalize` per row); output column ``url``."""
-    series, prof = _as_string(series), get_profile(profile)
+    prof = get_profile(profile)
+    native_profile = native.native_profile(prof)
+    if native_profile is not None:
+        return _native_result(native.normalize(_to_arrow(series), native_profile), ("url",))
+    return _with_invalid(_normalize_python(_as_string(series), prof), series)
+
+
+def _normalize_python(series: pl.Series, prof: Profile) -> Result:
+    """The pure-Python engine: regex tiers, string kernels, the core per distinct value."""
     if prof in DROPPED_PARAMETERS:
         return _normalize_crawl(series, prof, DROPPED_PARAMETERS[prof])
     out = pl.DataFrame({"url": series})
@@ -439,7 +484,7 @@ def _strip_www_hosts(heads: pl.Series) -> pl.Series:
 
 def _normalize_crawl(series: pl.Series, profile: Profile, dropped: ParameterNames) -> Result:
     """The crawl profile with kernels on the canonical result; path session ids on the core."""
-    canonical = normalize(series, CANONICAL)
+    canonical = _normalize_python(series, CANONICAL)
     frame = _crawl_plan(canonical.frame.lazy(), dropped).collect()
     www = _matches(frame.get_column("head"), _WWW_HOST).arg_true()
     if www.len():
@@ -525,17 +570,34 @@ def explain(series: pl.Series, profile: str | Profile = "canonical") -> Result:
 
 def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Result:
     """Resolve each reference against its base (:func:`urlnorm.join` per row)."""
-    series = _as_string(series)
     if mode not in JOIN_MODES:
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(JOIN_MODES)}")
-    bases = pl.repeat(base, series.len(), eager=True) if isinstance(base, str) else base
-    pairs = pl.DataFrame({"base": _as_string(bases), "ref": series})
-    out = pl.DataFrame({"url": pl.repeat(None, series.len(), dtype=pl.String, eager=True)})
+    refs = _as_string(series)
+
+    def bases(rows: int) -> pl.Series:
+        if isinstance(base, str):
+            return pl.repeat(base, rows, eager=True)
+        return _as_string(base)
 
     def core(base_url: str, ref: str) -> dict[str, Any]:
         return {"url": core_join(base_url, ref, mode)}
 
-    return _run(pairs, out, pl.repeat(False, series.len(), eager=True), core)
+    if not native.available():
+        keys = pl.DataFrame({"base": bases(series.len()), "ref": refs})
+        out = pl.DataFrame({"url": pl.repeat(None, series.len(), dtype=pl.String, eager=True)})
+        result = _run(keys, out, pl.repeat(False, series.len(), eager=True), core)
+        return _with_invalid(result, series)
+    kernel_base = pl.Series([base]) if isinstance(base, str) else base
+    outcome, asking = native.join(_to_arrow(series), _to_arrow(kernel_base), mode)
+    result = _native_result(outcome, ("url",))
+    if asking.len() == 0:
+        return result
+    # Rows whose hosts need UTS #46 take the core, once per distinct (base, reference).
+    every_base = bases(series.len())
+    keys = pl.DataFrame({"base": every_base.gather(asking), "ref": refs.gather(asking)})
+    values, codes = per_distinct(keys, core, pl.Struct({"url": pl.String()}))
+    frame = _scatter(result.frame, asking, values.struct.unnest())
+    return Result(frame, result.errors.scatter(asking, codes), result.slow_rows)
 
 
 def record_struct(result: Result, series: pl.Series) -> pl.Series:

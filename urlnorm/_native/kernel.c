@@ -113,7 +113,7 @@ static int as_utf8(const un_batch *b, worker *w, const uint8_t **p, size_t *n) {
     w->repaired.len = 0;
     un_encode_invalid_utf8(&w->repaired, *p, *n);
     if (w->repaired.failed) return UN_ERR_MEMORY;
-    *p = w->repaired.data, *n = w->repaired.len;
+    *p = w->repaired.data ? w->repaired.data : (const uint8_t *)"", *n = w->repaired.len;
     return UN_OK;
 }
 

@@ -38,7 +38,7 @@ static void map_text_fields(un_ctx *c, un_url *u, text_fn fn) {
     un_buf *fields[] = {&u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     int present[] = {u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
-        if (present[i] && memchr(fields[i]->data, '%', fields[i]->len)) replace_field(c, fields[i], fn);
+        if (present[i] && fields[i]->len && memchr(fields[i]->data, '%', fields[i]->len)) replace_field(c, fields[i], fn);
     }
 }
 
@@ -185,7 +185,7 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
             if (p[i] != '\t' && p[i] != '\n' && p[i] != '\r') un_buf_putc(t, p[i]);
         }
         if (t->failed) return UN_ERR_MEMORY;
-        p = t->data, n = t->len;
+        p = t->data ? t->data : (const uint8_t *)"", n = t->len;
     }
     int err = prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
     if (err) return err;

@@ -478,7 +478,7 @@ int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, u
     un_url_reset(u);
     preprocess(&c->input, p, n);
     if (c->input.failed) return UN_ERR_MEMORY;
-    parser P = {.c = c, .in = c->input.data, .n = (long)c->input.len, .base = base, .url = u, .buffer = &c->scratch};
+    parser P = {.c = c, .in = c->input.data ? c->input.data : (const uint8_t *)"", .n = (long)c->input.len, .base = base, .url = u, .buffer = &c->scratch};
     P.buffer->len = 0;
     state s = S_SCHEME_START;
     while (P.ptr <= P.n && s != S_FAILED) {

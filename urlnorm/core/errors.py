@@ -21,6 +21,9 @@ IPV4_OUT_OF_RANGE_PART = "IPv4-out-of-range-part"
 IPV6_UNCLOSED = "IPv6-unclosed"
 IPV6_INVALID = "IPv6-invalid"
 INVALID_BASE = "invalid-base"
+# Bytes that are not UTF-8 (binary columns from WARC or Latin-1 crawls).
+INVALID_UTF8 = "invalid-UTF-8"
+OUT_OF_MEMORY = "out-of-memory"
 UNKNOWN_PROFILE = "unknown-profile"
 UNKNOWN_MODE = "unknown-mode"
 
