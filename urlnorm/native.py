@@ -96,7 +96,9 @@ def available() -> bool:
 
 def _rule_spec(rule: rules.Rule | rules.TextRule) -> tuple[int, bytes, bytes] | None:
     """The kernel's form of a rule, or None for a rule only Python has."""
-    names: tuple[str, ...] = KERNEL.RULE_NAMES if KERNEL else ()
+    if KERNEL is None:
+        return None
+    names: tuple[str, ...] = KERNEL.RULE_NAMES
     fn = rule.apply
     if isinstance(fn, partial) and fn.func is crawl.drop_parameters:
         listed = b"\0".join(n.encode() for n in sorted(fn.keywords["names"]))

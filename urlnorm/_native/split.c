@@ -4,8 +4,11 @@
 
 #include "urlnorm.h"
 
+/* The index of the first byte at or after i that is in stop (a NUL-free set). */
 static size_t span_until(const uint8_t *p, size_t n, size_t i, const char *stop) {
-    while (i < n && !memchr(stop, p[i], strlen(stop))) i++;
+    uint8_t table[256] = {0};
+    for (const char *c = stop; *c; c++) table[(uint8_t)*c] = 1;
+    while (i < n && !table[p[i]]) i++;
     return i;
 }
 

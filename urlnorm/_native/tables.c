@@ -5,7 +5,10 @@
 
 un_tables un_t;
 
-void un_set_tables(const un_tables *t) { un_t = *t; }
+void un_set_tables(const un_tables *t) {
+    un_t = *t;
+    un_whatwg_init();
+}
 
 int un_special_index(const uint8_t *s, size_t n) {
     for (int i = 0; i < un_t.n_special; i++) {

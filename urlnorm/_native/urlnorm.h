@@ -149,6 +149,7 @@ void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n);
 
 /* ---- whatwg.c (core/whatwg.py) and split.c (core/split.py) -------------------------------- */
 
+void un_whatwg_init(void); /* called by un_set_tables */
 int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u);
 int un_split_generic(const uint8_t *p, size_t n, un_url *u);
 int un_valid_utf8(const uint8_t *p, size_t n);

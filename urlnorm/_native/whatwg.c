@@ -48,15 +48,30 @@ static int same_scheme(const un_url *a, const un_url *b) {
     return a->scheme.len == b->scheme.len && memcmp(a->scheme.data, b->scheme.data, a->scheme.len) == 0;
 }
 
-/* Consume the current byte and what follows up to the next byte in stop (core take_run). */
-static long run_end(const parser *P, const char *stop) {
-    long i = P->ptr + 1;
-    while (i < P->n && !memchr(stop, P->in[i], strlen(stop))) i++;
-    return i;
+/* Where the states that only accumulate bytes stop (core _RUN_END); '\\' ends a run only
+ * in special URLs. One table per set, built once by un_whatwg_init. */
+typedef enum {
+    STOP_AUTHORITY_SPECIAL, STOP_AUTHORITY, STOP_HOST_SPECIAL, STOP_HOST, STOP_PATH_SPECIAL,
+    STOP_PATH, STOP_OPAQUE_PATH, STOP_FILE_HOST, N_STOPS,
+} stop_set;
+
+static const char *const STOP_CHARS[N_STOPS] = {
+    "@/?#\\", "@/?#", ":[]/?#\\", ":[]/?#", "/?#\\", "/?#", "?# ", "/\\?#",
+};
+static uint8_t stops[N_STOPS][256];
+
+void un_whatwg_init(void) {
+    memset(stops, 0, sizeof stops);
+    for (int s = 0; s < N_STOPS; s++) {
+        for (const char *c = STOP_CHARS[s]; *c; c++) stops[s][(uint8_t)*c] = 1;
+    }
 }
 
-static void take_run(parser *P, const char *special_stop, const char *other_stop, uint16_t set, un_buf *to) {
-    long end = run_end(P, special(P) ? special_stop : other_stop);
+/* Consume the current byte and what follows up to the next stop byte (core take_run). */
+static void take_run(parser *P, stop_set special_stop, stop_set other_stop, uint16_t set, un_buf *to) {
+    const uint8_t *stop = stops[special(P) ? special_stop : other_stop];
+    long end = P->ptr + 1;
+    while (end < P->n && !stop[P->in[end]]) end++;
     if (set) un_percent_encode(to, P->in + P->ptr, (size_t)(end - P->ptr), set);
     else un_buf_put(to, P->in + P->ptr, (size_t)(end - P->ptr));
     P->ptr = end - 1;
@@ -238,7 +253,7 @@ static state authority(parser *P, int c) {
         P->buffer->len = 0;
         return S_HOST;
     }
-    take_run(P, "@/?#\\", "@/?#", 0, P->buffer);
+    take_run(P, STOP_AUTHORITY_SPECIAL, STOP_AUTHORITY, 0, P->buffer);
     return S_AUTHORITY;
 }
 
@@ -264,7 +279,7 @@ static state host(parser *P, int c) {
         P->inside_brackets = c == '[';
         un_buf_putc(P->buffer, (uint8_t)c);
     } else {
-        take_run(P, ":[]/?#\\", ":[]/?#", 0, P->buffer);
+        take_run(P, STOP_HOST_SPECIAL, STOP_HOST, 0, P->buffer);
     }
     return S_HOST;
 }
@@ -332,7 +347,7 @@ static state file_slash(parser *P, int c) {
 
 static state file_host(parser *P, int c) {
     if (c != END && c != '/' && c != '\\' && c != '?' && c != '#') {
-        take_run(P, "/\\?#", "/\\?#", 0, P->buffer);
+        take_run(P, STOP_FILE_HOST, STOP_FILE_HOST, 0, P->buffer);
         return S_FILE_HOST;
     }
     P->ptr--;
@@ -384,7 +399,7 @@ static void end_segment(parser *P, int c) {
 
 static state path(parser *P, int c) {
     if (!(c == END || c == '?' || c == '#' || is_slash(P, c))) {
-        take_run(P, "/?#\\", "/?#", UN_PATH, P->buffer);
+        take_run(P, STOP_PATH_SPECIAL, STOP_PATH, UN_PATH, P->buffer);
         return S_PATH;
     }
     end_segment(P, c);
@@ -402,7 +417,7 @@ static state opaque_path(parser *P, int c) {
     } else if (c == ' ') {
         un_buf_putc(&P->url->path, ' ');
     } else if (c != END) {
-        take_run(P, "?# ", "?# ", UN_C0_CONTROL, &P->url->path);
+        take_run(P, STOP_OPAQUE_PATH, STOP_OPAQUE_PATH, UN_C0_CONTROL, &P->url->path);
     }
     return S_OPAQUE_PATH;
 }
