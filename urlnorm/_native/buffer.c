@@ -12,7 +12,7 @@ void un_buf_free(un_buf *b) {
     b->failed = 0;
 }
 
-int un_buf_reserve(un_buf *b, size_t extra) {
+int un_buf_grow(un_buf *b, size_t extra) {
     if (b->failed) return 0;
     if (extra <= b->cap - b->len) return 1;
     if (extra > SIZE_MAX / 2 - b->len) {
@@ -31,23 +31,7 @@ int un_buf_reserve(un_buf *b, size_t extra) {
     return 1;
 }
 
-void un_buf_put(un_buf *b, const uint8_t *p, size_t n) {
-    if (n == 0 || !un_buf_reserve(b, n)) return;
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-}
-
-void un_buf_putc(un_buf *b, uint8_t c) {
-    if (!un_buf_reserve(b, 1)) return;
-    b->data[b->len++] = c;
-}
-
 void un_buf_puts(un_buf *b, const char *s) { un_buf_put(b, (const uint8_t *)s, strlen(s)); }
-
-void un_buf_set(un_buf *b, const uint8_t *p, size_t n) {
-    b->len = 0;
-    un_buf_put(b, p, n);
-}
 
 void un_buf_put_uint(un_buf *b, unsigned long v) {
     char digits[24];

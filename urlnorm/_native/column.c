@@ -88,4 +88,6 @@ void un_builder_append(un_builder *b, const uint8_t *p, size_t n) {
 
 void un_builder_null(un_builder *b) { push(b, 0); }
 
+void un_builder_commit(un_builder *b) { push(b, 1); }
+
 int un_builder_failed(const un_builder *b) { return b->offsets.failed || b->data.failed || b->validity.failed; }

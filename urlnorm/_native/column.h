@@ -37,6 +37,8 @@ void un_builder_init(un_builder *b);
 void un_builder_free(un_builder *b);
 void un_builder_append(un_builder *b, const uint8_t *p, size_t n);
 void un_builder_null(un_builder *b);
+/* End a value whose bytes were written to b->data directly. */
+void un_builder_commit(un_builder *b);
 int un_builder_failed(const un_builder *b);
 
 #endif

@@ -191,25 +191,34 @@ static int opaque_host(const uint8_t *p, size_t n, un_buf *out) {
     return UN_OK;
 }
 
-/* The ASCII branch of domain to ASCII (§3.3) and the IPv4 step; *ask for non-ASCII. */
+/* The ASCII branch of domain to ASCII (§3.3) and the IPv4 step, in one pass over the
+ * (percent-decoded) bytes; a non-ASCII byte asks Python for UTS #46. */
 static int domain_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
-    un_buf *d = &c->scratch2;
-    d->len = 0;
-    if (!un_buf_reserve(d, n)) return UN_ERR_MEMORY;
-    d->len = un_percent_decode(d->data, p, n);
-    for (size_t i = 0; i < d->len; i++) {
-        if (d->data[i] >= 0x80) return UN_ASK_HOST;
-        if (d->data[i] >= 'A' && d->data[i] <= 'Z') d->data[i] |= 0x20;
+    if (memchr(p, '%', n)) {
+        un_buf *d = &c->scratch2;
+        d->len = 0;
+        if (!un_buf_reserve(d, n)) return UN_ERR_MEMORY;
+        d->len = un_percent_decode(d->data, p, n);
+        p = d->data, n = d->len;
     }
-    if (d->len == 0) return UN_ERR_DOMAIN_TO_ASCII;
-    if (has_class(d->data, d->len, UN_FORBIDDEN_DOMAIN)) return UN_ERR_DOMAIN_INVALID_CODE_POINT;
-    if (!un_ends_in_a_number(d->data, d->len)) {
-        un_buf_put(out, d->data, d->len);
-        return UN_OK;
+    if (n == 0) return UN_ERR_DOMAIN_TO_ASCII;
+    if (!un_buf_reserve(out, n)) return UN_ERR_MEMORY;
+    int forbidden = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t b = p[i];
+        if (b >= 0x80) {
+            out->len = 0;
+            return UN_ASK_HOST;
+        }
+        forbidden |= un_is(b, UN_FORBIDDEN_DOMAIN);
+        out->data[out->len++] = b >= 'A' && b <= 'Z' ? b | 0x20 : b;
     }
+    if (forbidden) return UN_ERR_DOMAIN_INVALID_CODE_POINT;
+    if (!un_ends_in_a_number(out->data, out->len)) return UN_OK;
     uint32_t address;
-    int err = parse_ipv4(d->data, d->len, &address);
+    int err = parse_ipv4(out->data, out->len, &address);
     if (err) return err;
+    out->len = 0;
     serialize_ipv4(address, out);
     return UN_OK;
 }

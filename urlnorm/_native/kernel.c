@@ -5,7 +5,7 @@
 typedef struct {
     un_ctx ctx;
     un_url url, base;
-    un_buf href, repaired;
+    un_buf repaired;
     un_answers answers;
 } worker;
 
@@ -27,7 +27,6 @@ static void worker_free(worker *w) {
     un_ctx_free(&w->ctx);
     un_url_free(&w->url);
     un_url_free(&w->base);
-    un_buf_free(&w->href);
     un_buf_free(&w->repaired);
 }
 
@@ -61,9 +60,8 @@ static void put_field(un_builder *col, const un_buf *value, int present) {
 static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     const un_url *u = &w->url;
     if (b->op != UN_OP_SPLIT) {
-        w->href.len = 0;
-        un_serialize(u, &w->href);
-        un_builder_append(&r->text[0], w->href.data, w->href.len);
+        un_serialize(u, &r->text[0].data); /* straight into the output column */
+        un_builder_commit(&r->text[0]);
         return;
     }
     put_field(&r->text[0], &u->scheme, u->has_scheme);

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* ---- buffer.c: a growable byte buffer; every append is bounded ---------------------------- */
 
@@ -20,12 +21,30 @@ typedef struct {
 } un_buf;
 
 void un_buf_free(un_buf *b);
-int un_buf_reserve(un_buf *b, size_t extra);
-void un_buf_put(un_buf *b, const uint8_t *p, size_t n);
-void un_buf_putc(un_buf *b, uint8_t c);
+int un_buf_grow(un_buf *b, size_t extra); /* the slow path of un_buf_reserve */
 void un_buf_puts(un_buf *b, const char *s);
-void un_buf_set(un_buf *b, const uint8_t *p, size_t n);
 void un_buf_put_uint(un_buf *b, unsigned long v);
+
+/* The per-byte paths are inline: they run several times for every byte of every row. */
+static inline int un_buf_reserve(un_buf *b, size_t extra) {
+    return (!b->failed && extra <= b->cap - b->len) || un_buf_grow(b, extra);
+}
+
+static inline void un_buf_put(un_buf *b, const uint8_t *p, size_t n) {
+    if (n == 0 || !un_buf_reserve(b, n)) return;
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+static inline void un_buf_putc(un_buf *b, uint8_t c) {
+    if (!un_buf_reserve(b, 1)) return;
+    b->data[b->len++] = c;
+}
+
+static inline void un_buf_set(un_buf *b, const uint8_t *p, size_t n) {
+    b->len = 0;
+    un_buf_put(b, p, n);
+}
 
 /* ---- tables.c: character classes and encode sets, filled from urlnorm.core ---------------- */
 
@@ -53,6 +72,7 @@ typedef struct {
     int n_special;
     char special[UN_MAX_SCHEMES][UN_SCHEME_LEN]; /* special schemes (URL Standard §4.1) */
     int default_port[UN_MAX_SCHEMES];            /* -1: none (file) */
+    size_t special_len[UN_MAX_SCHEMES];          /* filled by un_set_tables */
 } un_tables;
 
 extern un_tables un_t;

@@ -26,6 +26,8 @@ typedef struct {
     int at_sign_seen, inside_brackets, password_token_seen, err;
     int port_seen, port_digits;
     long port_value;
+    long mark;      /* where the authority/host buffer starts in the input, or -1 */
+    long seg_start; /* where the open path segment starts in url->path, or -1 */
 } parser;
 
 static state fail(parser *P, int err) {
@@ -76,6 +78,19 @@ static void take_run(parser *P, stop_set special_stop, stop_set other_stop, uint
     else un_buf_put(to, P->in + P->ptr, (size_t)(end - P->ptr));
     P->ptr = end - 1;
 }
+
+/* The authority and host states only ever buffer a contiguous run of the input, so their
+ * buffer is kept as a slice of it (from mark to the current byte) rather than copied. */
+static void extend_slice(parser *P, stop_set special_stop, stop_set other_stop) {
+    if (P->mark < 0) P->mark = P->ptr;
+    const uint8_t *stop = stops[special(P) ? special_stop : other_stop];
+    long end = P->ptr + 1;
+    while (end < P->n && !stop[P->in[end]]) end++;
+    P->ptr = end - 1;
+}
+
+static size_t slice_len(const parser *P) { return P->mark < 0 ? 0 : (size_t)(P->ptr - P->mark); }
+static const uint8_t *slice(const parser *P) { return P->mark < 0 ? P->in : P->in + P->mark; }
 
 static void set_scheme(un_url *u, const uint8_t *p, size_t n) {
     un_buf_set(&u->scheme, p, n);
@@ -157,7 +172,14 @@ static state scheme_start(parser *P, int c) {
 
 static state scheme(parser *P, int c) {
     if (c != END && un_is((uint8_t)c, UN_SCHEME_CHAR)) {
-        un_buf_putc(P->buffer, (uint8_t)(un_is((uint8_t)c, UN_ALPHA) ? c | 0x20 : c));
+        long end = P->ptr;
+        while (end < P->n && un_is(P->in[end], UN_SCHEME_CHAR)) end++;
+        if (!un_buf_reserve(P->buffer, (size_t)(end - P->ptr))) return fail(P, UN_ERR_MEMORY);
+        for (long i = P->ptr; i < end; i++) {
+            uint8_t b = P->in[i];
+            P->buffer->data[P->buffer->len++] = b >= 'A' && b <= 'Z' ? b | 0x20 : b;
+        }
+        P->ptr = end - 1;
         return S_SCHEME;
     }
     if (c != ':') {
@@ -227,15 +249,15 @@ static void take_userinfo(parser *P) {
     /* A second '@' is data: it was part of the userinfo. */
     if (P->at_sign_seen) un_buf_puts(P->password_token_seen ? &u->password : &u->username, "%40");
     P->at_sign_seen = 1;
-    const uint8_t *b = P->buffer->data;
-    for (size_t i = 0; i < P->buffer->len; i++) {
+    const uint8_t *b = slice(P);
+    for (size_t i = 0, n = slice_len(P); i < n; i++) {
         if (b[i] == ':' && !P->password_token_seen) {
             P->password_token_seen = 1;
             continue;
         }
         un_percent_encode(P->password_token_seen ? &u->password : &u->username, b + i, 1, UN_USERINFO);
     }
-    P->buffer->len = 0;
+    P->mark = -1;
 }
 
 static int ends_authority(const parser *P, int c) {
@@ -248,38 +270,38 @@ static state authority(parser *P, int c) {
         return S_AUTHORITY;
     }
     if (ends_authority(P, c)) {
-        if (P->at_sign_seen && P->buffer->len == 0) return fail(P, UN_ERR_HOST_MISSING);
-        P->ptr -= (long)P->buffer->len + 1;
-        P->buffer->len = 0;
+        if (P->at_sign_seen && slice_len(P) == 0) return fail(P, UN_ERR_HOST_MISSING);
+        P->ptr -= (long)slice_len(P) + 1;
+        P->mark = -1;
         return S_HOST;
     }
-    take_run(P, STOP_AUTHORITY_SPECIAL, STOP_AUTHORITY, 0, P->buffer);
+    extend_slice(P, STOP_AUTHORITY_SPECIAL, STOP_AUTHORITY);
     return S_AUTHORITY;
 }
 
 static state set_host(parser *P, state next) {
-    int err = un_parse_host(P->c, P->buffer->data, P->buffer->len, special(P), &P->url->host);
+    int err = un_parse_host(P->c, slice(P), slice_len(P), special(P), &P->url->host);
     if (err) return fail(P, err);
     P->url->has_host = 1;
-    P->buffer->len = 0;
+    P->mark = -1;
     return next;
 }
 
 static state host(parser *P, int c) {
     if (c == ':' && !P->inside_brackets) {
-        if (P->buffer->len == 0) return fail(P, UN_ERR_HOST_MISSING);
+        if (slice_len(P) == 0) return fail(P, UN_ERR_HOST_MISSING);
         return set_host(P, S_PORT);
     }
     if (ends_authority(P, c)) {
-        if (special(P) && P->buffer->len == 0) return fail(P, UN_ERR_HOST_MISSING);
+        if (special(P) && slice_len(P) == 0) return fail(P, UN_ERR_HOST_MISSING);
         state next = set_host(P, S_PATH_START);
         return next == S_FAILED ? next : back(P, next);
     }
     if (c == '[' || c == ']') {
         P->inside_brackets = c == '[';
-        un_buf_putc(P->buffer, (uint8_t)c);
+        if (P->mark < 0) P->mark = P->ptr;
     } else {
-        take_run(P, STOP_HOST_SPECIAL, STOP_HOST, 0, P->buffer);
+        extend_slice(P, STOP_HOST_SPECIAL, STOP_HOST);
     }
     return S_HOST;
 }
@@ -345,23 +367,35 @@ static state file_slash(parser *P, int c) {
     return back(P, S_PATH);
 }
 
+static void open_segment(parser *P) {
+    if (P->seg_start >= 0) return;
+    P->seg_start = (long)P->url->path.len;
+    un_buf_putc(&P->url->path, '/');
+}
+
 static state file_host(parser *P, int c) {
     if (c != END && c != '/' && c != '\\' && c != '?' && c != '#') {
-        take_run(P, STOP_FILE_HOST, STOP_FILE_HOST, 0, P->buffer);
+        extend_slice(P, STOP_FILE_HOST, STOP_FILE_HOST);
         return S_FILE_HOST;
     }
+    const uint8_t *buffer = slice(P);
+    size_t len = slice_len(P);
     P->ptr--;
-    if (un_is_drive_letter(P->buffer->data, P->buffer->len, 0)) return S_PATH;
+    P->mark = -1;
     un_url *u = P->url;
-    if (P->buffer->len) {
-        int err = un_parse_host(P->c, P->buffer->data, P->buffer->len, 1, &u->host);
+    if (un_is_drive_letter(buffer, len, 0)) {
+        /* The drive-letter quirk: the buffer is kept and becomes the first path segment. */
+        open_segment(P);
+        un_buf_put(&u->path, buffer, len);
+        return S_PATH;
+    }
+    u->host.len = 0;
+    if (len) {
+        int err = un_parse_host(P->c, buffer, len, 1, &u->host);
         if (err) return fail(P, err);
         if (u->host.len == 9 && memcmp(u->host.data, "localhost", 9) == 0) u->host.len = 0;
-    } else {
-        u->host.len = 0;
     }
     u->has_host = 1;
-    P->buffer->len = 0;
     return S_PATH_START;
 }
 
@@ -375,31 +409,31 @@ static state path_start(parser *P, int c) {
     return S_PATH_START;
 }
 
-static void append_segment(un_url *u, const uint8_t *p, size_t n) {
-    un_buf_putc(&u->path, '/');
-    un_buf_put(&u->path, p, n);
-}
-
-/* Append the buffered segment, resolving "." and ".." (§4.4 path state). */
+/* Close the open segment (written in place), resolving "." and ".." (§4.4 path state). */
 static void end_segment(parser *P, int c) {
     un_url *u = P->url;
-    un_buf *b = P->buffer;
+    open_segment(P);
+    size_t start = (size_t)P->seg_start;
+    const uint8_t *seg = u->path.data + start + 1;
+    size_t n = u->path.len - start - 1;
     int at_end = !is_slash(P, c);
-    if (un_is_double_dot(b->data, b->len)) {
+    if (un_is_double_dot(seg, n)) {
+        u->path.len = start;
         shorten_path(u);
-        if (at_end) append_segment(u, NULL, 0);
-    } else if (un_is_single_dot(b->data, b->len)) {
-        if (at_end) append_segment(u, NULL, 0);
-    } else {
-        if (is_file(u) && u->path.len == 0 && un_is_drive_letter(b->data, b->len, 0)) b->data[1] = ':';
-        append_segment(u, b->data, b->len);
+        if (at_end) un_buf_putc(&u->path, '/');
+    } else if (un_is_single_dot(seg, n)) {
+        u->path.len = start;
+        if (at_end) un_buf_putc(&u->path, '/');
+    } else if (is_file(u) && start == 0 && un_is_drive_letter(seg, n, 0)) {
+        u->path.data[start + 2] = ':';
     }
-    b->len = 0;
+    P->seg_start = -1;
 }
 
 static state path(parser *P, int c) {
     if (!(c == END || c == '?' || c == '#' || is_slash(P, c))) {
-        take_run(P, STOP_PATH_SPECIAL, STOP_PATH, UN_PATH, P->buffer);
+        open_segment(P);
+        take_run(P, STOP_PATH_SPECIAL, STOP_PATH, UN_PATH, &P->url->path);
         return S_PATH;
     }
     end_segment(P, c);
@@ -478,22 +512,27 @@ size_t un_strip_bounds(const uint8_t *p, size_t n, size_t *start) {
     return n - s;
 }
 
-/* §4.4 steps 1–3: strip leading/trailing C0 control or space, remove tab and newlines. */
-static void preprocess(un_buf *out, const uint8_t *p, size_t n) {
+/* §4.4 steps 1–3: strip leading/trailing C0 control or space, remove tab and newlines.
+ * Most rows have none of these: they are parsed where they are, without a copy. */
+static const uint8_t *preprocess(un_buf *out, const uint8_t *p, size_t *n) {
     size_t s;
-    n = un_strip_bounds(p, n, &s);
+    *n = un_strip_bounds(p, *n, &s);
+    p += s;
+    if (!memchr(p, '\t', *n) && !memchr(p, '\n', *n) && !memchr(p, '\r', *n)) return p;
     out->len = 0;
-    if (!un_buf_reserve(out, n)) return;
-    for (size_t i = s; i < s + n; i++) {
+    if (!un_buf_reserve(out, *n)) return NULL;
+    for (size_t i = 0; i < *n; i++) {
         if (p[i] != '\t' && p[i] != '\n' && p[i] != '\r') out->data[out->len++] = p[i];
     }
+    *n = out->len;
+    return out->data;
 }
 
 int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u) {
     un_url_reset(u);
-    preprocess(&c->input, p, n);
-    if (c->input.failed) return UN_ERR_MEMORY;
-    parser P = {.c = c, .in = c->input.data ? c->input.data : (const uint8_t *)"", .n = (long)c->input.len, .base = base, .url = u, .buffer = &c->scratch};
+    const uint8_t *in = n ? preprocess(&c->input, p, &n) : p;
+    if (!in) return UN_ERR_MEMORY;
+    parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .buffer = &c->scratch, .mark = -1, .seg_start = -1};
     P.buffer->len = 0;
     state s = S_SCHEME_START;
     while (P.ptr <= P.n && s != S_FAILED) {
