@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from types import ModuleType
 from typing import Any
@@ -50,7 +50,7 @@ _CLASSES = (
 )
 # Rows are split across threads in slices of at least this many.
 MIN_SLICE = 50_000
-_OP_NORMALIZE, _OP_SPLIT, _OP_JOIN = 0, 1, 2
+_OP_NORMALIZE, _OP_SPLIT, _OP_JOIN, _OP_NORMALIZE_RECORD, _OP_SURT = 0, 1, 2, 3, 4
 JOIN_MODES = {"whatwg": 0, "rfc3986": 1, "legacy": 2}
 _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
 
@@ -133,9 +133,24 @@ class NativeProfile:
 _NATIVE_PROFILES: dict[int, NativeProfile | None] = {}
 
 
+def native_prefix(profile: Profile) -> tuple[NativeProfile | None, tuple[rules.Rule, ...]]:
+    """The longest leading part of ``profile`` the kernel runs, and the rules left to Python.
+
+    Python's rules run on the kernel's record, so they must all be record rules.
+    """
+    count = 0
+    while count < len(profile.rules) and _rule_spec(profile.rules[count]) is not None:
+        count += 1
+    rest = profile.rules[count:]
+    if count == 0 or not all(isinstance(r, rules.Rule) for r in rest):
+        return None, ()
+    head = native_profile(replace(profile, name=f"{profile.name}-native", rules=profile.rules[:count]))
+    return head, tuple(r for r in rest if isinstance(r, rules.Rule))
+
+
 def native_profile(profile: Profile) -> NativeProfile | None:
     """The kernel's form of ``profile``, or None if a rule of it exists only in Python."""
-    key = id(profile)
+    key = hash((profile.mode, profile.rules))
     if key not in _NATIVE_PROFILES:
         specs = [_rule_spec(r) for r in profile.rules]
         ok = KERNEL is not None and profile.mode in ("whatwg", "generic") and None not in specs
@@ -181,6 +196,15 @@ def _large_string(parts: tuple[Any, Any, Any, int], length: int) -> pa.Array:
     return pa.Array.from_buffers(pa.large_string(), length, buffers, null_count=nulls)
 
 
+@dataclass(frozen=True)
+class Op:
+    """One kernel operation: its code, its option, and what to do with bytes not UTF-8."""
+
+    code: int
+    option: Any
+    encode_invalid_utf8: bool = False
+
+
 @dataclass
 class Batch:
     """The kernel's output for one slice: text columns, ports, per-row status and questions."""
@@ -191,20 +215,18 @@ class Batch:
     question: pa.Array
 
 
-def _run_one(
-    op: int, option: Any, array: pa.Array, answers: Answers | None, base: pa.Array | None
-) -> Batch:
+def _run_one(op: Op, array: pa.Array, answers: Answers | None, base: pa.Array | None) -> Batch:
     assert KERNEL is not None
     a = answers or Answers.none()
     texts, port, status, question = KERNEL.run(
-        op,
-        option,
+        op.code,
+        op.option,
         _spec(array),
         None if base is None else _spec(base),
         None if a.host is None else _spec(a.host),
         a.host_error,
         None if a.www is None else _spec(a.www),
-        False,
+        op.encode_invalid_utf8,
     )
     n = len(array)
     port_array = None
@@ -220,9 +242,25 @@ def _run_one(
     )
 
 
+_threads: int | None = None
+
+
+def set_threads(threads: int | None) -> None:
+    """Use ``threads`` threads for a large batch (``None``: as many as Polars uses)."""
+    global _threads
+    if threads is not None and threads < 1:
+        raise ValueError("threads must be at least 1")
+    _threads = threads
+
+
+def threads() -> int:
+    """How many threads a large batch is split across."""
+    return _threads or int(os.environ.get("URLNORM_THREADS", 0)) or pl.thread_pool_size()
+
+
 def _slices(length: int) -> Iterator[tuple[int, int]]:
-    threads = max(1, pl.thread_pool_size())
-    size = max(MIN_SLICE, -(-length // threads))
+    threads_now = max(1, threads())
+    size = max(MIN_SLICE, -(-length // threads_now))
     for start in range(0, length, size):
         yield start, min(size, length - start)
 
@@ -239,17 +277,17 @@ def _concat(batches: list[Batch]) -> Batch:
     )
 
 
-def _run(op: int, option: Any, array: pa.Array, base: pa.Array | None = None) -> Batch:
+def _run(op: Op, array: pa.Array, base: pa.Array | None = None) -> Batch:
     """One operation over ``array``, its slices on Polars' thread count with the GIL released."""
     literal_base = base is not None and len(base) == 1 and len(array) != 1
     parts = list(_slices(len(array)))
     if len(parts) <= 1:
-        return _run_one(op, option, array, None, base)
+        return _run_one(op, array, None, base)
 
     def one(part: tuple[int, int]) -> Batch:
         start, size = part
         part_base = base if base is None or literal_base else base.slice(start, size)
-        return _run_one(op, option, array.slice(start, size), None, part_base)
+        return _run_one(op, array.slice(start, size), None, part_base)
 
     with ThreadPoolExecutor(len(parts)) as pool:
         return _concat(list(pool.map(one, parts)))
@@ -368,9 +406,9 @@ def _take_answers(answers: Answers, rows: pl.Series) -> Answers:
 _MAX_ROUNDS = 4
 
 
-def _finish(op: int, option: Any, array: pa.Array, profile: NativeProfile | None) -> Outcome:
+def _finish(op: Op, array: pa.Array, profile: NativeProfile | None) -> Outcome:
     """Run, then answer the asking rows' questions and run those rows again until none asks."""
-    batch = _run(op, option, array)
+    batch = _run(op, array)
     rows = _asking(batch)
     asked = rows.len()
     texts = [_series(t) for t in batch.texts]
@@ -381,7 +419,7 @@ def _finish(op: int, option: Any, array: pa.Array, profile: NativeProfile | None
         if rows.len() == 0:
             break
         answers = _answers_for(sub, answers, profile)
-        sub = _run_one(op, option, _gather(array, rows), answers, None)
+        sub = _run_one(op, _gather(array, rows), answers, None)
         texts = [t.scatter(rows, _series(s)) for t, s in zip(texts, sub.texts, strict=True)]
         if port is not None and sub.port is not None:
             port = port.scatter(rows, _series(sub.port))
@@ -408,14 +446,32 @@ def _error_names(status: pl.Series) -> pl.Series:
 # ---- operations ------------------------------------------------------------------------------
 
 
-def normalize(array: pa.Array, profile: NativeProfile) -> Outcome:
+def normalize(array: pa.Array, profile: NativeProfile, *, encode_invalid_utf8: bool = False) -> Outcome:
     """Normalise every row by ``profile`` (:meth:`Profile.normalize` per row)."""
-    return _finish(_OP_NORMALIZE, profile.spec, as_kernel_array(array), profile)
+    op = Op(_OP_NORMALIZE, profile.spec, encode_invalid_utf8)
+    return _finish(op, as_kernel_array(array), profile)
 
 
-def split(array: pa.Array, mode: str) -> Outcome:
+def normalize_record(
+    array: pa.Array, profile: NativeProfile, *, encode_invalid_utf8: bool = False
+) -> Outcome:
+    """The record of every row after ``profile``'s rules, as :func:`split` gives it."""
+    op = Op(_OP_NORMALIZE_RECORD, profile.spec, encode_invalid_utf8)
+    return _finish(op, as_kernel_array(array), profile)
+
+
+def surt(
+    array: pa.Array, profile: NativeProfile, *, with_scheme: bool, trailing_comma: bool
+) -> Outcome:
+    """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
+    op = Op(_OP_SURT, (profile.spec, with_scheme, trailing_comma))
+    return _finish(op, as_kernel_array(array), profile)
+
+
+def split(array: pa.Array, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
     """Split every row into the URL record's columns (:func:`urlnorm.split` per row)."""
-    return _finish(_OP_SPLIT, mode == "generic", as_kernel_array(array), None)
+    op = Op(_OP_SPLIT, mode == "generic", encode_invalid_utf8)
+    return _finish(op, as_kernel_array(array), None)
 
 
 def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series]:
@@ -424,7 +480,8 @@ def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series
     Returns the outcome and the rows that need the core (a host that needs UTS #46): the
     kernel does not answer questions for two URLs at once.
     """
-    batch = _run(_OP_JOIN, JOIN_MODES[mode], as_kernel_array(array), as_kernel_array(base))
+    op = Op(_OP_JOIN, JOIN_MODES[mode])
+    batch = _run(op, as_kernel_array(array), as_kernel_array(base))
     asking = _asking(batch)
     status = _series(batch.status)
     outcome = Outcome([_series(batch.texts[0])], None, _error_names(status), asking.len())
@@ -467,4 +524,15 @@ def fuzz_header() -> str:
     return "\n".join(lines)
 
 
-__all__ = ["Outcome", "available", "join", "native_profile", "normalize", "split"]
+__all__ = [
+    "Outcome",
+    "available",
+    "join",
+    "native_prefix",
+    "native_profile",
+    "normalize",
+    "normalize_record",
+    "set_threads",
+    "split",
+    "surt",
+]

@@ -154,7 +154,8 @@ static int profile_from(PyObject *spec, un_profile *prof, PyObject **keep) {
 }
 
 static PyObject *result_to_python(const un_batch *b, un_result *r) {
-    int n = b->op == UN_OP_SPLIT ? UN_N_SPLIT_TEXT : 1;
+    int record = b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD;
+    int n = record ? UN_N_SPLIT_TEXT : 1;
     PyObject *texts = PyList_New(n);
     if (!texts) return NULL;
     for (int i = 0; i < n; i++) {
@@ -167,7 +168,7 @@ static PyObject *result_to_python(const un_batch *b, un_result *r) {
     }
     PyObject *port = Py_None;
     Py_INCREF(Py_None);
-    if (b->op == UN_OP_SPLIT) {
+    if (record) {
         Py_DECREF(Py_None);
         port = Py_BuildValue("(NN)", take(&r->port), take(&r->port_validity));
     }
@@ -175,12 +176,17 @@ static PyObject *result_to_python(const un_batch *b, un_result *r) {
 }
 
 /* run(op, option, input, base, host_answer, host_error, www_answer, encode_invalid_utf8)
- * op 0 normalize (option: profile spec), 1 split (option: generic), 2 join (option: mode). */
+ * op 0 normalize and 3 normalize to a record (option: profile spec), 1 split (option:
+ * generic), 2 join (option: mode), 4 surt (option: (profile spec, with_scheme, comma)). */
 static PyObject *run(PyObject *self, PyObject *args) {
     (void)self;
     int op, encode;
     PyObject *option, *input, *base, *host_answer, *host_error, *www_answer;
     if (!PyArg_ParseTuple(args, "iOOOOOOp", &op, &option, &input, &base, &host_answer, &host_error, &www_answer, &encode)) return NULL;
+    if (op < UN_OP_NORMALIZE || op > UN_OP_SURT) {
+        PyErr_SetString(PyExc_ValueError, "unknown operation");
+        return NULL;
+    }
     un_batch b = {.op = (un_op)op, .encode_invalid_utf8 = encode};
     un_profile prof;
     PyObject *keep = NULL, *out = NULL;
@@ -188,9 +194,17 @@ static PyObject *run(PyObject *self, PyObject *args) {
     int ok = 1;
     held_column *local = PyMem_Calloc(4, sizeof(held_column));
     if (!local) return PyErr_NoMemory();
-    if (op == UN_OP_NORMALIZE) ok = profile_from(option, &prof, &keep) == 0, b.profile = &prof;
-    else if (op == UN_OP_SPLIT) b.generic = PyObject_IsTrue(option);
-    else b.join_mode = (int)PyLong_AsLong(option);
+    if (op == UN_OP_SURT) {
+        PyObject *spec;
+        ok = PyArg_ParseTuple(option, "Opp", &spec, &b.with_scheme, &b.trailing_comma) && profile_from(spec, &prof, &keep) == 0;
+        b.profile = &prof;
+    } else if (op == UN_OP_NORMALIZE || op == UN_OP_NORMALIZE_RECORD) {
+        ok = profile_from(option, &prof, &keep) == 0, b.profile = &prof;
+    } else if (op == UN_OP_SPLIT) {
+        b.generic = PyObject_IsTrue(option);
+    } else {
+        b.join_mode = (int)PyLong_AsLong(option);
+    }
     if (ok && !PyErr_Occurred()) ok = column_from(input, &local[0]) == 0;
     else ok = 0;
     b.input = local[0].col;

@@ -38,7 +38,8 @@ void un_ctx_free(un_ctx *c) {
     un_buf_free(&c->scratch2);
 }
 
-static int text_columns(const un_batch *b) { return b->op == UN_OP_SPLIT ? UN_N_SPLIT_TEXT : 1; }
+static int record_out(const un_batch *b) { return b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD; }
+static int text_columns(const un_batch *b) { return record_out(b) ? UN_N_SPLIT_TEXT : 1; }
 
 static void put_port(un_result *r, int64_t row, int32_t port) {
     uint16_t v = port >= 0 ? (uint16_t)port : 0;
@@ -49,7 +50,7 @@ static void put_port(un_result *r, int64_t row, int32_t port) {
 
 static void null_row(const un_batch *b, un_result *r, int64_t row) {
     for (int i = 0; i < text_columns(b); i++) un_builder_null(&r->text[i]);
-    if (b->op == UN_OP_SPLIT) put_port(r, row, -1);
+    if (record_out(b)) put_port(r, row, -1);
 }
 
 static void put_field(un_builder *col, const un_buf *value, int present) {
@@ -59,7 +60,12 @@ static void put_field(un_builder *col, const un_buf *value, int present) {
 
 static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     const un_url *u = &w->url;
-    if (b->op != UN_OP_SPLIT) {
+    if (b->op == UN_OP_SURT) {
+        un_surt_key(u, b->with_scheme, b->trailing_comma, &r->text[0].data);
+        un_builder_commit(&r->text[0]);
+        return;
+    }
+    if (!record_out(b)) {
         un_serialize(u, &r->text[0].data); /* straight into the output column */
         un_builder_commit(&r->text[0]);
         return;
@@ -89,7 +95,9 @@ static void load_answers(const un_batch *b, worker *w, int64_t row) {
 
 static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
     switch (b->op) {
-    case UN_OP_NORMALIZE: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
+    case UN_OP_NORMALIZE:
+    case UN_OP_NORMALIZE_RECORD:
+    case UN_OP_SURT: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
     case UN_OP_SPLIT:
         return b->generic ? un_split_generic(p, n, &w->url) : un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
     case UN_OP_JOIN: {

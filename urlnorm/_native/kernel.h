@@ -5,7 +5,9 @@
 
 #include "column.h"
 
-typedef enum { UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN } un_op;
+/* NORMALIZE_RECORD emits the normalised record's columns as SPLIT does, for profiles whose
+ * last rules only Python has; SURT emits the normalised URL's SURT key. */
+typedef enum { UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT } un_op;
 
 enum { UN_N_SPLIT_TEXT = 7 }; /* scheme, username, password, host, path, query, fragment */
 
@@ -14,6 +16,7 @@ typedef struct {
     const un_profile *profile; /* UN_OP_NORMALIZE */
     int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
     int join_mode;             /* UN_OP_JOIN */
+    int with_scheme, trailing_comma; /* UN_OP_SURT */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
     un_column input;
     const un_column *base;        /* UN_OP_JOIN: the bases, or one literal base */

@@ -227,6 +227,10 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
 int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params);
 int un_sort_query(un_ctx *c, un_url *u);
 
+/* ---- surt.c (core/surt.py) ---------------------------------------------------------------- */
+
+void un_surt_key(const un_url *u, int with_scheme, int trailing_comma, un_buf *out);
+
 /* ---- resolve.c (core/resolve.py) ---------------------------------------------------------- */
 
 enum { UN_JOIN_WHATWG, UN_JOIN_RFC3986, UN_JOIN_LEGACY };

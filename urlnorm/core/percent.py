@@ -55,6 +55,8 @@ PATH = QUERY | "?^`{}"
 USERINFO = PATH | "/:;=@[\\]|"
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+# The lone surrogates Python's surrogateescape error handler decodes undecodable bytes to.
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
 def encode_char(char: str) -> str:
@@ -73,6 +75,19 @@ def percent_encode(text: str, encode_set: EncodeSet) -> str:
     'a%20b%3C%C3%A9%3E'
     """
     return encode_set.pattern.sub(lambda m: encode_char(m.group()), text)
+
+
+def encode_invalid_utf8(raw: bytes) -> str:
+    """Decode UTF-8, percent-encoding each byte that is not part of a valid sequence.
+
+    The lossless way to read a URL in another encoding (a Latin-1 crawl): its bytes are kept
+    as escapes rather than replaced or rejected.
+
+    >>> encode_invalid_utf8(b"/caf\\xe9/\\xc3\\xa9")
+    '/caf%E9/é'
+    """
+    text = raw.decode("utf-8", "surrogateescape")
+    return _ESCAPED_BYTE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
 
 
 def percent_decode_bytes(text: str) -> bytes:
