@@ -23,12 +23,14 @@ TRACKING = ["utm_source=news", "utm_medium=email", "gclid=Cj0KCQ", "fbclid=IwAR2
 
 
 def _host(rng: random.Random) -> str:
-    host = rng.choice(HOSTS[:6] + ["Shop.Example.COM", "WWW.News.Example.org", "bücher.example"])
+    host = rng.choice([*HOSTS[:6], "Shop.Example.COM", "WWW.News.Example.org", "bücher.example"])
     return host.upper() if rng.random() < 0.2 else host
 
 
 def _path(rng: random.Random) -> str:
-    words = [rng.choice(WORDS).replace(" ", "-").replace("é", "e") for _ in range(rng.randint(1, 4))]
+    words = [
+        rng.choice(WORDS).replace(" ", "-").replace("é", "e") for _ in range(rng.randint(1, 4))
+    ]
     if rng.random() < 0.2:
         words.insert(rng.randrange(len(words)), rng.choice([".", "..", "%7euser", "a%2fb"]))
     return "/" + "/".join(words)

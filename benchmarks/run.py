@@ -33,7 +33,7 @@ from urlnorm import compat, engine, native
 from urlnorm.polars import dedup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from mixes import mixes  # noqa: E402
+from mixes import mixes
 
 ROOT = Path(__file__).resolve().parents[1]
 ADA_DIR = ROOT / "build" / "ada"
@@ -82,7 +82,7 @@ def ada_anchor() -> Path:
 
 
 def anchor_ns(urls: list[str]) -> float:
-    """ada's one-thread ns/URL over ``urls`` (parse and href)."""
+    """Ada's one-thread ns/URL over ``urls`` (parse and href)."""
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt") as f:
         f.write("\n".join(u.replace("\n", "") for u in urls))
         f.flush()
@@ -234,7 +234,9 @@ def print_source(name: str, result: dict[str, Any]) -> None:
         print(f"  {label:32s} {ratio:8.1f}x{met}")
     passes = result["normalize_lowercase_passes"]
     met = "met" if passes <= MAX_LOWERCASE_PASSES else "MISSED"
-    print(f"  normalize = {passes:.1f} to_lowercase passes (target <= {MAX_LOWERCASE_PASSES}: {met})")
+    print(
+        f"  normalize = {passes:.1f} to_lowercase passes (target <= {MAX_LOWERCASE_PASSES}: {met})"
+    )
     for entry, share in result["slow_path_share"].items():
         print(f"  left the kernel, {entry:20s} {share:8.3%}")
 

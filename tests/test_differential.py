@@ -17,6 +17,8 @@ import urlnorm.arrow
 from tests.conftest import load_wpt
 from tests.strategies import COLUMN_VALUE, EDGE_URL
 
+# Every test here runs on the native kernel and on the pure-Python path.
+pytestmark = pytest.mark.usefixtures("engine_path")
 PROFILES = ["rfc3986", "whatwg", "canonical", "crawl"]
 MODES = ["whatwg", "generic"]
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
@@ -96,13 +98,21 @@ def check_all(values: list[str | None], *, streaming: bool = False) -> None:
             assert_same(values, run(values, mode), expected)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(values=st.lists(COLUMN_VALUE, min_size=1, max_size=40))
 def test_generated_columns(values: list[str | None]) -> None:
     check_all(values)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(values=st.lists(EDGE_URL, min_size=1, max_size=40))
 def test_fast_tier_edges(values: list[str | None]) -> None:
     check_all(values)

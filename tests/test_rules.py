@@ -128,6 +128,17 @@ RULE_CASES: dict[str, list[tuple[str, str]]] = {
         ("http://www.co.uk/", "http://www.co.uk/"),
         ("http://www3288.com/", "http://www3288.com/"),
     ],
+    "fold_https": [
+        ("https://a/", "http://a/"),
+        ("https://a:80/", "http://a/"),
+        ("http://a:443/", "http://a:443/"),
+        ("wss://a/", "wss://a/"),
+    ],
+    "drop_trailing_slash": [
+        ("http://a/b/", "http://a/b"),
+        ("http://a/", "http://a/"),
+        ("http://a/b", "http://a/b"),
+    ],
 }
 
 

@@ -83,7 +83,7 @@ import urlnorm
 with pl.Config(streaming_chunk_size={batch}):
     pl.scan_parquet(sys.argv[1]).with_columns(
         normalized=pl.col("url").url.normalize("canonical"), parts=pl.col("url").url.split()
-    ).sink_parquet(sys.argv[2])
+    ).sink_parquet(sys.argv[2], row_group_size={batch})
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
 """
 
@@ -105,4 +105,7 @@ def test_streaming_memory_does_not_grow_with_the_input(tmp_path: Path) -> None:
     big = peak_bytes(write_urls(tmp_path / "b.parquet", 1_000_000), big_out)
     materialised = pl.read_parquet(big_out).estimated_size()
     # Ten times the rows; holding the result in memory would add all of ``materialised``.
-    assert big - small < materialised / 2, (small, big, materialised)
+    assert big - small < materialised / 4, (small, big, materialised)
+    # Measured 1.26-1.36x with the kernel (Polars' own string kernels on the same plan: 1.9x);
+    # the bound leaves room for the allocator's run-to-run variation.
+    assert big < 1.45 * small, (small, big)

@@ -1,8 +1,10 @@
 """Arrow front-end: the engine's functions on ``pa.Array``/``pa.ChunkedArray`` and batch streams.
 
-Input may be ``string``, ``large_string`` or ``string_view``; it is viewed as a Polars Series
-without copying where Arrow allows, run through :mod:`urlnorm.engine`, and returned as Arrow
-(``large_string``, and a struct for :func:`split`).
+Input may be ``string``, ``large_string``, ``string_view`` or their ``binary`` forms; it is
+viewed as a Polars Series without copying where Arrow allows, run through
+:mod:`urlnorm.engine` (the kernel reads the buffers as they are), and returned as Arrow
+(``large_string``, and a struct for :func:`split`). Binary rows that are not UTF-8 get null and
+``invalid-UTF-8``, or with ``invalid_utf8="encode"`` their undecodable bytes percent-encoded.
 """
 
 from __future__ import annotations
@@ -36,7 +38,11 @@ def _checked(result: engine.Result, series: pl.Series, strict: bool) -> engine.R
 
 
 def normalize(
-    array: ArrowStrings, profile: str | Profile = "rfc3986", *, strict: bool = False
+    array: ArrowStrings,
+    profile: str | Profile = "rfc3986",
+    *,
+    strict: bool = False,
+    invalid_utf8: str = "error",
 ) -> pa.Array:
     """Normalise each URL by ``profile``; invalid rows are null unless ``strict``.
 
@@ -45,11 +51,14 @@ def normalize(
     ['http://a.com/', None]
     """
     series = _series(array)
-    result = _checked(engine.normalize(series, profile), series, strict)
+    result = engine.normalize(series, profile, invalid_utf8=invalid_utf8)
+    result = _checked(result, series, strict)
     return _arrow(result.frame.get_column("url"))
 
 
-def split(array: ArrowStrings, mode: str = "whatwg", *, strict: bool = False) -> pa.StructArray:
+def split(
+    array: ArrowStrings, mode: str = "whatwg", *, strict: bool = False, invalid_utf8: str = "error"
+) -> pa.StructArray:
     """Split each URL into the URL record struct (``port`` is ``uint16``).
 
     >>> import pyarrow as pa
@@ -57,7 +66,7 @@ def split(array: ArrowStrings, mode: str = "whatwg", *, strict: bool = False) ->
     [8443]
     """
     series = _series(array)
-    result = _checked(engine.split(series, mode), series, strict)
+    result = _checked(engine.split(series, mode, invalid_utf8=invalid_utf8), series, strict)
     return _arrow(engine.record_struct(result, series))
 
 
@@ -72,10 +81,13 @@ def join(
 
 
 def error(
-    array: ArrowStrings, profile: str | Profile | None = None, mode: str = "whatwg"
+    array: ArrowStrings,
+    profile: str | Profile | None = None,
+    mode: str = "whatwg",
+    invalid_utf8: str = "error",
 ) -> pa.Array:
     """The error code of each invalid URL (as ``url.error`` in Polars)."""
-    return _arrow(engine.error_codes(_series(array), profile, mode))
+    return _arrow(engine.error_codes(_series(array), profile, mode, invalid_utf8))
 
 
 def map_batches(

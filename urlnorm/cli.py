@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 
 import urlnorm
-from urlnorm import io
+from urlnorm import engine, io
 from urlnorm.polars import KEEP, UrlExprNamespace, UrlSeriesNamespace, dedup, dedup_summary
 
 PIPELINES = {"crawl-dedup": "crawl_dedup", "clickstream": "clickstream", "lake": "lake"}
@@ -55,11 +55,13 @@ def cmd_normalize(args: argparse.Namespace) -> None:
     url = UrlExprNamespace(pl.col(args.column))
     if args.dedup:
         frame = dedup(frame, args.column, args.profile, keep=args.keep)
+    utf8 = args.invalid_utf8
     frame = frame.with_columns(
-        url.normalize(args.profile).alias("normalized"), url.error(args.profile).alias("error")
+        url.normalize(args.profile, invalid_utf8=utf8).alias("normalized"),
+        url.error(args.profile, invalid_utf8=utf8).alias("error"),
     )
     if args.split:
-        frame = frame.with_columns(url.split().alias("parts")).unnest("parts")
+        frame = frame.with_columns(url.split(invalid_utf8=utf8).alias("parts")).unnest("parts")
     with progress(f"normalising {args.input}"):
         io.write(frame, Path(args.output), args.format)
     print(f"wrote {args.output}")
@@ -133,6 +135,12 @@ def parser() -> argparse.ArgumentParser:
     norm.add_argument("--dedup", action="store_true", help="one row per equivalence class")
     norm.add_argument("--keep", default="first", choices=KEEP)
     norm.add_argument("--format", default="parquet", choices=io.WRITERS)
+    norm.add_argument(
+        "--invalid-utf8",
+        default="error",
+        choices=engine.INVALID_UTF8,
+        help="bytes that are not UTF-8: a null and an error code, or percent-encoded",
+    )
     norm.set_defaults(run=cmd_normalize)
     explain = sub.add_parser("explain", help="show each rule that changes one URL")
     explain.add_argument("url")

@@ -1,5 +1,4 @@
-"""The engine: the native kernel over Arrow columns, Python once per distinct value only where
-only Python can answer.
+"""The engine: the native kernel over Arrow columns, Python only where only Python answers.
 
 Every column function runs the kernel (:mod:`urlnorm.native`) over the whole column with the
 GIL released. Python runs per distinct value for the questions the kernel asks (UTS #46 for
@@ -29,7 +28,6 @@ from urlnorm.core.resolve import join as core_join
 from urlnorm.core.split import MODES as SPLIT_MODES
 from urlnorm.core.split import split as core_split
 from urlnorm.core.surt import surt as core_surt
-from urlnorm.core.surt import surt_key
 
 RECORD_FIELDS = tuple(f.name for f in fields(URL))
 RECORD_SCHEMA: dict[str, pl.DataType] = {
@@ -95,8 +93,8 @@ def _scatter_column(column: pl.Series, index: pl.Series, values: pl.Series) -> p
     return joined.select(pl.when("hit").then("v").otherwise("c")).to_series().alias(column.name)
 
 
-def _nulls(rows: int, dtype: pl.DataType = pl.String()) -> pl.Series:
-    return pl.repeat(None, rows, dtype=dtype, eager=True)
+def _nulls(rows: int, dtype: pl.DataType | None = None) -> pl.Series:
+    return pl.repeat(None, rows, dtype=dtype or pl.String(), eager=True)
 
 
 def _check_utf8_option(invalid_utf8: str) -> bool:
@@ -143,7 +141,10 @@ def _from_kernel(outcome: native.Outcome, names: tuple[str, ...]) -> Result:
 
 
 def _on_core(
-    series: pl.Series, fn: Callable[[str], dict[str, Any]], schema: dict[str, pl.DataType], encode: bool
+    series: pl.Series,
+    fn: Callable[[str], dict[str, Any]],
+    schema: dict[str, pl.DataType],
+    encode: bool,
 ) -> Result:
     """The pure-Python path: ``fn`` once per distinct row, errors as codes, nulls kept."""
     text, decode_errors = _as_text(series, encode)
@@ -192,19 +193,18 @@ def _then_python_rules(
     outcome = native.normalize_record(_to_arrow(series), head, encode_invalid_utf8=encode)
     records = _from_kernel(outcome, TEXT_FIELDS).frame
 
-    def finish(*values: Any) -> str:
-        url = URL(**dict(zip(RECORD_FIELDS, values, strict=True)))
+    def finish(fields: dict[str, Any]) -> str:
+        url = URL(**fields)
         for rule in rest:
             url = rule.apply(url)
         return serialize(url)
 
     valid = outcome.errors.is_null() & records.get_column("path").is_not_null()
-    keys = records.select(pl.when(valid).then(pl.col(name)) for name in RECORD_FIELDS)
-    keys = keys.with_columns(pl.col("path").alias("path"))
-    urls, codes = per_distinct(keys.filter(valid), finish, pl.String())
-    out = _nulls(series.len()).scatter(valid.arg_true(), urls)
-    errs = outcome.errors.scatter(valid.arg_true(), codes)
-    return Result(pl.DataFrame({"url": out}), errs, int(valid.sum()))
+    keys = records.filter(valid).select(pl.struct(RECORD_FIELDS).alias("record"))
+    urls, codes = per_distinct(keys, finish, pl.String())
+    rows = valid.arg_true()
+    out = _nulls(series.len()).scatter(rows, urls)
+    return Result(pl.DataFrame({"url": out}), outcome.errors.scatter(rows, codes), rows.len())
 
 
 def surt(
@@ -292,10 +292,16 @@ def record_struct(result: Result, series: pl.Series) -> pl.Series:
 
 
 def error_codes(
-    series: pl.Series, profile: str | Profile | None = None, mode: str = "whatwg"
+    series: pl.Series,
+    profile: str | Profile | None = None,
+    mode: str = "whatwg",
+    invalid_utf8: str = "error",
 ) -> pl.Series:
     """Each row's error code: of ``normalize`` by ``profile``, or of ``split`` in ``mode``."""
-    result = split(series, mode) if profile is None else normalize(series, profile)
+    if profile is None:
+        result = split(series, mode, invalid_utf8=invalid_utf8)
+    else:
+        result = normalize(series, profile, invalid_utf8=invalid_utf8)
     return result.errors.alias(series.name)
 
 

@@ -20,9 +20,9 @@ from urlnorm.core.profiles import Profile, get_profile
 _Fn = Callable[[pl.Series], pl.Series]
 
 
-def _split(mode: str, strict: bool) -> _Fn:
+def _split(mode: str, strict: bool, invalid_utf8: str = "error") -> _Fn:
     def run(series: pl.Series) -> pl.Series:
-        result = engine.split(series, mode)
+        result = engine.split(series, mode, invalid_utf8=invalid_utf8)
         if strict:
             engine.raise_first_error(result, series)
         return engine.record_struct(result, series)
@@ -63,8 +63,17 @@ class UrlExprNamespace:
     def _map(self, fn: _Fn, dtype: pl.DataType) -> pl.Expr:
         return self._expr.map_batches(fn, return_dtype=dtype, is_elementwise=True)
 
-    def normalize(self, profile: str | Profile = "rfc3986", *, strict: bool = False) -> pl.Expr:
+    def normalize(
+        self,
+        profile: str | Profile = "rfc3986",
+        *,
+        strict: bool = False,
+        invalid_utf8: str = "error",
+    ) -> pl.Expr:
         """Normalise each URL by ``profile`` (as :func:`urlnorm.normalize`).
+
+        A Binary column is read as UTF-8; a row that is not gets null and ``invalid-UTF-8``,
+        or with ``invalid_utf8="encode"`` its undecodable bytes are percent-encoded.
 
         Examples
         --------
@@ -74,11 +83,15 @@ class UrlExprNamespace:
         ['http://example.com/', 'https://a/~', None]
 
         """
-        fn = partial(engine.normalize, profile=profile)
+        fn = partial(engine.normalize, profile=profile, invalid_utf8=invalid_utf8)
         return self._map(_column(fn, "url", strict), pl.String())
 
-    def split(self, mode: str = "whatwg", *, strict: bool = False) -> pl.Expr:
+    def split(
+        self, mode: str = "whatwg", *, strict: bool = False, invalid_utf8: str = "error"
+    ) -> pl.Expr:
         """Split each URL into the URL record struct (as :func:`urlnorm.split`).
+
+        ``invalid_utf8`` is as for :meth:`normalize`.
 
         Examples
         --------
@@ -88,7 +101,7 @@ class UrlExprNamespace:
         ('https', None, None, 'example.com', 8443, '/p', 'q', 'f')
 
         """
-        return self._map(_split(mode, strict), engine.SPLIT_DTYPE)
+        return self._map(_split(mode, strict, invalid_utf8), engine.SPLIT_DTYPE)
 
     def join(self, base: str | pl.Expr, mode: str = "whatwg", *, strict: bool = False) -> pl.Expr:
         """Resolve each reference against ``base``, a literal or an expression.
@@ -282,7 +295,12 @@ class UrlExprNamespace:
         """The fragment of each URL (null without ``#``, empty string for a bare ``#``)."""
         return self._field("fragment", mode)
 
-    def error(self, profile: str | Profile | None = None, mode: str = "whatwg") -> pl.Expr:
+    def error(
+        self,
+        profile: str | Profile | None = None,
+        mode: str = "whatwg",
+        invalid_utf8: str = "error",
+    ) -> pl.Expr:
         """The error code of each invalid URL, null for valid ones and null inputs.
 
         With ``profile`` the code is that of :func:`urlnorm.normalize`, without it that of
@@ -295,7 +313,8 @@ class UrlExprNamespace:
         ['port-out-of-range', None, None]
 
         """
-        return self._map(partial(engine.error_codes, profile=profile, mode=mode), pl.String())
+        fn = partial(engine.error_codes, profile=profile, mode=mode, invalid_utf8=invalid_utf8)
+        return self._map(fn, pl.String())
 
     def is_valid(self, profile: str | Profile | None = None, mode: str = "whatwg") -> pl.Expr:
         """Whether each URL parses (null for null input); see :meth:`error`."""
@@ -315,13 +334,21 @@ class UrlSeriesNamespace:
     def _ns(self) -> UrlExprNamespace:
         return UrlExprNamespace(pl.col("_"))
 
-    def normalize(self, profile: str | Profile = "rfc3986", *, strict: bool = False) -> pl.Series:
+    def normalize(
+        self,
+        profile: str | Profile = "rfc3986",
+        *,
+        strict: bool = False,
+        invalid_utf8: str = "error",
+    ) -> pl.Series:
         """See :meth:`UrlExprNamespace.normalize`."""
-        return self._call("normalize", profile, strict=strict)
+        return self._call("normalize", profile, strict=strict, invalid_utf8=invalid_utf8)
 
-    def split(self, mode: str = "whatwg", *, strict: bool = False) -> pl.Series:
+    def split(
+        self, mode: str = "whatwg", *, strict: bool = False, invalid_utf8: str = "error"
+    ) -> pl.Series:
         """See :meth:`UrlExprNamespace.split`."""
-        return self._call("split", mode, strict=strict)
+        return self._call("split", mode, strict=strict, invalid_utf8=invalid_utf8)
 
     def join(
         self, base: str | pl.Series, mode: str = "whatwg", *, strict: bool = False
@@ -448,9 +475,14 @@ class UrlSeriesNamespace:
         """See :meth:`UrlExprNamespace.fragment`."""
         return self._call("fragment", mode)
 
-    def error(self, profile: str | Profile | None = None, mode: str = "whatwg") -> pl.Series:
+    def error(
+        self,
+        profile: str | Profile | None = None,
+        mode: str = "whatwg",
+        invalid_utf8: str = "error",
+    ) -> pl.Series:
         """See :meth:`UrlExprNamespace.error`."""
-        return self._call("error", profile, mode)
+        return self._call("error", profile, mode, invalid_utf8)
 
     def is_valid(self, profile: str | Profile | None = None, mode: str = "whatwg") -> pl.Series:
         """See :meth:`UrlExprNamespace.is_valid`."""

@@ -144,9 +144,32 @@ static int run_row(const un_batch *b, un_result *r, worker *w, int64_t row) {
     return 0;
 }
 
+/* The input's bytes, so that the outputs are allocated once rather than grown per batch. */
+static size_t input_bytes(const un_column *col) {
+    size_t total = 0;
+    for (int64_t row = 0; row < col->length; row++) {
+        const uint8_t *p;
+        size_t n;
+        if (un_column_get(col, row, &p, &n) == UN_ROW_VALUE) total += n;
+    }
+    return total;
+}
+
+static void reserve_outputs(const un_batch *b, un_result *r) {
+    size_t rows = (size_t)b->input.length, bytes = input_bytes(&b->input);
+    for (int i = 0; i < text_columns(b); i++) {
+        un_buf_reserve(&r->text[i].offsets, (rows + 1) * sizeof(int64_t));
+        un_buf_reserve(&r->text[i].validity, rows / 8 + 1);
+        /* a normalised URL is about as long as its input; split's columns share it out */
+        un_buf_reserve(&r->text[i].data, text_columns(b) == 1 ? bytes + bytes / 8 + 64 : bytes / 2 + 64);
+    }
+    un_buf_reserve(&r->status, rows);
+}
+
 int un_run_batch(const un_batch *b, un_result *r) {
     worker w;
     memset(&w, 0, sizeof w);
+    reserve_outputs(b, r);
     int failed = 0;
     for (int64_t row = 0; row < b->input.length && !failed; row++) failed = run_row(b, r, &w, row) != 0;
     worker_free(&w);

@@ -214,4 +214,6 @@ def crawl_profile(
 
 
 CRAWL = register(crawl_profile())
-RULES.update({r.name: r for r in CRAWL.rules if r.name not in RULES})
+# Every crawl rule, the optional ones included, is a built-in rule by name.
+_ALL_CRAWL_RULES = crawl_profile(fold_https_to_http=True, drop_trailing_slashes=True).rules
+RULES.update({r.name: r for r in _ALL_CRAWL_RULES if r.name not in RULES})

@@ -1,0 +1,358 @@
+"""The native kernel against the core: every profile, both split modes, every join mode and
+SURT, on inputs aimed at the parser's edges, and on both paths (kernel and pure Python).
+
+The differential suite in test_differential.py runs through the engine on both paths too (the
+``engine_path`` fixture); this module adds the edges the kernel's C must survive, the Arrow
+layouts it reads, bytes that are not UTF-8, and its own bookkeeping.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import urlnorm
+import urlnorm.arrow
+from urlnorm import engine, native
+from urlnorm.core import errors, rules
+from urlnorm.core.percent import encode_invalid_utf8
+from urlnorm.core.record import URL
+
+ROOT = Path(__file__).resolve().parents[1]
+PROFILES = ["rfc3986", "whatwg", "canonical", "crawl"]
+needs_kernel = pytest.mark.skipif(not native.available(), reason="the kernel is not built")
+
+# ---- inputs aimed at the parser's edges ----------------------------------------------------
+
+CONTROL = st.sampled_from(["\x00", "\x01", "\x1f", "\x7f", "\t", "\n", "\r", " "])
+NON_ASCII = st.sampled_from(["é", "ß", "例", "\u200d", "\ufffd", "𝐀", "ｅ", "\u0301", "İ"])
+IPV4_FORM = st.one_of(
+    st.integers(0, 2**32 + 5).map(str),
+    st.integers(0, 2**32).map(hex),
+    st.integers(0, 2**32).map(lambda n: "0" + oct(n)[2:]),
+    st.lists(st.integers(0, 300), min_size=1, max_size=5).map(lambda p: ".".join(map(str, p))),
+    st.sampled_from(["0x", "0X7F.1", "09.1", "1.2.3.4.", "..", "1..2", "0xffffffff", "4294967296"]),
+)
+IPV6_FORM = st.sampled_from(
+    [
+        "[::1]",
+        "[::]",
+        "[1:2:3:4:5:6:7:8]",
+        "[1:2:3:4:5:6:1.2.3.4]",
+        "[::ffff:192.168.0.1]",
+        "[::1.2.3.4]",
+        "[1::2::3]",
+        "[:1]",
+        "[1:2:3:4:5:6:7:8:9]",
+        "[::1.2.3]",
+        "[::1.2.3.04]",
+        "[::256.1.1.1]",
+        "[0:0::0:1%25eth0]",
+        "[v1.x]",
+        "[1",
+        "[]",
+        "[FFFF::0:0:1]",
+    ]
+)
+ESCAPE = st.one_of(
+    st.integers(0, 255).map(lambda b: f"%{b:02x}"),
+    st.integers(0, 255).map(lambda b: f"%{b:02X}"),
+    st.sampled_from(["%2e", "%2E", "%2e%2E", ".%2e", "%", "%%", "%4", "%g1", "%%41", "%C3%A9"]),
+)
+PIECE = st.one_of(
+    st.sampled_from(["a", "b", ".", "..", "/", "\\", "//", "?", "#", "@", ":", ";", "&", "=", "|"]),
+    CONTROL,
+    NON_ASCII,
+    ESCAPE,
+    st.text(max_size=2),
+)
+TEXT = st.lists(PIECE, max_size=6).map("".join)
+PORT = st.one_of(
+    st.integers(65530, 65540).map(lambda p: f":{p}"),
+    st.sampled_from(["", ":", ":0", ":00080", ":80", ":443", ":21", ":99999999", ":8x"]),
+)
+HOST = st.one_of(IPV4_FORM, IPV6_FORM, TEXT, st.sampled_from(["www.example.com", "WWW3.co.uk"]))
+EDGE = st.builds(
+    lambda pad, scheme, sep, user, host, port, path, query, frag: (
+        f"{pad}{scheme}{sep}{user}{host}{port}{path}{query}{frag}{pad}"
+    ),
+    st.sampled_from(["", " ", "\t", "\x00"]),
+    st.sampled_from(
+        ["http:", "HTTPS:", "file:", "ws:", "ftp:", "sc:", "mailto:", "", "1a:", "a+b:"]
+    ),
+    st.sampled_from(["//", "/", "", "\\\\", "///", "/\\"]),
+    st.one_of(st.just(""), TEXT.map(lambda t: t + "@")),
+    HOST,
+    PORT,
+    st.lists(st.one_of(TEXT, ESCAPE, st.sampled_from(["C:", "c|", ".", ".."])), max_size=4).map(
+        lambda segs: "".join("/" + s for s in segs)
+    ),
+    st.one_of(st.just(""), TEXT.map(lambda t: "?" + t)),
+    st.one_of(st.just(""), TEXT.map(lambda t: "#" + t)),
+)
+VALUE = st.one_of(EDGE, st.text(max_size=30), st.none()).filter(
+    lambda v: v is None or not any("\ud800" <= c <= "\udfff" for c in v)
+)
+
+
+def core_or_code(fn: Any, *args: str | None) -> tuple[Any, str | None]:
+    if any(a is None for a in args):
+        return None, None
+    try:
+        return fn(*args), None
+    except urlnorm.URLError as exc:
+        return None, exc.code
+
+
+def record(url: URL) -> dict[str, Any]:
+    return {name: getattr(url, name) for name in engine.RECORD_FIELDS}
+
+
+def check_column(values: list[str | None]) -> None:
+    series = pl.Series("u", values, dtype=pl.String)
+    for profile in PROFILES:
+        result = engine.normalize(series, profile)
+        got = list(zip(result.frame["url"], result.errors, strict=True))
+        expected = [core_or_code(urlnorm.normalize, v, profile) for v in values]
+        assert got == expected, profile
+        keys = engine.surt(series, profile, with_scheme=True, trailing_comma=True)
+        expected_keys = [
+            core_or_code(
+                lambda u, p=profile: urlnorm.surt(u, p, with_scheme=True, trailing_comma=True), v
+            )
+            for v in values
+        ]
+        assert list(zip(keys.frame["surt"], keys.errors, strict=True)) == expected_keys
+    for mode in ("whatwg", "generic"):
+        result = engine.split(series, mode)
+        got = list(zip(result.frame.to_dicts(), result.errors, strict=True))
+        for (row, code), value in zip(got, values, strict=True):
+            want, want_code = core_or_code(lambda v, m=mode: record(urlnorm.split(v, m)), value)
+            assert code == want_code, (value, mode)
+            if want is not None:
+                assert row == want, (value, mode)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(values=st.lists(VALUE, min_size=1, max_size=30))
+def test_edges_equal_the_core(engine_path: str, values: list[str | None]) -> None:
+    check_column(values)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(refs=st.lists(VALUE, min_size=1, max_size=20), base=EDGE)
+def test_join_equals_the_core(engine_path: str, refs: list[str | None], base: str) -> None:
+    series = pl.Series("r", refs, dtype=pl.String)
+    for mode in ("whatwg", "rfc3986", "legacy"):
+        result = engine.join(series, base, mode)
+        expected = [
+            core_or_code(urlnorm.join, base, r, mode) if r is not None else (None, None)
+            for r in refs
+        ]
+        assert list(zip(result.frame["url"], result.errors, strict=True)) == expected, mode
+
+
+def test_messy_generated_set(engine_path: str) -> None:
+    sys.path.insert(0, str(ROOT / "sample-data"))
+    import random
+
+    from make_urls import messy
+
+    rng = random.Random(5)
+    check_column([messy(rng) for _ in range(3_000)])
+
+
+def test_huge_inputs(engine_path: str) -> None:
+    big = "http://example.com/" + "a/%2e/" * 20_000 + "?" + "q=%7e&" * 20_000
+    check_column([big, "http://" + "é" * 40_000 + ".com/", " " * 100_000, "x" * 200_000])
+
+
+# ---- Arrow layouts, threads and bytes that are not UTF-8 -----------------------------------
+
+URLS = ["HTTP://Example.COM:80/a/./b?x#y", None, "https://bücher.example/%7e", "bad", "http://[1"]
+EXPECTED = [
+    urlnorm.normalize(u, "canonical") if u not in (None, "bad", "http://[1") else None for u in URLS
+]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pa.string(),
+        pa.large_string(),
+        pa.string_view(),
+        pa.binary(),
+        pa.large_binary(),
+        pa.binary_view(),
+    ],
+)
+def test_every_arrow_layout(kind: pa.DataType) -> None:
+    values = [
+        None
+        if u is None
+        else (
+            u.encode()
+            if pa.types.is_binary(kind)
+            or pa.types.is_large_binary(kind)
+            or kind == pa.binary_view()
+            else u
+        )
+        for u in URLS
+    ]
+    array = pa.array(values, kind)
+    assert urlnorm.arrow.normalize(array, "canonical").to_pylist() == EXPECTED
+    sliced = pa.array(values * 3, kind).slice(len(URLS), len(URLS))
+    assert urlnorm.arrow.normalize(sliced, "canonical").to_pylist() == EXPECTED
+
+
+@needs_kernel
+def test_threads_split_large_batches_the_same_way() -> None:
+    values = [
+        f"HTTP://Host{i % 97}.example:80/{i}/../p?b=2&a={i}" for i in range(3 * native.MIN_SLICE)
+    ]
+    series = pl.Series("u", values)
+    native.set_threads(1)
+    try:
+        one = engine.normalize(series, "crawl").frame
+    finally:
+        native.set_threads(None)
+    native.set_threads(3)
+    try:
+        three = engine.normalize(series, "crawl").frame
+    finally:
+        native.set_threads(None)
+    assert one.equals(three)
+    assert one["url"][5] == urlnorm.normalize(values[5], "crawl")
+    with pytest.raises(ValueError, match="at least 1"):
+        native.set_threads(0)
+
+
+BAD_BYTES = [
+    b"http://example.com/caf\xe9",
+    b"http://\xff\xfe/",
+    None,
+    b"https://a/\xc3\xa9",
+    b"http://a/" + b"\x80" * 200_000,
+]
+
+
+def test_invalid_utf8_is_an_error_code(engine_path: str) -> None:
+    series = pl.Series("u", BAD_BYTES, dtype=pl.Binary)
+    result = engine.normalize(series, "canonical")
+    assert result.frame.height == len(BAD_BYTES)
+    assert result.errors.to_list() == [
+        errors.INVALID_UTF8,
+        errors.INVALID_UTF8,
+        None,
+        None,
+        errors.INVALID_UTF8,
+    ]
+    assert result.frame["url"].to_list()[2:4] == [None, "https://a/%C3%A9"]
+
+
+def test_invalid_utf8_can_be_percent_encoded(engine_path: str) -> None:
+    series = pl.Series("u", BAD_BYTES, dtype=pl.Binary)
+    got = engine.normalize(series, "canonical", invalid_utf8="encode").frame["url"].to_list()
+    expected = [
+        None
+        if b is None
+        else core_or_code(urlnorm.normalize, encode_invalid_utf8(b), "canonical")[0]
+        for b in BAD_BYTES
+    ]
+    assert got == expected
+    assert got[0] == "http://example.com/caf%E9"
+    split = engine.split(series, "whatwg", invalid_utf8="encode").frame["host"].to_list()
+    assert split[1] is None  # %FF%FE is no domain: an error, not a changed host
+
+
+def test_invalid_utf8_through_the_namespace_and_arrow() -> None:
+    frame = pl.DataFrame({"u": BAD_BYTES}, schema={"u": pl.Binary})
+    out = frame.select(
+        pl.col("u").url.normalize("canonical"), pl.col("u").url.error("canonical").alias("e")
+    )
+    assert out.height == len(BAD_BYTES)
+    assert out["e"].to_list()[0] == errors.INVALID_UTF8
+    array = pa.array(BAD_BYTES, pa.binary())
+    assert urlnorm.arrow.error(array, "canonical").to_pylist()[1] == errors.INVALID_UTF8
+    encoded = urlnorm.arrow.normalize(array, "canonical", invalid_utf8="encode").to_pylist()
+    assert encoded[0] == "http://example.com/caf%E9"
+    with pytest.raises(ValueError, match="invalid_utf8"):
+        engine.normalize(frame["u"], "canonical", invalid_utf8="replace")
+
+
+def test_invalid_utf8_through_the_cli(tmp_path: Path) -> None:
+    source, out = tmp_path / "bad.parquet", tmp_path / "out.parquet"
+    pl.DataFrame({"url": BAD_BYTES}, schema={"url": pl.Binary}).write_parquet(source)
+    cli = [sys.executable, "-m", "urlnorm.cli", "normalize", str(source), str(out)]
+    run = subprocess.run(cli, capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    table = pl.read_parquet(out)
+    assert table.height == len(BAD_BYTES)
+    assert table["error"].to_list()[:2] == [errors.INVALID_UTF8] * 2
+    run = subprocess.run(
+        [*cli, "--invalid-utf8", "encode"], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    assert pl.read_parquet(out)["normalized"][0] == "http://example.com/caf%E9"
+
+
+# ---- a user's own rules run after the built-in ones ----------------------------------------
+
+
+def _lower_path(url: URL) -> URL:
+    from dataclasses import replace
+
+    return replace(url, path=url.path.lower())
+
+
+def test_python_rule_after_native_rules(engine_path: str) -> None:
+    profile = urlnorm.get_profile("canonical").with_rules(
+        rules.Rule("lower_path", "site policy", _lower_path)
+    )
+    values = ["HTTP://A.com/X/%7E/./Y", "bad", None, "https://bücher.example/ÄB"]
+    got = pl.Series(values).url.normalize(profile).to_list()
+    assert got == [core_or_code(urlnorm.normalize, v, profile)[0] for v in values]
+    assert got[0] == "http://a.com/x/~/y"
+
+
+# ---- bookkeeping ---------------------------------------------------------------------------
+
+
+def test_kernel_is_built_unless_turned_off() -> None:
+    if os.environ.get("URLNORM_NO_EXTENSIONS"):
+        assert not native.available()
+    else:
+        assert native.available(), "the C extension did not build: see the install log"
+
+
+@needs_kernel
+def test_kernel_names_are_the_cores() -> None:
+    kernel = native.KERNEL
+    assert kernel is not None
+    codes = {v for k, v in vars(errors).items() if k.isupper() and isinstance(v, str)}
+    assert set(kernel.ERROR_NAMES[1:]) <= codes
+    assert set(kernel.RULE_NAMES) - {"drop_parameters"} <= set(rules.RULES)
+
+
+@needs_kernel
+def test_rows_that_ask_are_counted() -> None:
+    series = pl.Series(["http://bücher.example/", "http://a.example/", "http://www.example.com/"])
+    assert engine.normalize(series, "canonical").slow_rows == 1
+    assert engine.normalize(series, "crawl").slow_rows == 2
