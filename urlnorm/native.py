@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeAlias
 
 import polars as pl
 import pyarrow as pa
@@ -209,14 +209,17 @@ class Op:
     encode_invalid_utf8: bool = False
 
 
+ArrowColumn: TypeAlias = "pa.Array | pa.ChunkedArray"
+
+
 @dataclass
 class Batch:
-    """The kernel's output for one slice: text columns, ports, per-row status and questions."""
+    """The kernel's output: text columns, ports, per-row status and questions."""
 
-    texts: list[pa.Array]
-    port: pa.Array | None
-    status: pa.Array
-    question: pa.Array
+    texts: list[ArrowColumn]
+    port: ArrowColumn | None
+    status: ArrowColumn
+    question: ArrowColumn
 
 
 def _run_one(op: Op, array: pa.Array, answers: Answers | None, base: pa.Array | None) -> Batch:
@@ -270,14 +273,16 @@ def _slices(length: int) -> Iterator[tuple[int, int]]:
 
 
 def _concat(batches: list[Batch]) -> Batch:
+    """The slices' outputs as chunked arrays: Polars takes the chunks without a copy."""
     if len(batches) == 1:
         return batches[0]
     width = len(batches[0].texts)
+    ports = [b.port for b in batches if b.port is not None]
     return Batch(
-        [pa.concat_arrays([b.texts[i] for b in batches]) for i in range(width)],
-        None if batches[0].port is None else pa.concat_arrays([b.port for b in batches]),
-        pa.concat_arrays([b.status for b in batches]),
-        pa.concat_arrays([b.question for b in batches]),
+        [pa.chunked_array([b.texts[i] for b in batches]) for i in range(width)],
+        pa.chunked_array(ports) if ports else None,
+        pa.chunked_array([b.status for b in batches]),
+        pa.chunked_array([b.question for b in batches]),
     )
 
 
@@ -438,7 +443,7 @@ def _finish(op: Op, array: pa.Array, profile: NativeProfile | None) -> Outcome:
     return Outcome(texts, port, _error_names(status), asked)
 
 
-def _series(array: pa.Array) -> pl.Series:
+def _series(array: ArrowColumn) -> pl.Series:
     out = pl.from_arrow(array)
     assert isinstance(out, pl.Series)
     return out

@@ -33,8 +33,11 @@ static void replace_field(un_ctx *c, un_buf *field, text_fn fn) {
     *tmp = swap;
 }
 
-/* A percent rule on every present text component that has a '%' (core _map_text_fields). */
+/* A percent rule on every present text component that has a '%' (core _map_text_fields).
+ * The parser writes only upper-case escapes of bytes that are not unreserved, which both
+ * percent rules leave alone, so an input without '%' needs no look at its fields. */
 static void map_text_fields(un_ctx *c, un_url *u, text_fn fn) {
+    if (!c->has_percent) return;
     un_buf *fields[] = {&u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     int present[] = {u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
@@ -177,6 +180,7 @@ static int has_rule(const un_profile *prof, un_rule_id id) {
 /* core Profile.apply: text rules, the parse, then the record rules in order. */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
+    c->has_percent = n && memchr(p, '%', n) != NULL;
     if (has_rule(prof, UN_RULE_STRIP_WHITESPACE)) {
         size_t s, len = un_strip_bounds(p, n, &s);
         un_buf *t = &c->text;

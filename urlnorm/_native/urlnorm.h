@@ -140,6 +140,7 @@ typedef struct {
     un_buf question;
     un_buf text, input, scratch, scratch2;
     int host_answered; /* the answer replaced the host: later host rules leave it */
+    int has_percent;   /* the input has a '%': without one no field has an escape */
 } un_ctx;
 
 void un_ctx_free(un_ctx *c);
@@ -173,6 +174,7 @@ void un_whatwg_init(void); /* called by un_set_tables */
 int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u);
 int un_split_generic(const uint8_t *p, size_t n, un_url *u);
 int un_valid_utf8(const uint8_t *p, size_t n);
+int un_has_tab_or_newline(const uint8_t *p, size_t n);
 void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n);
 size_t un_strip_bounds(const uint8_t *p, size_t n, size_t *start); /* §4.4 steps 1–2 */
 

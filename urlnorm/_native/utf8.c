@@ -1,4 +1,6 @@
 /* UTF-8 as Python decodes it strictly: no overlongs, no surrogates, nothing above U+10FFFF. */
+#include <string.h>
+
 #include "urlnorm.h"
 
 /* The length of the valid sequence at p[i], or 0 if none starts there. */
@@ -18,13 +20,34 @@ static size_t sequence(const uint8_t *p, size_t n, size_t i) {
     return len;
 }
 
+#define HIGH_BITS 0x8080808080808080ULL
+
 int un_valid_utf8(const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n;) {
+    size_t i = 0;
+    /* ASCII eight bytes at a time: most URLs are ASCII throughout. */
+    for (uint64_t word; i + 8 <= n; i += 8) {
+        memcpy(&word, p + i, 8);
+        if (word & HIGH_BITS) break;
+    }
+    while (i < n) {
         size_t len = sequence(p, n, i);
         if (!len) return 0;
         i += len;
     }
     return 1;
+}
+
+int un_has_tab_or_newline(const uint8_t *p, size_t n) {
+    size_t i = 0;
+    /* A word has a byte below 0x0E when (x - 0x0E..) & ~x has a high bit set. */
+    for (uint64_t word; i + 8 <= n; i += 8) {
+        memcpy(&word, p + i, 8);
+        if ((word - 0x0E0E0E0E0E0E0E0EULL) & ~word & HIGH_BITS) break;
+    }
+    for (; i < n; i++) {
+        if (p[i] == '\t' || p[i] == '\n' || p[i] == '\r') return 1;
+    }
+    return 0;
 }
 
 /* Percent-encode each byte that is not part of a valid sequence, keeping the rest: what a

@@ -518,7 +518,7 @@ static const uint8_t *preprocess(un_buf *out, const uint8_t *p, size_t *n) {
     size_t s;
     *n = un_strip_bounds(p, *n, &s);
     p += s;
-    if (!memchr(p, '\t', *n) && !memchr(p, '\n', *n) && !memchr(p, '\r', *n)) return p;
+    if (!un_has_tab_or_newline(p, *n)) return p;
     out->len = 0;
     if (!un_buf_reserve(out, *n)) return NULL;
     for (size_t i = 0; i < *n; i++) {
