@@ -194,10 +194,11 @@ def _spec(array: pa.Array) -> tuple[int, int, int, Any, Any, list[Any]]:
     return layout, len(array), array.offset, validity, buffers[1], data
 
 
-def _large_string(parts: tuple[Any, Any, Any, int], length: int) -> pa.Array:
-    validity, offsets, data, nulls = parts
-    buffers = [pa.py_buffer(validity) if nulls else None, pa.py_buffer(offsets), pa.py_buffer(data)]
-    return pa.Array.from_buffers(pa.large_string(), length, buffers, null_count=nulls)
+def _string_view(data: pa.Buffer, parts: tuple[Any, Any, int], length: int) -> pa.Array:
+    """A string_view column of the kernel's: its views and validity, into the batch's data."""
+    validity, views, nulls = parts
+    buffers = [pa.py_buffer(validity) if nulls else None, pa.py_buffer(views), data]
+    return pa.Array.from_buffers(pa.string_view(), length, buffers, null_count=nulls)
 
 
 @dataclass(frozen=True)
@@ -214,18 +215,19 @@ ArrowColumn: TypeAlias = "pa.Array | pa.ChunkedArray"
 
 @dataclass
 class Batch:
-    """The kernel's output: text columns, ports, per-row status and questions."""
+    """The kernel's output: text columns, ports, per-row status, error names and questions."""
 
     texts: list[ArrowColumn]
     port: ArrowColumn | None
     status: ArrowColumn
+    errors: ArrowColumn
     question: ArrowColumn
 
 
 def _run_one(op: Op, array: pa.Array, answers: Answers | None, base: pa.Array | None) -> Batch:
     assert KERNEL is not None
     a = answers or Answers.none()
-    texts, port, status, question = KERNEL.run(
+    data, texts, port, status, errors, question = KERNEL.run(
         op.code,
         op.option,
         _spec(array),
@@ -236,16 +238,18 @@ def _run_one(op: Op, array: pa.Array, answers: Answers | None, base: pa.Array | 
         op.encode_invalid_utf8,
     )
     n = len(array)
+    shared = pa.py_buffer(data)
     port_array = None
     if port is not None:
         values, valid = port
         buffers = [pa.py_buffer(valid), pa.py_buffer(values)]
         port_array = pa.Array.from_buffers(pa.uint16(), n, buffers)
     return Batch(
-        [_large_string(t, n) for t in texts],
+        [_string_view(shared, t, n) for t in texts],
         port_array,
         pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(status)]),
-        _large_string(question, n),
+        _string_view(shared, errors, n),
+        _string_view(shared, question, n),
     )
 
 
@@ -282,6 +286,7 @@ def _concat(batches: list[Batch]) -> Batch:
         [pa.chunked_array([b.texts[i] for b in batches]) for i in range(width)],
         pa.chunked_array(ports) if ports else None,
         pa.chunked_array([b.status for b in batches]),
+        pa.chunked_array([b.errors for b in batches]),
         pa.chunked_array([b.question for b in batches]),
     )
 
@@ -354,10 +359,11 @@ def _merge(old: pa.Array | None, new: pl.Series, asked: pl.Series) -> pl.Series:
     return kept.to_series()
 
 
-def _answers_for(batch: Batch, previous: Answers, profile: NativeProfile | None) -> Answers:
-    """Answers for the asking rows of ``batch``, each question answered once."""
+def _answers_for(
+    status: pl.Series, question: pl.Series, previous: Answers, profile: NativeProfile | None
+) -> Answers:
+    """Answers for the asking rows (their status and question), each question answered once."""
     assert KERNEL is not None
-    status, question = _series(batch.status), _series(batch.question)
     asks_host = (status == KERNEL.ASK_HOST) | (status == KERNEL.ASK_HOST_RULES)
     host_ask = pl.select(pl.when(asks_host).then(question)).to_series()
     www_ask = pl.select(pl.when(status == KERNEL.ASK_WWW).then(question)).to_series()
@@ -383,8 +389,8 @@ class Outcome:
     asked: int
 
 
-def _asking(batch: Batch) -> pl.Series:
-    return (_series(batch.status) >= 100).arg_true()
+def _asking(status: pl.Series) -> pl.Series:
+    return (status >= 100).arg_true()
 
 
 def _gather(array: pa.Array, rows: pl.Series) -> pa.Array:
@@ -393,16 +399,6 @@ def _gather(array: pa.Array, rows: pl.Series) -> pa.Array:
         return array.take(rows.to_arrow())
     gathered = _series(array).gather(rows).to_arrow(compat_level=pl.CompatLevel.newest())
     return gathered.combine_chunks() if isinstance(gathered, pa.ChunkedArray) else gathered
-
-
-def _take(batch: Batch, rows: pl.Series) -> Batch:
-    index = rows.to_arrow()
-    return Batch(
-        [t.take(index) for t in batch.texts],
-        None if batch.port is None else batch.port.take(index),
-        batch.status.take(index),
-        batch.question.take(index),
-    )
 
 
 def _take_answers(answers: Answers, rows: pl.Series) -> Answers:
@@ -421,38 +417,36 @@ _MAX_ROUNDS = 4
 def _finish(op: Op, array: pa.Array, profile: NativeProfile | None) -> Outcome:
     """Run, then answer the asking rows' questions and run those rows again until none asks."""
     batch = _run(op, array)
-    rows = _asking(batch)
-    asked = rows.len()
     texts = [_series(t) for t in batch.texts]
     port = None if batch.port is None else _series(batch.port)
-    status = _series(batch.status)
-    sub, answers = _take(batch, rows), Answers.none()
+    status, errors = _series(batch.status), _series(batch.errors)
+    rows = _asking(status)
+    asked = rows.len()
+    sub_status, sub_question = status.gather(rows), _series(batch.question).gather(rows)
+    answers = Answers.none()
     for _ in range(_MAX_ROUNDS):
         if rows.len() == 0:
             break
-        answers = _answers_for(sub, answers, profile)
+        answers = _answers_for(sub_status, sub_question, answers, profile)
         sub = _run_one(op, _gather(array, rows), answers, None)
         texts = [t.scatter(rows, _series(s)) for t, s in zip(texts, sub.texts, strict=True)]
         if port is not None and sub.port is not None:
             port = port.scatter(rows, _series(sub.port))
-        status = status.scatter(rows, _series(sub.status))
-        still = _asking(sub)
-        rows, sub, answers = rows.gather(still), _take(sub, still), _take_answers(answers, still)
+        sub_status = _series(sub.status)
+        status = status.scatter(rows, sub_status)
+        errors = errors.scatter(rows, _series(sub.errors))
+        still = _asking(sub_status)
+        rows, answers = rows.gather(still), _take_answers(answers, still)
+        sub_status, sub_question = sub_status.gather(still), _series(sub.question).gather(still)
     if rows.len():
         raise RuntimeError(f"{rows.len()} rows still ask after {_MAX_ROUNDS} rounds")
-    return Outcome(texts, port, _error_names(status), asked)
+    return Outcome(texts, port, errors.alias("error"), asked)
 
 
 def _series(array: ArrowColumn) -> pl.Series:
     out = pl.from_arrow(array)
     assert isinstance(out, pl.Series)
     return out
-
-
-def _error_names(status: pl.Series) -> pl.Series:
-    assert KERNEL is not None
-    names = {i: name for i, name in enumerate(KERNEL.ERROR_NAMES) if i}
-    return status.replace_strict(names, default=None, return_dtype=pl.String).alias("error")
 
 
 # ---- operations ------------------------------------------------------------------------------
@@ -496,9 +490,9 @@ def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series
     """
     op = Op(_OP_JOIN, JOIN_MODES[mode])
     batch = _run(op, as_kernel_array(array), as_kernel_array(base))
-    asking = _asking(batch)
-    status = _series(batch.status)
-    outcome = Outcome([_series(batch.texts[0])], None, _error_names(status), asking.len())
+    asking = _asking(_series(batch.status))
+    errors = _series(batch.errors).alias("error")
+    outcome = Outcome([_series(batch.texts[0])], None, errors, asking.len())
     return outcome, asking
 
 

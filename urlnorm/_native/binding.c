@@ -70,13 +70,14 @@ static PyObject *take(un_buf *b) {
     return (PyObject *)out;
 }
 
+/* A string_view column: (validity, views, null count); its data is the batch's one buffer. */
 static PyObject *take_builder(un_builder *b) {
-    PyObject *validity = take(&b->validity), *offsets = take(&b->offsets), *data = take(&b->data);
-    if (!validity || !offsets || !data) {
-        Py_XDECREF(validity), Py_XDECREF(offsets), Py_XDECREF(data);
+    PyObject *validity = take(&b->validity), *views = take(&b->views);
+    if (!validity || !views) {
+        Py_XDECREF(validity), Py_XDECREF(views);
         return NULL;
     }
-    return Py_BuildValue("(NNNL)", validity, offsets, data, (long long)b->nulls);
+    return Py_BuildValue("(NNL)", validity, views, (long long)b->nulls);
 }
 
 /* ---- columns in ------------------------------------------------------------------------ */
@@ -155,7 +156,7 @@ static int profile_from(PyObject *spec, un_profile *prof, PyObject **keep) {
 
 static PyObject *result_to_python(const un_batch *b, un_result *r) {
     int record = b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD;
-    int n = record ? UN_N_SPLIT_TEXT : 1;
+    int n = record ? UN_N_FIELDS : 1;
     PyObject *texts = PyList_New(n);
     if (!texts) return NULL;
     for (int i = 0; i < n; i++) {
@@ -172,7 +173,8 @@ static PyObject *result_to_python(const un_batch *b, un_result *r) {
         Py_DECREF(Py_None);
         port = Py_BuildValue("(NN)", take(&r->port), take(&r->port_validity));
     }
-    return Py_BuildValue("(NNNN)", texts, port, take(&r->status), take_builder(&r->question));
+    return Py_BuildValue("(NNNNNN)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
+                         take_builder(&r->question));
 }
 
 /* run(op, option, input, base, host_answer, host_error, www_answer, encode_invalid_utf8)

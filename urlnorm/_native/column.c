@@ -60,34 +60,45 @@ un_row un_column_get(const un_column *col, int64_t i, const uint8_t **p, size_t 
     return col->layout == UN_VIEWS ? from_view(col, i, p, n) : from_offsets(col, i, p, n);
 }
 
-void un_builder_init(un_builder *b) {
-    memset(b, 0, sizeof *b);
-    int64_t zero = 0;
-    un_buf_put(&b->offsets, (const uint8_t *)&zero, sizeof zero);
-}
-
 void un_builder_free(un_builder *b) {
-    un_buf_free(&b->offsets);
-    un_buf_free(&b->data);
+    un_buf_free(&b->views);
     un_buf_free(&b->validity);
 }
 
-static void push(un_builder *b, int is_valid) {
+void un_builder_reserve(un_builder *b, size_t rows) {
+    un_buf_reserve(&b->views, rows * 16);
+    un_buf_reserve(&b->validity, rows / 8 + 1);
+}
+
+static void push_validity(un_builder *b, int is_valid) {
     if (b->length % 8 == 0) un_buf_putc(&b->validity, 0);
     if (is_valid && b->validity.len) b->validity.data[b->validity.len - 1] |= (uint8_t)(1u << (b->length % 8));
     b->nulls += !is_valid;
     b->length++;
-    int64_t end = (int64_t)b->data.len;
-    un_buf_put(&b->offsets, (const uint8_t *)&end, sizeof end);
 }
 
-void un_builder_append(un_builder *b, const uint8_t *p, size_t n) {
-    un_buf_put(&b->data, p, n);
-    push(b, 1);
+void un_builder_view(un_builder *b, const un_buf *data, size_t start, size_t n) {
+    uint8_t view[16] = {0};
+    int32_t len = (int32_t)n, offset = (int32_t)start;
+    if (n > INT32_MAX || start > INT32_MAX - n) {
+        b->views.failed = 1; /* a view addresses 2 GiB; the batch is sliced below that */
+        return;
+    }
+    memcpy(view, &len, 4);
+    if (n <= 12) {
+        memcpy(view + 4, data->data + start, n);
+    } else {
+        memcpy(view + 4, data->data + start, 4);
+        memcpy(view + 12, &offset, 4); /* buffer index 0, then the offset */
+    }
+    un_buf_put(&b->views, view, sizeof view);
+    push_validity(b, 1);
 }
 
-void un_builder_null(un_builder *b) { push(b, 0); }
+void un_builder_null(un_builder *b) {
+    static const uint8_t empty[16];
+    un_buf_put(&b->views, empty, sizeof empty);
+    push_validity(b, 0);
+}
 
-void un_builder_commit(un_builder *b) { push(b, 1); }
-
-int un_builder_failed(const un_builder *b) { return b->offsets.failed || b->data.failed || b->validity.failed; }
+int un_builder_failed(const un_builder *b) { return b->views.failed || b->validity.failed; }

@@ -27,18 +27,18 @@ typedef enum { UN_ROW_NULL, UN_ROW_VALUE, UN_ROW_MALFORMED } un_row;
 
 un_row un_column_get(const un_column *col, int64_t i, const uint8_t **p, size_t *n);
 
-/* A large_string builder: 64-bit offsets, data, and a validity bitmap. */
+/* A string_view column builder: a 16-byte view a row, into a data buffer that every column of
+ * the batch shares (a value of 12 bytes or less sits inline in its view). */
 typedef struct {
-    un_buf offsets, data, validity;
+    un_buf views, validity;
     int64_t length, nulls;
 } un_builder;
 
-void un_builder_init(un_builder *b);
 void un_builder_free(un_builder *b);
-void un_builder_append(un_builder *b, const uint8_t *p, size_t n);
+void un_builder_reserve(un_builder *b, size_t rows);
+/* The row's value is data[start, start + n), already written. */
+void un_builder_view(un_builder *b, const un_buf *data, size_t start, size_t n);
 void un_builder_null(un_builder *b);
-/* End a value whose bytes were written to b->data directly. */
-void un_builder_commit(un_builder *b);
 int un_builder_failed(const un_builder *b);
 
 #endif

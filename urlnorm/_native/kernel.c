@@ -9,14 +9,12 @@ typedef struct {
     un_answers answers;
 } worker;
 
-void un_result_init(un_result *r) {
-    memset(r, 0, sizeof *r);
-    for (int i = 0; i < UN_N_SPLIT_TEXT; i++) un_builder_init(&r->text[i]);
-    un_builder_init(&r->question);
-}
+void un_result_init(un_result *r) { memset(r, 0, sizeof *r); }
 
 void un_result_free(un_result *r) {
-    for (int i = 0; i < UN_N_SPLIT_TEXT; i++) un_builder_free(&r->text[i]);
+    un_buf_free(&r->data);
+    for (int i = 0; i < UN_N_FIELDS; i++) un_builder_free(&r->text[i]);
+    un_builder_free(&r->errors);
     un_builder_free(&r->question);
     un_buf_free(&r->port);
     un_buf_free(&r->port_validity);
@@ -39,7 +37,7 @@ void un_ctx_free(un_ctx *c) {
 }
 
 static int record_out(const un_batch *b) { return b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD; }
-static int text_columns(const un_batch *b) { return record_out(b) ? UN_N_SPLIT_TEXT : 1; }
+static int text_columns(const un_batch *b) { return record_out(b) ? UN_N_FIELDS : 1; }
 
 static void put_port(un_result *r, int64_t row, int32_t port) {
     uint16_t v = port >= 0 ? (uint16_t)port : 0;
@@ -53,31 +51,35 @@ static void null_row(const un_batch *b, un_result *r, int64_t row) {
     if (record_out(b)) put_port(r, row, -1);
 }
 
-static void put_field(un_builder *col, const un_buf *value, int present) {
-    if (present) un_builder_append(col, value->data, value->len);
-    else un_builder_null(col);
+/* End a value written to r->data since start; a short one moves into its view. */
+static void commit(un_builder *col, un_result *r, size_t start) {
+    size_t n = r->data.len - start;
+    un_builder_view(col, &r->data, start, n);
+    if (n <= 12) r->data.len = start;
+}
+
+static void emit_record(un_result *r, const un_url *u, int64_t row) {
+    size_t at[UN_N_FIELDS];
+    un_serialize_spans(u, &r->data, at);
+    const un_buf *fields[UN_N_FIELDS] = {&u->scheme, &u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
+    int present[UN_N_FIELDS] = {u->has_scheme, u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
+    for (int i = 0; i < UN_N_FIELDS; i++) {
+        if (present[i] && !r->data.failed) un_builder_view(&r->text[i], &r->data, at[i], fields[i]->len);
+        else un_builder_null(&r->text[i]);
+    }
+    put_port(r, row, u->port);
 }
 
 static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     const un_url *u = &w->url;
-    if (b->op == UN_OP_SURT) {
-        un_surt_key(u, b->with_scheme, b->trailing_comma, &r->text[0].data);
-        un_builder_commit(&r->text[0]);
+    size_t start = r->data.len;
+    if (record_out(b)) {
+        emit_record(r, u, row);
         return;
     }
-    if (!record_out(b)) {
-        un_serialize(u, &r->text[0].data); /* straight into the output column */
-        un_builder_commit(&r->text[0]);
-        return;
-    }
-    put_field(&r->text[0], &u->scheme, u->has_scheme);
-    put_field(&r->text[1], &u->username, u->has_username);
-    put_field(&r->text[2], &u->password, u->has_password);
-    put_field(&r->text[3], &u->host, u->has_host);
-    put_field(&r->text[4], &u->path, 1);
-    put_field(&r->text[5], &u->query, u->has_query);
-    put_field(&r->text[6], &u->fragment, u->has_fragment);
-    put_port(r, row, u->port);
+    if (b->op == UN_OP_SURT) un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
+    else un_serialize(u, &r->data); /* straight into the output column */
+    commit(&r->text[0], r, start);
 }
 
 static void load_answers(const un_batch *b, worker *w, int64_t row) {
@@ -139,8 +141,18 @@ static int run_row(const un_batch *b, un_result *r, worker *w, int64_t row) {
     if (status == 0) emit(b, r, w, row);
     else null_row(b, r, row);
     un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
-    if (status >= UN_ASK_HOST) un_builder_append(&r->question, w->ctx.question.data, w->ctx.question.len);
-    else un_builder_null(&r->question);
+    if (status > 0 && status < UN_N_ERRORS) {
+        un_builder_view(&r->errors, &r->data, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
+    } else {
+        un_builder_null(&r->errors);
+    }
+    if (status >= UN_ASK_HOST) {
+        size_t start = r->data.len;
+        un_buf_put(&r->data, w->ctx.question.data, w->ctx.question.len);
+        commit(&r->question, r, start);
+    } else {
+        un_builder_null(&r->question);
+    }
     return 0;
 }
 
@@ -155,14 +167,18 @@ static size_t input_bytes(const un_column *col) {
     return total;
 }
 
+/* Outputs are allocated once for the batch: a normalised URL is about as long as its input,
+ * and the error names are written once for every row's view to point at. */
 static void reserve_outputs(const un_batch *b, un_result *r) {
     size_t rows = (size_t)b->input.length, bytes = input_bytes(&b->input);
-    for (int i = 0; i < text_columns(b); i++) {
-        un_buf_reserve(&r->text[i].offsets, (rows + 1) * sizeof(int64_t));
-        un_buf_reserve(&r->text[i].validity, rows / 8 + 1);
-        /* a normalised URL is about as long as its input; split's columns share it out */
-        un_buf_reserve(&r->text[i].data, text_columns(b) == 1 ? bytes + bytes / 8 + 64 : bytes / 2 + 64);
+    un_buf_reserve(&r->data, bytes + bytes / 8 + 1024);
+    for (int i = 1; i < UN_N_ERRORS; i++) {
+        r->error_at[i] = r->data.len;
+        un_buf_puts(&r->data, UN_ERROR_NAMES[i]);
     }
+    for (int i = 0; i < text_columns(b); i++) un_builder_reserve(&r->text[i], rows);
+    un_builder_reserve(&r->errors, rows);
+    un_builder_reserve(&r->question, rows);
     un_buf_reserve(&r->status, rows);
 }
 
@@ -174,6 +190,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     for (int64_t row = 0; row < b->input.length && !failed; row++) failed = run_row(b, r, &w, row) != 0;
     worker_free(&w);
     for (int i = 0; i < text_columns(b); i++) failed |= un_builder_failed(&r->text[i]);
-    failed |= un_builder_failed(&r->question) || r->status.failed || r->port.failed || r->port_validity.failed;
+    failed |= un_builder_failed(&r->errors) || un_builder_failed(&r->question) || r->data.failed;
+    failed |= r->status.failed || r->port.failed || r->port_validity.failed;
     return failed ? -1 : 0;
 }

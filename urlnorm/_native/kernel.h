@@ -9,8 +9,6 @@
  * last rules only Python has; SURT emits the normalised URL's SURT key. */
 typedef enum { UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT } un_op;
 
-enum { UN_N_SPLIT_TEXT = 7 }; /* scheme, username, password, host, path, query, fragment */
-
 typedef struct {
     un_op op;
     const un_profile *profile; /* UN_OP_NORMALIZE */
@@ -26,10 +24,13 @@ typedef struct {
 } un_batch;
 
 typedef struct {
-    un_builder text[UN_N_SPLIT_TEXT]; /* normalize and join use text[0] */
-    un_buf port, port_validity;       /* split: uint16 per row and its bitmap */
-    un_buf status;                    /* uint8 per row: UN_OK, an error, or UN_ASK_* */
-    un_builder question;              /* the asked text on UN_ASK_* rows, else null */
+    un_buf data;                  /* the bytes of every text column below */
+    un_builder text[UN_N_FIELDS]; /* split: the record's fields; otherwise text[0] */
+    un_builder errors;            /* the error code's name, else null */
+    un_builder question;          /* the asked text on UN_ASK_* rows, else null */
+    un_buf port, port_validity;   /* split: uint16 per row and its bitmap */
+    un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* */
+    size_t error_at[UN_N_ERRORS]; /* where each error name is in data */
 } un_result;
 
 void un_result_init(un_result *r);

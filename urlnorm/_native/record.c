@@ -43,40 +43,45 @@ int un_url_copy(un_url *dst, const un_url *src) {
 
 static void put(un_buf *out, const un_buf *b) { un_buf_put(out, b->data, b->len); }
 
-/* userinfo@host:port (RFC 3986 §3.2). */
-static void serialize_authority(const un_url *u, un_buf *out) {
-    put(out, &u->username);
-    if (u->has_password) {
-        un_buf_putc(out, ':');
-        put(out, &u->password);
-    }
-    if (u->has_username || u->has_password) un_buf_putc(out, '@');
-    put(out, &u->host);
-    if (u->port >= 0) {
-        un_buf_putc(out, ':');
-        un_buf_put_uint(out, (unsigned long)u->port);
-    }
+/* Append a component and note where it starts in out. */
+static void put_at(un_buf *out, const un_buf *b, size_t *at) {
+    if (at) *at = out->len;
+    put(out, b);
 }
 
-void un_serialize(const un_url *u, un_buf *out) {
+void un_serialize_spans(const un_url *u, un_buf *out, size_t at[UN_N_FIELDS]) {
+    size_t skip[UN_N_FIELDS];
+    if (!at) at = skip;
     if (u->has_scheme) {
-        put(out, &u->scheme);
+        put_at(out, &u->scheme, &at[UN_FIELD_SCHEME]);
         un_buf_putc(out, ':');
     }
     if (u->has_host) {
         un_buf_puts(out, "//");
-        serialize_authority(u, out);
+        put_at(out, &u->username, &at[UN_FIELD_USERNAME]);
+        if (u->has_password) {
+            un_buf_putc(out, ':');
+            put_at(out, &u->password, &at[UN_FIELD_PASSWORD]);
+        }
+        if (u->has_username || u->has_password) un_buf_putc(out, '@');
+        put_at(out, &u->host, &at[UN_FIELD_HOST]);
+        if (u->port >= 0) {
+            un_buf_putc(out, ':');
+            un_buf_put_uint(out, (unsigned long)u->port);
+        }
     } else if (u->path.len >= 2 && u->path.data[0] == '/' && u->path.data[1] == '/') {
         /* so that the path does not re-parse as an authority */
         un_buf_puts(out, "/.");
     }
-    put(out, &u->path);
+    put_at(out, &u->path, &at[UN_FIELD_PATH]);
     if (u->has_query) {
         un_buf_putc(out, '?');
-        put(out, &u->query);
+        put_at(out, &u->query, &at[UN_FIELD_QUERY]);
     }
     if (u->has_fragment) {
         un_buf_putc(out, '#');
-        put(out, &u->fragment);
+        put_at(out, &u->fragment, &at[UN_FIELD_FRAGMENT]);
     }
 }
+
+void un_serialize(const un_url *u, un_buf *out) { un_serialize_spans(u, out, NULL); }

@@ -123,6 +123,13 @@ void un_url_reset(un_url *u);
 void un_url_free(un_url *u);
 int un_url_copy(un_url *dst, const un_url *src);
 void un_serialize(const un_url *u, un_buf *out); /* RFC 3986 §5.3, URL Standard §4.5 */
+/* The record's text fields, in the order of the URL record (port is not text). */
+enum {
+    UN_FIELD_SCHEME, UN_FIELD_USERNAME, UN_FIELD_PASSWORD, UN_FIELD_HOST, UN_FIELD_PATH,
+    UN_FIELD_QUERY, UN_FIELD_FRAGMENT, UN_N_FIELDS,
+};
+/* un_serialize, noting where each present field starts in out (the rest are left as they are). */
+void un_serialize_spans(const un_url *u, un_buf *out, size_t at[UN_N_FIELDS]);
 int un_url_failed(const un_url *u);
 
 /* Answers from Python for rows that asked (UN_ASK_*): present when non-NULL. */
