@@ -210,7 +210,8 @@ class Op:
     encode_invalid_utf8: bool = False
 
 
-ArrowColumn: TypeAlias = "pa.Array | pa.ChunkedArray"
+# An output column: one array, or one a thread slice.
+ArrowColumn: TypeAlias = "pa.Array | list[pa.Array]"
 
 
 @dataclass
@@ -235,7 +236,7 @@ def _run_one(op: Op, array: pa.Array, answers: Answers | None, base: pa.Array | 
         None if a.host is None else _spec(a.host),
         None if a.host_error is None else _uint8_buffer(a.host_error),
         None if a.www is None else _spec(a.www),
-        op.encode_invalid_utf8,
+        _utf8_mode(array, op.encode_invalid_utf8),
     )
     n = len(array)
     shared = pa.py_buffer(data)
@@ -277,18 +278,27 @@ def _slices(length: int) -> Iterator[tuple[int, int]]:
 
 
 def _concat(batches: list[Batch]) -> Batch:
-    """The slices' outputs as chunked arrays: Polars takes the chunks without a copy."""
+    """The slices' outputs, as lists of arrays that :func:`_series` joins into one chunk."""
     if len(batches) == 1:
         return batches[0]
     width = len(batches[0].texts)
     ports = [b.port for b in batches if b.port is not None]
     return Batch(
-        [pa.chunked_array([b.texts[i] for b in batches]) for i in range(width)],
-        pa.chunked_array(ports) if ports else None,
-        pa.chunked_array([b.status for b in batches]),
-        pa.chunked_array([b.errors for b in batches]),
-        pa.chunked_array([b.question for b in batches]),
+        [[b.texts[i] for b in batches] for i in range(width)],
+        ports or None,
+        [b.status for b in batches],
+        [b.errors for b in batches],
+        [b.question for b in batches],
     )
+
+
+def _utf8_mode(array: pa.Array, encode: bool) -> int:
+    """0: text, UTF-8 by Arrow's guarantee; binary: 1 invalid rows are errors, 2 encoded."""
+    if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
+        return 0
+    if pa.types.is_string_view(array.type):
+        return 0
+    return 2 if encode else 1
 
 
 def _uint8_buffer(array: pa.Array) -> pa.Buffer:
@@ -444,6 +454,9 @@ def _finish(op: Op, array: pa.Array, profile: NativeProfile | None) -> Outcome:
 
 
 def _series(array: ArrowColumn) -> pl.Series:
+    """One Polars chunk (a chunked column makes every later gather many times slower)."""
+    if isinstance(array, list):
+        return pl.concat([_series(part) for part in array], rechunk=True)
     out = pl.from_arrow(array)
     assert isinstance(out, pl.Series)
     return out

@@ -177,19 +177,21 @@ static PyObject *result_to_python(const un_batch *b, un_result *r) {
                          take_builder(&r->question));
 }
 
-/* run(op, option, input, base, host_answer, host_error, www_answer, encode_invalid_utf8)
+/* run(op, option, input, base, host_answer, host_error, www_answer, utf8)
+ * utf8: 0 the input is text (Arrow guarantees UTF-8), 1 binary whose invalid rows are errors,
+ * 2 binary whose invalid bytes are percent-encoded.
  * op 0 normalize and 3 normalize to a record (option: profile spec), 1 split (option:
  * generic), 2 join (option: mode), 4 surt (option: (profile spec, with_scheme, comma)). */
 static PyObject *run(PyObject *self, PyObject *args) {
     (void)self;
-    int op, encode;
+    int op, utf8;
     PyObject *option, *input, *base, *host_answer, *host_error, *www_answer;
-    if (!PyArg_ParseTuple(args, "iOOOOOOp", &op, &option, &input, &base, &host_answer, &host_error, &www_answer, &encode)) return NULL;
+    if (!PyArg_ParseTuple(args, "iOOOOOOi", &op, &option, &input, &base, &host_answer, &host_error, &www_answer, &utf8)) return NULL;
     if (op < UN_OP_NORMALIZE || op > UN_OP_SURT) {
         PyErr_SetString(PyExc_ValueError, "unknown operation");
         return NULL;
     }
-    un_batch b = {.op = (un_op)op, .encode_invalid_utf8 = encode};
+    un_batch b = {.op = (un_op)op, .check_utf8 = utf8 != 0, .encode_invalid_utf8 = utf8 == 2};
     un_profile prof;
     PyObject *keep = NULL, *out = NULL;
     Py_buffer errors = {0};

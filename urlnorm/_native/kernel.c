@@ -116,7 +116,7 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
 
 /* The row's bytes as UTF-8: invalid ones are an error, or percent-encoded when asked. */
 static int as_utf8(const un_batch *b, worker *w, const uint8_t **p, size_t *n) {
-    if (un_valid_utf8(*p, *n)) return UN_OK;
+    if (!b->check_utf8 || un_valid_utf8(*p, *n)) return UN_OK; /* Arrow strings are UTF-8 */
     if (!b->encode_invalid_utf8) return UN_ERR_INVALID_UTF8;
     w->repaired.len = 0;
     un_encode_invalid_utf8(&w->repaired, *p, *n);

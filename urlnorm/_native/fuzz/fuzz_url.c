@@ -36,11 +36,36 @@ static void normalize_with_answers(const un_profile *prof, const uint8_t *p, siz
     ctx.answers = NULL;
 }
 
-static void batch(const uint8_t *p, size_t n, int generic) {
-    int64_t offsets[3] = {0, (int64_t)n, (int64_t)n};
-    un_bytes data = {p, n};
-    un_batch b = {.op = UN_OP_SPLIT, .generic = generic};
-    b.input = (un_column){UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)offsets, sizeof offsets, 1, &data};
+/* Two rows (the input and an empty one) as an Arrow column, in offsets or view layout. */
+static un_column column_of(const uint8_t *p, size_t n, int views, int64_t offsets[3], uint8_t view_rows[32], un_bytes *data) {
+    *data = (un_bytes){p, n};
+    if (!views) {
+        offsets[0] = 0, offsets[1] = (int64_t)n, offsets[2] = (int64_t)n;
+        return (un_column){UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)offsets, 3 * sizeof *offsets, 1, data};
+    }
+    int32_t len = (int32_t)n, zero = 0;
+    memset(view_rows, 0, 32);
+    memcpy(view_rows, &len, 4);
+    if (n <= 12) memcpy(view_rows + 4, p, n);
+    else memcpy(view_rows + 4, p, 4), memcpy(view_rows + 8, &zero, 4), memcpy(view_rows + 12, &zero, 4);
+    return (un_column){UN_VIEWS, 2, 0, NULL, 0, view_rows, 32, 1, data};
+}
+
+/* The batch layer: every operation over the input as a column, answers included. */
+static void batch(const uint8_t *p, size_t n, uint8_t selector) {
+    static const uint8_t answer[] = "example.com";
+    int64_t offsets[3];
+    uint8_t views[32];
+    un_bytes data;
+    un_column input = column_of(p, n, selector & 1, offsets, views, &data);
+    int64_t answer_offsets[3] = {0, sizeof answer - 1, sizeof answer - 1};
+    un_bytes answer_data = {answer, sizeof answer - 1};
+    un_column answers = {UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)answer_offsets, sizeof answer_offsets, 1, &answer_data};
+    un_batch b = {.op = (un_op)((selector >> 1) % 5), .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
+                  .profile = &FUZZ_PROFILES[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
+                  .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input};
+    if (b.op == UN_OP_JOIN) b.base = &answers;
+    if (selector & 32) b.host_answer = &answers, b.www_answer = &answers;
     un_result r;
     un_result_init(&r);
     un_run_batch(&b, &r);
@@ -63,6 +88,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t cut = nl ? (size_t)(nl - p) : n / 2;
     size_t rest = nl ? n - cut - 1 : n - cut;
     if (un_join(&ctx, (selector >> 4) % 3, p, cut, p + n - rest, rest, &base, &url) == UN_OK) check_href(&url);
-    batch(p, n, selector & 1);
+    batch(p, n, selector);
     return 0;
 }
