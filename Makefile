@@ -49,7 +49,7 @@ $(FUZZ_DIR)/fuzz_url: $(STAMP) $(NATIVE) urlnorm/_native/*.h urlnorm/_native/fuz
 
 fuzz: $(FUZZ_DIR)/fuzz_url
 	$< -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -dict=urlnorm/_native/fuzz/url.dict \
-		-print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus
+		-print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus urlnorm/_native/fuzz/seeds
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 
 import urlnorm
@@ -41,3 +42,13 @@ def test_counts() -> None:
 
 def test_unicode_and_punycode_spellings_agree() -> None:
     assert host_of("Bücher.example") == host_of("XN--BCHER-KVA.example") == "xn--bcher-kva.example"
+
+
+def test_joiner_next_to_a_code_point_newer_than_pythons_unicode_is_an_error() -> None:
+    # U+088F is valid in the UTS #46 table idna ships but unnamed in Python 3.11's Unicode 14
+    # database, where idna's ContextJ check looks up neighbours by name.
+    with pytest.raises(urlnorm.URLError) as err:
+        urlnorm.normalize("http://a\u200d\u088f.com/", "whatwg")
+    assert err.value.code == "domain-to-ASCII"
+    got = pl.Series(["http://a\u200d\u088f.com/", "http://a.com/"]).url.error("whatwg").to_list()
+    assert got == ["domain-to-ASCII", None]

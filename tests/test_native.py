@@ -356,3 +356,24 @@ def test_rows_that_ask_are_counted() -> None:
     series = pl.Series(["http://bücher.example/", "http://a.example/", "http://www.example.com/"])
     assert engine.normalize(series, "canonical").slow_rows == 1
     assert engine.normalize(series, "crawl").slow_rows == 2
+
+
+@pytest.mark.parametrize(
+    "series",
+    [
+        pl.Series([], dtype=pl.String),
+        pl.Series([None], dtype=pl.String),
+        pl.Series([None, None], dtype=pl.Binary),
+    ],
+    ids=["empty", "null", "null-binary"],
+)
+def test_empty_and_null_columns_keep_their_length(engine_path: str, series: pl.Series) -> None:
+    for result in (
+        engine.normalize(series, "canonical"),
+        engine.split(series),
+        engine.surt(series),
+        engine.explain(series),
+        engine.join(series, "http://a/"),
+    ):
+        assert result.frame.height == result.errors.len() == series.len()
+        assert result.errors.null_count() == series.len()

@@ -85,6 +85,8 @@ def per_distinct(
 
 def _scatter_column(column: pl.Series, index: pl.Series, values: pl.Series) -> pl.Series:
     """``column`` with ``values`` put at ``index``; Polars scatters only flat types in place."""
+    if index.len() == 0:
+        return column
     if not column.dtype.is_nested():
         return column.scatter(index, values)
     patch = pl.DataFrame({"i": index, "v": values, "hit": True})
@@ -149,9 +151,7 @@ def _on_core(
     """The pure-Python path: ``fn`` once per distinct row, errors as codes, nulls kept."""
     text, decode_errors = _as_text(series, encode)
     values, codes = per_distinct(text.to_frame("u"), fn, pl.Struct(schema))
-    frame = values.struct.unnest() if values.len() else pl.DataFrame(schema=schema)
-    if frame.height != series.len():
-        frame = pl.DataFrame({name: _nulls(series.len(), dtype) for name, dtype in schema.items()})
+    frame = values.struct.unnest()
     codes = pl.select(pl.coalesce(decode_errors, codes)).to_series().alias("error")
     return Result(frame, codes, text.drop_nulls().len())
 

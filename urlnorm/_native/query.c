@@ -35,7 +35,7 @@ typedef int (*keep_fn)(const uint8_t *p, size_t n, const un_params *params);
 static void filter_parameters(un_ctx *c, un_url *u, keep_fn keep, const un_params *params) {
     un_buf *out = &c->scratch;
     out->len = 0;
-    const uint8_t *q = u->query.data;
+    const uint8_t *q = u->query.data ? u->query.data : (const uint8_t *)""; /* "?" alone */
     size_t n = u->query.len, start = 0;
     int first = 1;
     for (size_t i = 0; i <= n; i++) {

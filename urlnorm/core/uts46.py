@@ -63,9 +63,14 @@ def _all_valid(label: str) -> bool:
 
 
 def _valid_joiners(label: str) -> bool:
-    return all(
-        idna.valid_contextj(label, pos) for pos, char in enumerate(label) if char in _JOINERS
-    )
+    try:
+        return all(
+            idna.valid_contextj(label, pos) for pos, char in enumerate(label) if char in _JOINERS
+        )
+    except ValueError:
+        # idna looks up joining neighbours by name; a code point newer than this Python's
+        # Unicode database has none, so the rule cannot be shown to hold: the label fails.
+        return False
 
 
 def check_label(label: str) -> None:
