@@ -377,3 +377,63 @@ def test_empty_and_null_columns_keep_their_length(engine_path: str, series: pl.S
     ):
         assert result.frame.height == result.errors.len() == series.len()
         assert result.errors.null_count() == series.len()
+
+
+PSL_LABELS = st.sampled_from(
+    [
+        "ck",
+        "www.ck",
+        "co",
+        "uk",
+        "jp",
+        "kobe",
+        "city",
+        "blogspot",
+        "com",
+        "github",
+        "io",
+        "example",
+        "surge",
+        "sh",
+        "s3",
+        "amazonaws",
+        "bd",
+        "test",
+        "a",
+        "WWW",
+        "www2",
+        "Kobe",
+        "",
+        "xn--p1ai",
+    ]
+)
+WWW_HOST = st.builds(
+    lambda www, labels, dots: f"{www}.{'.'.join(labels)}{dots}",
+    st.sampled_from(["www", "WWW", "www3288", "www0", "Www12"]),
+    st.lists(PSL_LABELS, min_size=1, max_size=4),
+    st.sampled_from(["", ".", ".."]),
+)
+
+
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(hosts=st.lists(WWW_HOST, min_size=1, max_size=20))
+def test_strip_www_equals_the_public_suffix_list(engine_path: str, hosts: list[str]) -> None:
+    values = [f"http://{h}/p" for h in hosts] + [f"sc://{h}/p" for h in hosts]
+    got = engine.normalize(pl.Series(values), "crawl")
+    assert list(zip(got.frame["url"], got.errors, strict=True)) == [
+        core_or_code(urlnorm.normalize, v, "crawl") for v in values
+    ]
+
+
+@needs_kernel
+def test_strip_www_runs_in_the_kernel() -> None:
+    series = pl.Series(["http://www.example.co.uk/", "http://www.co.uk/", "http://www.bücher.de/"])
+    result = engine.normalize(series, "crawl")
+    assert result.frame["url"].to_list() == [
+        "http://example.co.uk/",
+        "http://www.co.uk/",
+        "http://xn--bcher-kva.de/",
+    ]
+    assert result.slow_rows == 1  # only the IDN host, for UTS #46

@@ -23,7 +23,7 @@ from typing import Any, TypeAlias
 import polars as pl
 import pyarrow as pa
 
-from urlnorm.core import crawl, host, percent, rules, whatwg
+from urlnorm.core import crawl, host, percent, public_suffix, rules, whatwg
 from urlnorm.core.crawl import strip_www_host
 from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import Profile
@@ -72,6 +72,13 @@ def special_schemes() -> list[tuple[str, int]]:
     return [(s, -1 if p is None else p) for s, p in whatwg.SPECIAL_SCHEMES.items()]
 
 
+def psl_rules() -> tuple[bytes, int]:
+    """The Public Suffix List's rule set (private section included), NUL-terminated, and its
+    most labels, from the core's list."""
+    rule_set, most_labels = public_suffix.rules(include_private=True)
+    return b"".join(r.encode() + b"\0" for r in sorted(rule_set)), most_labels
+
+
 def _load() -> ModuleType | None:
     if os.environ.get("URLNORM_NO_EXTENSIONS"):
         return None
@@ -80,6 +87,7 @@ def _load() -> ModuleType | None:
     except ImportError:
         return None
     _urlnorm.set_tables(class_table(), special_schemes())
+    _urlnorm.set_psl(*psl_rules())
     return _urlnorm  # type: ignore[no-any-return]
 
 
@@ -542,8 +550,21 @@ def fuzz_header() -> str:
             for i, n, p in rule_specs
         )
         lines.append(f"    {{{generic}, {len(rule_specs)}, {{{rules_c}}}}},")
-    lines += ["};", f"#define FUZZ_N_PROFILES {len(profiles)}", ""]
+    lines += ["};", f"#define FUZZ_N_PROFILES {len(profiles)}"]
+    psl, most_labels = psl_rules()
+    lines += [
+        f"static const char FUZZ_PSL[] = {_c_octal(psl)};",
+        f"#define FUZZ_PSL_LABELS {most_labels}",
+        "",
+    ]
     return "\n".join(lines)
+
+
+def _c_octal(data: bytes) -> str:
+    """A C string literal of ``data``: printable ASCII as it is, every other byte in octal."""
+    printable = set(range(0x20, 0x7F)) - {ord('"'), ord("\\"), ord("?")}
+    chars = (chr(b) if b in printable else f"\\{b:03o}" for b in data)
+    return '"' + "".join(chars) + '"'
 
 
 __all__ = [

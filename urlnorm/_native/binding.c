@@ -278,6 +278,17 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* set_psl(rules: NUL-terminated rule strings, maxlabel) */
+static PyObject *set_psl(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *rules;
+    Py_ssize_t len;
+    int maxlabel;
+    if (!PyArg_ParseTuple(args, "y#i", &rules, &len, &maxlabel)) return NULL;
+    if (!un_psl_set(rules, (size_t)len, maxlabel)) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static PyObject *names_tuple(const char *const *names, int n) {
     PyObject *t = PyTuple_New(n);
     for (int i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, PyUnicode_FromString(names[i]));
@@ -287,6 +298,7 @@ static PyObject *names_tuple(const char *const *names, int n) {
 static PyMethodDef methods[] = {
     {"run", run, METH_VARARGS, "Run one operation over a batch of rows."},
     {"set_tables", set_tables, METH_VARARGS, "Give the kernel urlnorm.core's character tables."},
+    {"set_psl", set_psl, METH_VARARGS, "Give the kernel the Public Suffix List's rule set."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -149,6 +149,13 @@ int un_strip_www(un_ctx *c, un_url *u) {
     if (!u->has_host || n < 4 || !ieq(h, "www", 3)) return UN_OK;
     while (i < n && h[i] >= '0' && h[i] <= '9') i++;
     if (i >= n || h[i] != '.') return UN_OK;
+    int known = un_psl_loaded() ? un_has_registrable_domain(h + i + 1, n - i - 1, &c->scratch2) : -1;
+    if (known == 0) return UN_OK;
+    if (known == 1) {
+        memmove(u->host.data, u->host.data + i + 1, n - i - 1);
+        u->host.len = n - i - 1;
+        return UN_OK;
+    }
     const un_answers *a = c->answers;
     if (!a || !a->www) {
         un_buf_set(&c->question, h, n);

@@ -236,6 +236,14 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
 int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params);
 int un_sort_query(un_ctx *c, un_url *u);
 
+/* ---- public_suffix.c (core/public_suffix.py) ------------------------------------------------ */
+
+/* rules: NUL-terminated rule strings one after another (len bytes in all). */
+int un_psl_set(const char *rules, size_t len, int maxlabel);
+int un_psl_loaded(void);
+/* 1 if the host has a registrable domain, 0 if not, -1 if only Python can tell (non-ASCII). */
+int un_has_registrable_domain(const uint8_t *host, size_t n, un_buf *scratch);
+
 /* ---- surt.c (core/surt.py) ---------------------------------------------------------------- */
 
 void un_surt_key(const un_url *u, int with_scheme, int trailing_comma, un_buf *out);

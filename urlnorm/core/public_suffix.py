@@ -17,6 +17,18 @@ def _lists(include_private: bool) -> PublicSuffixList:
     return PublicSuffixList(only_icann=not include_private)
 
 
+def rules(*, include_private: bool = True) -> tuple[frozenset[str], int]:
+    """The rule set the lookup uses (``co.uk``, ``*.ck``, ``!www.ck``, punycode copies of IDN
+    rules) and the most labels a rule has: what the native kernel is given at import.
+
+    >>> rule_set, most_labels = rules()
+    >>> {"co.uk", "*.ck", "!www.ck"} <= rule_set, most_labels > 2
+    (True, True)
+    """
+    psl = _lists(include_private)
+    return psl._publicsuffix, psl._maxlabel
+
+
 def registrable_domain(host: str, *, include_private: bool = True) -> str | None:
     """The registrable domain (public suffix plus one label), or ``None`` if there is none.
 

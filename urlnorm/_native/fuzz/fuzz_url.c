@@ -74,7 +74,7 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static int ready;
-    if (!ready) un_set_tables(&FUZZ_TABLES), ready = 1;
+    if (!ready) un_set_tables(&FUZZ_TABLES), un_psl_set(FUZZ_PSL, sizeof FUZZ_PSL - 1, FUZZ_PSL_LABELS), ready = 1;
     if (size < 1) return 0;
     ctx.answers = NULL;
     uint8_t selector = data[0];
