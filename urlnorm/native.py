@@ -73,8 +73,10 @@ def special_schemes() -> list[tuple[str, int]]:
 
 
 def psl_rules() -> tuple[bytes, int]:
-    """The Public Suffix List's rule set (private section included), NUL-terminated, and its
-    most labels, from the core's list."""
+    """The Public Suffix List's rules (private section included), NUL-terminated, from the core.
+
+    Returns the rules and the most labels a rule has, as the kernel's ``set_psl`` takes them.
+    """
     rule_set, most_labels = public_suffix.rules(include_private=True)
     return b"".join(r.encode() + b"\0" for r in sorted(rule_set)), most_labels
 

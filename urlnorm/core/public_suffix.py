@@ -18,8 +18,10 @@ def _lists(include_private: bool) -> PublicSuffixList:
 
 
 def rules(*, include_private: bool = True) -> tuple[frozenset[str], int]:
-    """The rule set the lookup uses (``co.uk``, ``*.ck``, ``!www.ck``, punycode copies of IDN
-    rules) and the most labels a rule has: what the native kernel is given at import.
+    """The rule set the lookup uses and the most labels a rule has (the kernel's copy).
+
+    Rules are written as the list writes them (``co.uk``, ``*.ck``, ``!www.ck``), with punycode
+    copies of IDN rules; the native kernel is given this set at import.
 
     >>> rule_set, most_labels = rules()
     >>> {"co.uk", "*.ck", "!www.ck"} <= rule_set, most_labels > 2
