@@ -218,6 +218,7 @@ class Op:
     code: int
     option: Any
     encode_invalid_utf8: bool = False
+    answer: Callable[[int, str], str | int] | None = None
 
 
 # An output column: one array, or one a thread slice.
@@ -233,19 +234,17 @@ class Batch:
     status: ArrowColumn
     errors: ArrowColumn
     question: ArrowColumn
+    asked: int
 
 
-def _run_one(op: Op, array: pa.Array, answers: Answers | None, base: pa.Array | None) -> Batch:
+def _run_one(op: Op, array: pa.Array, base: pa.Array | None) -> Batch:
     assert KERNEL is not None
-    a = answers or Answers.none()
-    data, texts, port, status, errors, question = KERNEL.run(
+    data, texts, port, status, errors, question, asked = KERNEL.run(
         op.code,
         op.option,
         _spec(array),
         None if base is None else _spec(base),
-        None if a.host is None else _spec(a.host),
-        None if a.host_error is None else _uint8_buffer(a.host_error),
-        None if a.www is None else _spec(a.www),
+        op.answer,
         _utf8_mode(array, op.encode_invalid_utf8),
     )
     n = len(array)
@@ -261,6 +260,7 @@ def _run_one(op: Op, array: pa.Array, answers: Answers | None, base: pa.Array | 
         pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(status)]),
         _string_view(shared, errors, n),
         _string_view(shared, question, n),
+        asked,
     )
 
 
@@ -299,6 +299,7 @@ def _concat(batches: list[Batch]) -> Batch:
         [b.status for b in batches],
         [b.errors for b in batches],
         [b.question for b in batches],
+        sum(b.asked for b in batches),
     )
 
 
@@ -311,22 +312,17 @@ def _utf8_mode(array: pa.Array, encode: bool) -> int:
     return 2 if encode else 1
 
 
-def _uint8_buffer(array: pa.Array) -> pa.Buffer:
-    """The values of a uint8 array without nulls, from its first row."""
-    return array.buffers()[1].slice(array.offset, len(array))
-
-
 def _run(op: Op, array: pa.Array, base: pa.Array | None = None) -> Batch:
     """One operation over ``array``, its slices on Polars' thread count with the GIL released."""
     literal_base = base is not None and len(base) == 1 and len(array) != 1
     parts = list(_slices(len(array)))
     if len(parts) <= 1:
-        return _run_one(op, array, None, base)
+        return _run_one(op, array, base)
 
     def one(part: tuple[int, int]) -> Batch:
         start, size = part
         part_base = base if base is None or literal_base else base.slice(start, size)
-        return _run_one(op, array.slice(start, size), None, part_base)
+        return _run_one(op, array.slice(start, size), part_base)
 
     with ThreadPoolExecutor(len(parts)) as pool:
         return _concat(list(pool.map(one, parts)))
@@ -335,68 +331,34 @@ def _run(op: Op, array: pa.Array, base: pa.Array | None = None) -> Batch:
 # ---- questions and answers -------------------------------------------------------------------
 
 
-@dataclass
-class Answers:
-    """Per asking row: the host parser's (or host rules') answer or error code, and strip_www's."""
-
-    host: pa.Array | None
-    host_error: pa.Array | None  # uint8 kernel error codes, no nulls
-    www: pa.Array | None
-
-    @staticmethod
-    def none() -> Answers:
-        return Answers(None, None, None)
-
-
 def _error_index(code: str) -> int:
     assert KERNEL is not None
     return KERNEL.ERROR_NAMES.index(code)  # type: ignore[no-any-return]
 
 
-def _answer(questions: pl.Series, fn: Callable[[str], str]) -> tuple[pl.Series, pl.Series]:
-    """``fn`` once per distinct question: answers, and error codes as kernel indices."""
-    table: dict[str, str | None] = {}
-    codes: dict[str, int] = {}
-    for text in questions.drop_nulls().unique().to_list():
+def answerer(profile: NativeProfile | None) -> Callable[[int, str], str | int]:
+    """The kernel's answers, from the core: UTS #46 through the host parser, the profile's
+    host rules for a generic-mode host, ``strip_www`` for a non-ASCII host. Each distinct
+    question is asked once a batch; an error is returned as its code's index."""
+    assert KERNEL is not None
+    host_rules = profile.answer_host_rules if profile is not None else _host_parser
+    by_kind: dict[int, Callable[[str], str]] = {
+        KERNEL.ASK_HOST: _host_parser,
+        KERNEL.ASK_HOST_RULES: host_rules,
+        KERNEL.ASK_WWW: strip_www_host,
+    }
+
+    def answer(kind: int, question: str) -> str | int:
         try:
-            table[text], codes[text] = fn(text), 0
+            return by_kind[kind](question)
         except URLError as exc:
-            table[text], codes[text] = None, _error_index(exc.code)
-    answers = questions.replace_strict(table, default=None, return_dtype=pl.String)
-    errors = questions.replace_strict(codes, default=0, return_dtype=pl.UInt8)
-    return answers, errors
+            return _error_index(exc.code)
+
+    return answer
 
 
 def _host_parser(text: str) -> str:
     return host.parse_host(text, special=True)
-
-
-def _merge(old: pa.Array | None, new: pl.Series, asked: pl.Series) -> pl.Series:
-    """``new`` where the row asked now, else the answer it had (rows keep earlier answers)."""
-    if old is None:
-        return new
-    kept = pl.select(pl.when(asked.is_not_null()).then(new).otherwise(_series(old)))
-    return kept.to_series()
-
-
-def _answers_for(
-    status: pl.Series, question: pl.Series, previous: Answers, profile: NativeProfile | None
-) -> Answers:
-    """Answers for the asking rows (their status and question), each question answered once."""
-    assert KERNEL is not None
-    asks_host = (status == KERNEL.ASK_HOST) | (status == KERNEL.ASK_HOST_RULES)
-    host_ask = pl.select(pl.when(asks_host).then(question)).to_series()
-    www_ask = pl.select(pl.when(status == KERNEL.ASK_WWW).then(question)).to_series()
-    by_rules = profile is not None and bool((status == KERNEL.ASK_HOST_RULES).any())
-    host_fn = profile.answer_host_rules if by_rules and profile else _host_parser
-    host_answer, host_error = _answer(host_ask, host_fn)
-    www_answer, _ = _answer(www_ask, strip_www_host)
-    errors = _merge(previous.host_error, host_error, host_ask).cast(pl.UInt8).fill_null(0)
-    return Answers(
-        _merge(previous.host, host_answer, host_ask).to_arrow(),
-        errors.to_arrow(),
-        _merge(previous.www, www_answer, www_ask).to_arrow(),
-    )
 
 
 @dataclass
@@ -413,54 +375,11 @@ def _asking(status: pl.Series) -> pl.Series:
     return (status >= 100).arg_true()
 
 
-def _gather(array: pa.Array, rows: pl.Series) -> pa.Array:
-    """The rows of ``array`` (pyarrow takes no views; Polars gathers every layout)."""
-    if _LAYOUTS[array.type] < 2:
-        return array.take(rows.to_arrow())
-    gathered = _series(array).gather(rows).to_arrow(compat_level=pl.CompatLevel.newest())
-    return gathered.combine_chunks() if isinstance(gathered, pa.ChunkedArray) else gathered
-
-
-def _take_answers(answers: Answers, rows: pl.Series) -> Answers:
-    index = rows.to_arrow()
-    return Answers(
-        None if answers.host is None else answers.host.take(index),
-        None if answers.host_error is None else answers.host_error.take(index),
-        None if answers.www is None else answers.www.take(index),
-    )
-
-
-# A row asks at most for its host, then for strip_www; more rounds would be a kernel bug.
-_MAX_ROUNDS = 4
-
-
-def _finish(op: Op, array: pa.Array, profile: NativeProfile | None) -> Outcome:
-    """Run, then answer the asking rows' questions and run those rows again until none asks."""
+def _finish(op: Op, array: pa.Array) -> Outcome:
     batch = _run(op, array)
     texts = [_series(t) for t in batch.texts]
     port = None if batch.port is None else _series(batch.port)
-    status, errors = _series(batch.status), _series(batch.errors)
-    rows = _asking(status)
-    asked = rows.len()
-    sub_status, sub_question = status.gather(rows), _series(batch.question).gather(rows)
-    answers = Answers.none()
-    for _ in range(_MAX_ROUNDS):
-        if rows.len() == 0:
-            break
-        answers = _answers_for(sub_status, sub_question, answers, profile)
-        sub = _run_one(op, _gather(array, rows), answers, None)
-        texts = [t.scatter(rows, _series(s)) for t, s in zip(texts, sub.texts, strict=True)]
-        if port is not None and sub.port is not None:
-            port = port.scatter(rows, _series(sub.port))
-        sub_status = _series(sub.status)
-        status = status.scatter(rows, sub_status)
-        errors = errors.scatter(rows, _series(sub.errors))
-        still = _asking(sub_status)
-        rows, answers = rows.gather(still), _take_answers(answers, still)
-        sub_status, sub_question = sub_status.gather(still), _series(sub.question).gather(still)
-    if rows.len():
-        raise RuntimeError(f"{rows.len()} rows still ask after {_MAX_ROUNDS} rounds")
-    return Outcome(texts, port, errors.alias("error"), asked)
+    return Outcome(texts, port, _series(batch.errors).alias("error"), batch.asked)
 
 
 def _series(array: ArrowColumn) -> pl.Series:
@@ -479,30 +398,30 @@ def normalize(
     array: pa.Array, profile: NativeProfile, *, encode_invalid_utf8: bool = False
 ) -> Outcome:
     """Normalise every row by ``profile`` (:meth:`Profile.normalize` per row)."""
-    op = Op(_OP_NORMALIZE, profile.spec, encode_invalid_utf8)
-    return _finish(op, as_kernel_array(array), profile)
+    op = Op(_OP_NORMALIZE, profile.spec, encode_invalid_utf8, answerer(profile))
+    return _finish(op, as_kernel_array(array))
 
 
 def normalize_record(
     array: pa.Array, profile: NativeProfile, *, encode_invalid_utf8: bool = False
 ) -> Outcome:
     """The record of every row after ``profile``'s rules, as :func:`split` gives it."""
-    op = Op(_OP_NORMALIZE_RECORD, profile.spec, encode_invalid_utf8)
-    return _finish(op, as_kernel_array(array), profile)
+    op = Op(_OP_NORMALIZE_RECORD, profile.spec, encode_invalid_utf8, answerer(profile))
+    return _finish(op, as_kernel_array(array))
 
 
 def surt(
     array: pa.Array, profile: NativeProfile, *, with_scheme: bool, trailing_comma: bool
 ) -> Outcome:
     """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
-    op = Op(_OP_SURT, (profile.spec, with_scheme, trailing_comma))
-    return _finish(op, as_kernel_array(array), profile)
+    op = Op(_OP_SURT, (profile.spec, with_scheme, trailing_comma), answer=answerer(profile))
+    return _finish(op, as_kernel_array(array))
 
 
 def split(array: pa.Array, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
     """Split every row into the URL record's columns (:func:`urlnorm.split` per row)."""
-    op = Op(_OP_SPLIT, mode == "generic", encode_invalid_utf8)
-    return _finish(op, as_kernel_array(array), None)
+    op = Op(_OP_SPLIT, mode == "generic", encode_invalid_utf8, answerer(None))
+    return _finish(op, as_kernel_array(array))
 
 
 def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series]:
@@ -513,7 +432,7 @@ def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series
     """
     op = Op(_OP_JOIN, JOIN_MODES[mode])
     batch = _run(op, as_kernel_array(array), as_kernel_array(base))
-    asking = _asking(_series(batch.status))
+    asking = _asking(_series(batch.status))  # no answerer: these rows take the core
     errors = _series(batch.errors).alias("error")
     outcome = Outcome([_series(batch.texts[0])], None, errors, asking.len())
     return outcome, asking

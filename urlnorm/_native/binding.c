@@ -173,20 +173,43 @@ static PyObject *result_to_python(const un_batch *b, un_result *r) {
         Py_DECREF(Py_None);
         port = Py_BuildValue("(NN)", take(&r->port), take(&r->port_validity));
     }
-    return Py_BuildValue("(NNNNNN)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
-                         take_builder(&r->question));
+    return Py_BuildValue("(NNNNNNL)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
+                         take_builder(&r->question), (long long)r->asked);
 }
 
-/* run(op, option, input, base, host_answer, host_error, www_answer, utf8)
- * utf8: 0 the input is text (Arrow guarantees UTF-8), 1 binary whose invalid rows are errors,
- * 2 binary whose invalid bytes are percent-encoded.
+/* The kernel's answerer: the Python callable answer(kind, question) -> str | int, called with
+ * the GIL from the thread running the batch. An exception stops the batch and is raised. */
+static int python_answer(void *data, int kind, const uint8_t *question, size_t n, un_buf *out) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *result = PyObject_CallFunction((PyObject *)data, "is#", kind, (const char *)question, (Py_ssize_t)n);
+    int code = -1;
+    if (result && PyLong_Check(result)) {
+        long value = PyLong_AsLong(result);
+        code = value > 0 && value < UN_N_ERRORS ? (int)value : -1;
+        if (code < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not an error code");
+    } else if (result && PyUnicode_Check(result)) {
+        Py_ssize_t len;
+        const char *text = PyUnicode_AsUTF8AndSize(result, &len);
+        if (text) un_buf_set(out, (const uint8_t *)text, (size_t)len), code = out->failed ? -1 : UN_OK;
+    } else if (result) {
+        PyErr_SetString(PyExc_TypeError, "an answer is a str or an error code");
+    }
+    Py_XDECREF(result);
+    PyGILState_Release(gil);
+    return code;
+}
+
+/* run(op, option, input, base, answer, utf8)
  * op 0 normalize and 3 normalize to a record (option: profile spec), 1 split (option:
- * generic), 2 join (option: mode), 4 surt (option: (profile spec, with_scheme, comma)). */
+ * generic), 2 join (option: mode), 4 surt (option: (profile spec, with_scheme, comma)).
+ * answer: a callable for the rows' questions, or None to leave them asking.
+ * utf8: 0 the input is text (Arrow guarantees UTF-8), 1 binary whose invalid rows are errors,
+ * 2 binary whose invalid bytes are percent-encoded. */
 static PyObject *run(PyObject *self, PyObject *args) {
     (void)self;
     int op, utf8;
-    PyObject *option, *input, *base, *host_answer, *host_error, *www_answer;
-    if (!PyArg_ParseTuple(args, "iOOOOOOi", &op, &option, &input, &base, &host_answer, &host_error, &www_answer, &utf8)) return NULL;
+    PyObject *option, *input, *base, *answer;
+    if (!PyArg_ParseTuple(args, "iOOOOi", &op, &option, &input, &base, &answer, &utf8)) return NULL;
     if (op < UN_OP_NORMALIZE || op > UN_OP_SURT) {
         PyErr_SetString(PyExc_ValueError, "unknown operation");
         return NULL;
@@ -194,9 +217,8 @@ static PyObject *run(PyObject *self, PyObject *args) {
     un_batch b = {.op = (un_op)op, .check_utf8 = utf8 != 0, .encode_invalid_utf8 = utf8 == 2};
     un_profile prof;
     PyObject *keep = NULL, *out = NULL;
-    Py_buffer errors = {0};
     int ok = 1;
-    held_column *local = PyMem_Calloc(4, sizeof(held_column));
+    held_column *local = PyMem_Calloc(2, sizeof(held_column));
     if (!local) return PyErr_NoMemory();
     if (op == UN_OP_SURT) {
         PyObject *spec;
@@ -213,27 +235,11 @@ static PyObject *run(PyObject *self, PyObject *args) {
     else ok = 0;
     b.input = local[0].col;
     if (ok && base != Py_None) ok = column_from(base, &local[1]) == 0, b.base = &local[1].col;
-    if (ok && op == UN_OP_JOIN && base == Py_None) {
-        PyErr_SetString(PyExc_ValueError, "join needs a base");
+    if (ok && op == UN_OP_JOIN && (base == Py_None || (b.base->length != 1 && b.base->length < b.input.length))) {
+        PyErr_SetString(PyExc_ValueError, "join needs one base or one a row");
         ok = 0;
     }
-    if (ok && host_answer != Py_None) ok = column_from(host_answer, &local[2]) == 0, b.host_answer = &local[2].col;
-    if (ok && www_answer != Py_None) ok = column_from(www_answer, &local[3]) == 0, b.www_answer = &local[3].col;
-    if (ok && host_error != Py_None) {
-        ok = PyObject_GetBuffer(host_error, &errors, PyBUF_SIMPLE) == 0;
-        if (ok && errors.len < b.input.length) {
-            PyErr_SetString(PyExc_ValueError, "host_error is shorter than the input");
-            ok = 0;
-        }
-        b.host_error = ok ? errors.buf : NULL;
-    }
-    const un_column *answers[] = {b.host_answer, b.www_answer, op == UN_OP_JOIN && b.base && b.base->length != 1 ? b.base : NULL};
-    for (int i = 0; ok && i < 3; i++) {
-        if (answers[i] && answers[i]->length < b.input.length) {
-            PyErr_SetString(PyExc_ValueError, "an answer or base column is shorter than the input");
-            ok = 0;
-        }
-    }
+    if (ok && answer != Py_None) b.answer = python_answer, b.answer_data = answer;
     if (ok) {
         un_result r;
         un_result_init(&r);
@@ -241,12 +247,11 @@ static PyObject *run(PyObject *self, PyObject *args) {
         Py_BEGIN_ALLOW_THREADS
         failed = un_run_batch(&b, &r);
         Py_END_ALLOW_THREADS
-        if (failed) PyErr_SetString(PyExc_MemoryError, "the kernel ran out of memory or met a malformed array");
-        else out = result_to_python(&b, &r);
+        if (failed && !PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "the kernel ran out of memory or met a malformed array");
+        if (!failed) out = result_to_python(&b, &r);
         un_result_free(&r);
     }
-    if (errors.obj) PyBuffer_Release(&errors);
-    for (int i = 0; i < 4; i++) release(&local[i]);
+    for (int i = 0; i < 2; i++) release(&local[i]);
     PyMem_Free(local);
     return out;
 }

@@ -39,60 +39,84 @@ void un_ctx_free(un_ctx *c) {
 static int record_out(const un_batch *b) { return b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD; }
 static int text_columns(const un_batch *b) { return record_out(b) ? UN_N_FIELDS : 1; }
 
-static void put_port(un_result *r, int64_t row, int32_t port) {
+/* A row's outputs are appended on the first pass and overwritten in place (patch) once the
+ * row's question has an answer; the helpers below do either. */
+
+static void put_port(un_result *r, int64_t row, int32_t port, int patch) {
     uint16_t v = port >= 0 ? (uint16_t)port : 0;
-    un_buf_put(&r->port, (const uint8_t *)&v, sizeof v);
-    if (row % 8 == 0) un_buf_putc(&r->port_validity, 0);
-    if (port >= 0 && r->port_validity.len) r->port_validity.data[r->port_validity.len - 1] |= (uint8_t)(1u << (row % 8));
+    if (!patch) {
+        un_buf_put(&r->port, (const uint8_t *)&v, sizeof v);
+        if (row % 8 == 0) un_buf_putc(&r->port_validity, 0);
+    } else if (!r->port.failed && !r->port_validity.failed) {
+        memcpy(r->port.data + row * 2, &v, sizeof v);
+        r->port_validity.data[row / 8] &= (uint8_t)~(1u << (row % 8));
+    }
+    if (port >= 0 && !r->port_validity.failed) r->port_validity.data[row / 8] |= (uint8_t)(1u << (row % 8));
 }
 
-static void null_row(const un_batch *b, un_result *r, int64_t row) {
-    for (int i = 0; i < text_columns(b); i++) un_builder_null(&r->text[i]);
-    if (record_out(b)) put_port(r, row, -1);
+static void put_text(un_builder *col, un_result *r, int64_t row, int patch, size_t start, size_t n) {
+    if (patch) un_builder_set(col, row, &r->data, start, n, 1);
+    else un_builder_view(col, &r->data, start, n);
+}
+
+static void put_null(un_builder *col, un_result *r, int64_t row, int patch) {
+    if (patch) un_builder_set(col, row, &r->data, 0, 0, 0);
+    else un_builder_null(col);
 }
 
 /* End a value written to r->data since start; a short one moves into its view. */
-static void commit(un_builder *col, un_result *r, size_t start) {
+static void commit(un_builder *col, un_result *r, int64_t row, int patch, size_t start) {
     size_t n = r->data.len - start;
-    un_builder_view(col, &r->data, start, n);
+    put_text(col, r, row, patch, start, n);
     if (n <= 12) r->data.len = start;
 }
 
-static void emit_record(un_result *r, const un_url *u, int64_t row) {
+static void emit_record(un_result *r, const un_url *u, int64_t row, int patch) {
     size_t at[UN_N_FIELDS];
     un_serialize_spans(u, &r->data, at);
     const un_buf *fields[UN_N_FIELDS] = {&u->scheme, &u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     int present[UN_N_FIELDS] = {u->has_scheme, u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
     for (int i = 0; i < UN_N_FIELDS; i++) {
-        if (present[i] && !r->data.failed) un_builder_view(&r->text[i], &r->data, at[i], fields[i]->len);
-        else un_builder_null(&r->text[i]);
+        if (present[i] && !r->data.failed) put_text(&r->text[i], r, row, patch, at[i], fields[i]->len);
+        else put_null(&r->text[i], r, row, patch);
     }
-    put_port(r, row, u->port);
+    put_port(r, row, u->port, patch);
 }
 
-static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
-    const un_url *u = &w->url;
+static void emit(const un_batch *b, un_result *r, const un_url *u, int64_t row, int patch) {
     size_t start = r->data.len;
     if (record_out(b)) {
-        emit_record(r, u, row);
+        emit_record(r, u, row, patch);
         return;
     }
     if (b->op == UN_OP_SURT) un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
     else un_serialize(u, &r->data); /* straight into the output column */
-    commit(&r->text[0], r, start);
+    commit(&r->text[0], r, row, patch, start);
 }
 
-static void load_answers(const un_batch *b, worker *w, int64_t row) {
-    un_answers *a = &w->answers;
-    memset(a, 0, sizeof *a);
-    if (b->host_answer) {
-        if (un_column_get(b->host_answer, row, &a->host, &a->host_len) != UN_ROW_VALUE) a->host = NULL;
+/* Every output of a row for its status: the value, or nulls; the error name; the question. */
+static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, int status, int patch) {
+    if (status == 0) {
+        emit(b, r, &w->url, row, patch);
+    } else {
+        for (int i = 0; i < text_columns(b); i++) put_null(&r->text[i], r, row, patch);
+        if (record_out(b)) put_port(r, row, -1, patch);
     }
-    if (b->host_error) a->host_error = b->host_error[row];
-    if (b->www_answer) {
-        if (un_column_get(b->www_answer, row, &a->www, &a->www_len) != UN_ROW_VALUE) a->www = NULL;
+    uint8_t code = (uint8_t)(status < 0 ? 0 : status);
+    if (patch) r->status.data[row] = code;
+    else un_buf_putc(&r->status, code);
+    if (status > 0 && status < UN_N_ERRORS) {
+        put_text(&r->errors, r, row, patch, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
+    } else {
+        put_null(&r->errors, r, row, patch);
     }
-    w->ctx.answers = a;
+    if (status >= UN_ASK_HOST) {
+        size_t start = r->data.len;
+        un_buf_put(&r->data, w->ctx.question.data, w->ctx.question.len);
+        commit(&r->question, r, row, patch, start);
+    } else {
+        put_null(&r->question, r, row, patch);
+    }
 }
 
 static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
@@ -125,35 +149,136 @@ static int as_utf8(const un_batch *b, worker *w, const uint8_t **p, size_t *n) {
     return UN_OK;
 }
 
-static int run_row(const un_batch *b, un_result *r, worker *w, int64_t row) {
+/* The row's status (-1 for a null row); -2 if the input array is malformed. */
+static int row_status(const un_batch *b, worker *w, int64_t row) {
     const uint8_t *p = NULL;
     size_t n = 0;
     un_row kind = un_column_get(&b->input, row, &p, &n);
-    if (kind == UN_ROW_MALFORMED) return -1;
-    int status = UN_OK;
-    if (kind == UN_ROW_NULL) {
-        status = -1;
-    } else {
-        load_answers(b, w, row);
-        status = as_utf8(b, w, &p, &n);
-        if (status == UN_OK) status = compute(b, w, row, p, n);
+    if (kind == UN_ROW_MALFORMED) return -2;
+    if (kind == UN_ROW_NULL) return -1;
+    int status = as_utf8(b, w, &p, &n);
+    return status == UN_OK ? compute(b, w, row, p, n) : status;
+}
+
+/* ---- answers: each distinct question once, then the asking rows again ----------------------- */
+
+typedef struct {
+    int kind, code;
+    size_t question, question_len, answer, answer_len; /* offsets into the blob */
+} entry;
+
+typedef struct {
+    int64_t row;
+    int32_t host, www; /* the entries answering the row, or -1 */
+} asking;
+
+typedef struct {
+    un_buf entries, blob, slots, rows;
+} answer_state;
+
+static entry *entry_at(answer_state *s, int32_t i) { return (entry *)(void *)s->entries.data + i; }
+
+static uint64_t question_hash(int kind, const uint8_t *p, size_t n) {
+    uint64_t h = 1469598103934665603ULL ^ (uint64_t)kind;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
+/* The entry for (kind, question), asking b->answer when it is new; -1 on failure. */
+static int32_t find_or_answer(const un_batch *b, answer_state *s, int kind, const uint8_t *q, size_t n, un_buf *scratch) {
+    uint32_t *slots = (uint32_t *)(void *)s->slots.data;
+    size_t mask = s->slots.len / sizeof *slots - 1;
+    size_t i = question_hash(kind, q, n) & mask;
+    for (; slots[i]; i = (i + 1) & mask) {
+        entry *e = entry_at(s, (int32_t)slots[i] - 1);
+        if (e->kind == kind && e->question_len == n && memcmp(s->blob.data + e->question, q, n) == 0) return (int32_t)slots[i] - 1;
     }
-    if (status == 0) emit(b, r, w, row);
-    else null_row(b, r, row);
-    un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
-    if (status > 0 && status < UN_N_ERRORS) {
-        un_builder_view(&r->errors, &r->data, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
-    } else {
-        un_builder_null(&r->errors);
+    entry e = {kind, 0, s->blob.len, n, 0, 0};
+    un_buf_put(&s->blob, q, n);
+    scratch->len = 0;
+    e.code = b->answer(b->answer_data, kind, q, n, scratch);
+    if (e.code < 0) return -1;
+    e.answer = s->blob.len, e.answer_len = scratch->len;
+    un_buf_put(&s->blob, scratch->data, scratch->len);
+    un_buf_put(&s->entries, (const uint8_t *)&e, sizeof e);
+    if (s->blob.failed || s->entries.failed) return -1;
+    slots[i] = (uint32_t)(s->entries.len / sizeof e);
+    return (int32_t)slots[i] - 1;
+}
+
+/* A table with room for every entry so far and n more questions. */
+static int reset_slots(answer_state *s, size_t n) {
+    size_t size = 16;
+    while (size < 2 * (n + s->entries.len / sizeof(entry))) size *= 2;
+    s->slots.len = 0;
+    if (!un_buf_reserve(&s->slots, size * sizeof(uint32_t))) return 0;
+    memset(s->slots.data, 0, size * sizeof(uint32_t));
+    s->slots.len = size * sizeof(uint32_t);
+    uint32_t *slots = (uint32_t *)(void *)s->slots.data;
+    for (size_t k = 0; k < s->entries.len / sizeof(entry); k++) {
+        entry *e = entry_at(s, (int32_t)k);
+        size_t i = question_hash(e->kind, s->blob.data + e->question, e->question_len) & (size - 1);
+        while (slots[i]) i = (i + 1) & (size - 1);
+        slots[i] = (uint32_t)k + 1;
     }
-    if (status >= UN_ASK_HOST) {
-        size_t start = r->data.len;
-        un_buf_put(&r->data, w->ctx.question.data, w->ctx.question.len);
-        commit(&r->question, r, start);
-    } else {
-        un_builder_null(&r->question);
+    return 1;
+}
+
+static void load_answers(answer_state *s, worker *w, const asking *a) {
+    un_answers *ans = &w->answers;
+    memset(ans, 0, sizeof *ans);
+    if (a->host >= 0) {
+        const entry *e = entry_at(s, a->host);
+        ans->host_error = e->code;
+        ans->host = s->blob.data + e->answer, ans->host_len = e->answer_len;
     }
+    if (a->www >= 0) {
+        const entry *e = entry_at(s, a->www);
+        ans->www = s->blob.data + e->answer, ans->www_len = e->answer_len;
+    }
+    w->ctx.answers = ans;
+}
+
+/* One round: answer the asking rows' questions, run them again; keep those that ask anew. */
+static int answer_round(const un_batch *b, un_result *r, worker *w, answer_state *s) {
+    asking *rows = (asking *)(void *)s->rows.data;
+    size_t count = s->rows.len / sizeof *rows, still = 0;
+    if (!reset_slots(s, count)) return -1;
+    for (size_t k = 0; k < count; k++) {
+        const uint8_t *q;
+        size_t n;
+        int kind = r->status.data[rows[k].row];
+        if (!un_builder_view_of(&r->question, &r->data, rows[k].row, &q, &n)) return -1;
+        int32_t e = find_or_answer(b, s, kind, q, n, &w->ctx.scratch2);
+        if (e < 0) return -1;
+        *(kind == UN_ASK_WWW ? &rows[k].www : &rows[k].host) = e;
+    }
+    for (size_t k = 0; k < count; k++) {
+        load_answers(s, w, &rows[k]);
+        int status = row_status(b, w, rows[k].row);
+        if (status == -2) return -1;
+        write_row(b, r, w, rows[k].row, status, 1);
+        if (status >= UN_ASK_HOST) rows[still++] = rows[k];
+    }
+    s->rows.len = still * sizeof *rows;
     return 0;
+}
+
+/* A row asks once per kind of question at most, so two rounds answer every row. */
+static int answer_questions(const un_batch *b, un_result *r, worker *w) {
+    answer_state s;
+    memset(&s, 0, sizeof s);
+    for (int64_t row = 0; row < b->input.length; row++) {
+        if (r->status.data[row] < UN_ASK_HOST) continue;
+        asking a = {row, -1, -1};
+        un_buf_put(&s.rows, (const uint8_t *)&a, sizeof a);
+    }
+    r->asked = (int64_t)(s.rows.len / sizeof(asking));
+    int failed = s.rows.failed;
+    for (int round = 0; round < 3 && s.rows.len && !failed; round++) failed = answer_round(b, r, w, &s) != 0;
+    failed |= s.rows.len != 0;
+    un_buf_free(&s.entries), un_buf_free(&s.blob), un_buf_free(&s.slots), un_buf_free(&s.rows);
+    return failed ? -1 : 0;
 }
 
 /* The input's bytes, so that the outputs are allocated once rather than grown per batch. */
@@ -187,7 +312,13 @@ int un_run_batch(const un_batch *b, un_result *r) {
     memset(&w, 0, sizeof w);
     reserve_outputs(b, r);
     int failed = 0;
-    for (int64_t row = 0; row < b->input.length && !failed; row++) failed = run_row(b, r, &w, row) != 0;
+    for (int64_t row = 0; row < b->input.length && !failed; row++) {
+        int status = row_status(b, &w, row);
+        failed = status == -2;
+        if (!failed) write_row(b, r, &w, row, status, 0);
+    }
+    failed = failed || r->status.failed || r->question.views.failed || r->data.failed;
+    if (!failed && b->answer) failed = answer_questions(b, r, &w) != 0;
     worker_free(&w);
     for (int i = 0; i < text_columns(b); i++) failed |= un_builder_failed(&r->text[i]);
     failed |= un_builder_failed(&r->errors) || un_builder_failed(&r->question) || r->data.failed;

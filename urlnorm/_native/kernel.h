@@ -9,6 +9,10 @@
  * last rules only Python has; SURT emits the normalised URL's SURT key. */
 typedef enum { UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT } un_op;
 
+/* Answers a question rows asked (kind: an UN_ASK_* status): writes the answer to out and
+ * returns UN_OK, or returns the rows' error code, or -1 to stop the batch. */
+typedef int (*un_answer_fn)(void *data, int kind, const uint8_t *question, size_t n, un_buf *out);
+
 typedef struct {
     un_op op;
     const un_profile *profile; /* UN_OP_NORMALIZE */
@@ -18,10 +22,9 @@ typedef struct {
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
     un_column input;
-    const un_column *base;        /* UN_OP_JOIN: the bases, or one literal base */
-    const un_column *host_answer; /* answers to UN_ASK_HOST*, per row (may be NULL) */
-    const uint8_t *host_error;    /* per row, 0 or an error code (may be NULL) */
-    const un_column *www_answer;  /* answers to UN_ASK_WWW, per row (may be NULL) */
+    const un_column *base; /* UN_OP_JOIN: the bases, or one literal base */
+    un_answer_fn answer;   /* answers the rows' questions; NULL leaves them asking */
+    void *answer_data;
 } un_batch;
 
 typedef struct {
@@ -32,6 +35,7 @@ typedef struct {
     un_buf port, port_validity;   /* split: uint16 per row and its bitmap */
     un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* */
     size_t error_at[UN_N_ERRORS]; /* where each error name is in data */
+    int64_t asked;                /* rows that asked a question (and were answered) */
 } un_result;
 
 void un_result_init(un_result *r);

@@ -47,6 +47,7 @@ static void seg_pop(seg_list *s) {
 
 /* RFC 3986 §5.2.4, as core/path.py remove_dot_segments: over the '/'-split segments. */
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n) {
+    if (!p) p = (const uint8_t *)""; /* an empty path that was never allocated */
     seg_list s = {out, out->len, 0, 0};
     size_t seg = 0;
     for (size_t i = 0; i <= n; i++) {

@@ -51,21 +51,29 @@ static un_column column_of(const uint8_t *p, size_t n, int views, int64_t offset
     return (un_column){UN_VIEWS, 2, 0, NULL, 0, view_rows, 32, 1, data};
 }
 
+/* Answers questions as Python would in shape: a host, or an error code for odd lengths. */
+static int fuzz_answer(void *data, int kind, const uint8_t *question, size_t n, un_buf *out) {
+    (void)data, (void)question;
+    if (n % 2 && kind != UN_ASK_WWW) return UN_ERR_DOMAIN_TO_ASCII;
+    un_buf_puts(out, kind == UN_ASK_WWW ? "example.com" : "xn--bcher-kva.example");
+    return UN_OK;
+}
+
 /* The batch layer: every operation over the input as a column, answers included. */
 static void batch(const uint8_t *p, size_t n, uint8_t selector) {
-    static const uint8_t answer[] = "example.com";
+    static const uint8_t base_url[] = "http://example.com/a/b";
     int64_t offsets[3];
     uint8_t views[32];
     un_bytes data;
     un_column input = column_of(p, n, selector & 1, offsets, views, &data);
-    int64_t answer_offsets[3] = {0, sizeof answer - 1, sizeof answer - 1};
-    un_bytes answer_data = {answer, sizeof answer - 1};
-    un_column answers = {UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)answer_offsets, sizeof answer_offsets, 1, &answer_data};
+    int64_t base_offsets[3] = {0, sizeof base_url - 1, sizeof base_url - 1};
+    un_bytes base_data = {base_url, sizeof base_url - 1};
+    un_column bases = {UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)base_offsets, sizeof base_offsets, 1, &base_data};
     un_batch b = {.op = (un_op)((selector >> 1) % 5), .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
                   .profile = &FUZZ_PROFILES[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
                   .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input};
-    if (b.op == UN_OP_JOIN) b.base = &answers;
-    if (selector & 32) b.host_answer = &answers, b.www_answer = &answers;
+    if (b.op == UN_OP_JOIN) b.base = &bases;
+    if (selector & 32 && b.op != UN_OP_JOIN) b.answer = fuzz_answer;
     un_result r;
     un_result_init(&r);
     un_run_batch(&b, &r);
