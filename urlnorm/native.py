@@ -337,9 +337,11 @@ def _error_index(code: str) -> int:
 
 
 def answerer(profile: NativeProfile | None) -> Callable[[int, str], str | int]:
-    """The kernel's answers, from the core: UTS #46 through the host parser, the profile's
-    host rules for a generic-mode host, ``strip_www`` for a non-ASCII host. Each distinct
-    question is asked once a batch; an error is returned as its code's index."""
+    """The kernel's answerer: each distinct question a batch's rows ask, answered by the core.
+
+    UTS #46 through the host parser, the profile's host rules for a generic-mode host,
+    ``strip_www`` for a non-ASCII host; an error is returned as its code's index.
+    """
     assert KERNEL is not None
     host_rules = profile.answer_host_rules if profile is not None else _host_parser
     by_kind: dict[int, Callable[[str], str]] = {
