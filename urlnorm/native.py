@@ -440,10 +440,6 @@ def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series
     return outcome, asking
 
 
-def _c_bytes(data: bytes) -> str:
-    return '"' + "".join(f"\\x{b:02x}" for b in data) + '"'
-
-
 def fuzz_header() -> str:
     """A C header with the tables and every built-in profile, for the standalone fuzz harness.
 
@@ -469,7 +465,7 @@ def fuzz_header() -> str:
     for profile in profiles:
         generic, rule_specs = profile.spec
         rules_c = ", ".join(
-            f"{{(un_rule_id){i}, {{{_c_bytes(n)}, {len(n)}, {_c_bytes(p)}, {len(p)}}}}}"
+            f"{{(un_rule_id){i}, {{{_c_octal(n)}, {len(n)}, {_c_octal(p)}, {len(p)}}}}}"
             for i, n, p in rule_specs
         )
         lines.append(f"    {{{generic}, {len(rule_specs)}, {{{rules_c}}}}},")
