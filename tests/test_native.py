@@ -244,6 +244,15 @@ def test_threads_split_large_batches_the_same_way() -> None:
         native.set_threads(0)
 
 
+@needs_kernel
+def test_slices_are_bounded_by_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(native, "MAX_SLICE_BYTES", 1_000)
+    values = [f"HTTP://A{i}.example/{'x' * 90}?utm_source=z" for i in range(200)]
+    assert list(native._slices(200, 200 * 120))[:2] == [(0, 8), (8, 8)]
+    got = engine.normalize(pl.Series(values), "crawl").frame["url"].to_list()
+    assert got == [urlnorm.normalize(v, "crawl") for v in values]
+
+
 BAD_BYTES = [
     b"http://example.com/caf\xe9",
     b"http://\xff\xfe/",

@@ -50,6 +50,8 @@ _CLASSES = (
 )
 # Rows are split across threads in slices of at least this many.
 MIN_SLICE = 50_000
+# Output views address 2 GiB of a slice's data, and percent-encoding can triple a row's bytes.
+MAX_SLICE_BYTES = 1 << 29
 _OP_NORMALIZE, _OP_SPLIT, _OP_JOIN, _OP_NORMALIZE_RECORD, _OP_SURT = 0, 1, 2, 3, 4
 JOIN_MODES = {"whatwg": 0, "rfc3986": 1, "legacy": 2}
 _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
@@ -213,7 +215,7 @@ def _string_view(data: pa.Buffer, parts: tuple[Any, Any, int], length: int) -> p
 
 @dataclass(frozen=True)
 class Op:
-    """One kernel operation: its code, its option, and what to do with bytes not UTF-8."""
+    """One kernel operation: its code and option, bytes that are not UTF-8, and its answerer."""
 
     code: int
     option: Any
@@ -280,9 +282,11 @@ def threads() -> int:
     return _threads or int(os.environ.get("URLNORM_THREADS", 0)) or pl.thread_pool_size()
 
 
-def _slices(length: int) -> Iterator[tuple[int, int]]:
-    threads_now = max(1, threads())
-    size = max(MIN_SLICE, -(-length // threads_now))
+def _slices(length: int, nbytes: int) -> Iterator[tuple[int, int]]:
+    """(start, rows) of each slice: one a thread, and none with more than MAX_SLICE_BYTES."""
+    size = max(MIN_SLICE, -(-length // max(1, threads())))
+    if nbytes > MAX_SLICE_BYTES:
+        size = min(size, max(1, length * MAX_SLICE_BYTES // nbytes))
     for start in range(0, length, size):
         yield start, min(size, length - start)
 
@@ -305,9 +309,8 @@ def _concat(batches: list[Batch]) -> Batch:
 
 def _utf8_mode(array: pa.Array, encode: bool) -> int:
     """0: text, UTF-8 by Arrow's guarantee; binary: 1 invalid rows are errors, 2 encoded."""
-    if pa.types.is_string(array.type) or pa.types.is_large_string(array.type):
-        return 0
-    if pa.types.is_string_view(array.type):
+    kind = array.type
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind):
         return 0
     return 2 if encode else 1
 
@@ -315,7 +318,7 @@ def _utf8_mode(array: pa.Array, encode: bool) -> int:
 def _run(op: Op, array: pa.Array, base: pa.Array | None = None) -> Batch:
     """One operation over ``array``, its slices on Polars' thread count with the GIL released."""
     literal_base = base is not None and len(base) == 1 and len(array) != 1
-    parts = list(_slices(len(array)))
+    parts = list(_slices(len(array), array.nbytes))
     if len(parts) <= 1:
         return _run_one(op, array, base)
 
@@ -324,7 +327,7 @@ def _run(op: Op, array: pa.Array, base: pa.Array | None = None) -> Batch:
         part_base = base if base is None or literal_base else base.slice(start, size)
         return _run_one(op, array.slice(start, size), part_base)
 
-    with ThreadPoolExecutor(len(parts)) as pool:
+    with ThreadPoolExecutor(min(len(parts), max(1, threads()))) as pool:
         return _concat(list(pool.map(one, parts)))
 
 
