@@ -447,3 +447,48 @@ def test_strip_www_runs_in_the_kernel() -> None:
         "http://xn--bcher-kva.de/",
     ]
     assert result.slow_rows == 1  # only the IDN host, for UTS #46
+
+
+DOMAIN = st.builds(
+    lambda labels, dots: ".".join(labels) + dots,
+    st.lists(PSL_LABELS, min_size=1, max_size=5),
+    st.sampled_from(["", ".", ".."]),
+)
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(hosts=st.lists(DOMAIN, min_size=1, max_size=30), include_private=st.booleans())
+def test_domain_parts_equal_the_public_suffix_list(
+    engine_path: str, hosts: list[str], include_private: bool
+) -> None:
+    from urlnorm import analytics
+    from urlnorm.core.public_suffix import domain_parts
+
+    domains = pl.Series([*hosts, None, "ÉXAMPLE.com"], dtype=pl.String)
+    for field in analytics.DOMAIN_FIELDS:
+        got = analytics._domain_part(domains, field, include_private).to_list()
+        expected = [
+            None if h is None else getattr(domain_parts(h, include_private=include_private), field)
+            for h in domains.to_list()
+        ]
+        assert got == expected, field
+
+
+@needs_kernel
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "corpora").is_dir(), reason="no corpora")
+def test_registered_domain_on_the_corpora_hosts() -> None:
+    from urlnorm.core.public_suffix import registrable_domain
+
+    text = "\n".join(
+        p.read_text("utf-8-sig") for p in (ROOT.parent / "shared" / "corpora").glob("*.txt")
+    )
+    series = pl.Series(text.splitlines())
+    got = series.url.registered_domain().to_list()
+    hosts = series.url.host().to_list()
+    types = series.url.host_type().to_list()
+    expected = [
+        registrable_domain(h) if t == "domain" else None for h, t in zip(hosts, types, strict=True)
+    ]
+    assert got == expected

@@ -13,7 +13,7 @@ from typing import Any
 
 import polars as pl
 
-from urlnorm import engine
+from urlnorm import engine, native
 from urlnorm.core import uts46
 from urlnorm.core.origin import TUPLE_ORIGIN_SCHEMES, origin
 from urlnorm.core.public_suffix import DomainParts, domain_parts
@@ -44,10 +44,9 @@ def _to_unicode(part: str | None) -> str | None:
         return part
 
 
-def _domain_fields(host: str, include_private: bool, unicode: bool) -> dict[str, str | None]:
+def _domain_fields(host: str, include_private: bool) -> dict[str, str | None]:
     parts: DomainParts = domain_parts(host, include_private=include_private)
-    fields = {name: getattr(parts, name) for name in DOMAIN_FIELDS}
-    return {k: _to_unicode(v) for k, v in fields.items()} if unicode else fields
+    return {name: getattr(parts, name) for name in DOMAIN_FIELDS}
 
 
 def host_type(series: pl.Series) -> pl.Series:
@@ -80,10 +79,28 @@ def domain_part(
     record = _record(series)
     is_domain = _host_types(record) == "domain"
     domains = record.select(pl.when(is_domain).then(pl.col("host"))).to_series()
+    part = _domain_part(domains, field, include_private)
+    if host_form == "unicode":
+        part = _by_distinct(part, _to_unicode, pl.String())
+    return part.alias(series.name)
+
+
+def _domain_part(domains: pl.Series, field: str, include_private: bool) -> pl.Series:
+    """One PSL part of each domain: in the kernel; a host it cannot lower-case goes to Python."""
+    if not native.available():
+        return _domain_part_on_core(domains, field, include_private)
+    array = engine.to_arrow(domains)
+    outcome, rest = native.domain_parts(array, include_private=include_private)
+    part = outcome.texts[DOMAIN_FIELDS.index(field)]
+    if rest.len() == 0:
+        return part
+    return part.scatter(rest, _domain_part_on_core(domains.gather(rest), field, include_private))
+
+
+def _domain_part_on_core(domains: pl.Series, field: str, include_private: bool) -> pl.Series:
     dtype = pl.Struct(dict.fromkeys(DOMAIN_FIELDS, pl.String()))
-    unicode = host_form == "unicode"
-    parts = _by_distinct(domains, lambda h: _domain_fields(h, include_private, unicode), dtype)
-    return parts.struct.field(field).alias(series.name)
+    parts = _by_distinct(domains, lambda h: _domain_fields(h, include_private), dtype)
+    return parts.struct.field(field)
 
 
 def host_unicode(series: pl.Series) -> pl.Series:

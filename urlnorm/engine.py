@@ -124,7 +124,7 @@ def _as_text(series: pl.Series, encode: bool = False) -> tuple[pl.Series, pl.Ser
     return text.alias(series.name), codes
 
 
-def _to_arrow(series: pl.Series) -> pa.Array:
+def to_arrow(series: pl.Series) -> pa.Array:
     """The column's Arrow array without a copy (Polars keeps strings as views)."""
     if series.dtype not in (pl.String, pl.Binary, pl.Null):
         series = series.cast(pl.String)
@@ -166,7 +166,7 @@ def split(series: pl.Series, mode: str = "whatwg", *, invalid_utf8: str = "error
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
     encode = _check_utf8_option(invalid_utf8)
     if native.available():
-        outcome = native.split(_to_arrow(series), mode, encode_invalid_utf8=encode)
+        outcome = native.split(to_arrow(series), mode, encode_invalid_utf8=encode)
         return _from_kernel(outcome, TEXT_FIELDS)
     return _on_core(series, lambda v: _record(core_split(v, mode)), RECORD_SCHEMA, encode)
 
@@ -178,7 +178,7 @@ def normalize(
     prof, encode = get_profile(profile), _check_utf8_option(invalid_utf8)
     whole = native.native_profile(prof)
     if whole is not None:
-        outcome = native.normalize(_to_arrow(series), whole, encode_invalid_utf8=encode)
+        outcome = native.normalize(to_arrow(series), whole, encode_invalid_utf8=encode)
         return _from_kernel(outcome, ("url",))
     head, rest = native.native_prefix(prof)
     if head is not None:
@@ -190,7 +190,7 @@ def _then_python_rules(
     series: pl.Series, head: native.NativeProfile, rest: tuple[Any, ...], encode: bool
 ) -> Result:
     """The kernel's record after the built-in rules, then a user's rules once per record."""
-    outcome = native.normalize_record(_to_arrow(series), head, encode_invalid_utf8=encode)
+    outcome = native.normalize_record(to_arrow(series), head, encode_invalid_utf8=encode)
     records = _from_kernel(outcome, TEXT_FIELDS).frame
 
     def finish(fields: dict[str, Any]) -> str:
@@ -219,7 +219,7 @@ def surt(
     whole = native.native_profile(prof)
     if whole is not None:
         outcome = native.surt(
-            _to_arrow(series), whole, with_scheme=with_scheme, trailing_comma=trailing_comma
+            to_arrow(series), whole, with_scheme=with_scheme, trailing_comma=trailing_comma
         )
         return _from_kernel(outcome, ("surt",))
 
@@ -273,7 +273,7 @@ def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Resu
         codes = pl.select(pl.coalesce(ref_errors, codes)).to_series()
         return Result(pl.DataFrame({"url": urls}), codes.alias("error"), keys.drop_nulls().height)
     kernel_base = pl.Series([base]) if isinstance(base, str) else base
-    outcome, asking = native.join(_to_arrow(series), _to_arrow(kernel_base), mode)
+    outcome, asking = native.join(to_arrow(series), to_arrow(kernel_base), mode)
     result = _from_kernel(outcome, ("url",))
     if asking.len() == 0:
         return result

@@ -52,7 +52,7 @@ _CLASSES = (
 MIN_SLICE = 50_000
 # Output views address 2 GiB of a slice's data, and percent-encoding can triple a row's bytes.
 MAX_SLICE_BYTES = 1 << 29
-_OP_NORMALIZE, _OP_SPLIT, _OP_JOIN, _OP_NORMALIZE_RECORD, _OP_SURT = 0, 1, 2, 3, 4
+_OP_NORMALIZE, _OP_SPLIT, _OP_JOIN, _OP_NORMALIZE_RECORD, _OP_SURT, _OP_DOMAIN_PARTS = range(6)
 JOIN_MODES = {"whatwg": 0, "rfc3986": 1, "legacy": 2}
 _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
 
@@ -74,12 +74,12 @@ def special_schemes() -> list[tuple[str, int]]:
     return [(s, -1 if p is None else p) for s, p in whatwg.SPECIAL_SCHEMES.items()]
 
 
-def psl_rules() -> tuple[bytes, int]:
-    """The Public Suffix List's rules (private section included), NUL-terminated, from the core.
+def psl_rules(*, include_private: bool = True) -> tuple[bytes, int]:
+    """The Public Suffix List's rules, NUL-terminated, from the core.
 
     Returns the rules and the most labels a rule has, as the kernel's ``set_psl`` takes them.
     """
-    rule_set, most_labels = public_suffix.rules(include_private=True)
+    rule_set, most_labels = public_suffix.rules(include_private=include_private)
     return b"".join(r.encode() + b"\0" for r in sorted(rule_set)), most_labels
 
 
@@ -91,7 +91,8 @@ def _load() -> ModuleType | None:
     except ImportError:
         return None
     _urlnorm.set_tables(class_table(), special_schemes())
-    _urlnorm.set_psl(*psl_rules())
+    for include_private in (True, False):
+        _urlnorm.set_psl(include_private, *psl_rules(include_private=include_private))
     return _urlnorm  # type: ignore[no-any-return]
 
 
@@ -429,6 +430,18 @@ def split(array: pa.Array, mode: str, *, encode_invalid_utf8: bool = False) -> O
     return _finish(op, as_kernel_array(array))
 
 
+def domain_parts(array: pa.Array, *, include_private: bool) -> tuple[Outcome, pl.Series]:
+    """The Public Suffix List parts of every domain host (core ``domain_parts`` per row).
+
+    The texts are in :data:`urlnorm.core.public_suffix.DomainParts` order. Returns the outcome
+    and the rows that need the core (a host that is not ASCII: Python lower-cases it).
+    """
+    batch = _run(Op(_OP_DOMAIN_PARTS, include_private), as_kernel_array(array))
+    asking = _asking(_series(batch.status))
+    texts = [_series(t) for t in batch.texts]
+    return Outcome(texts, None, _series(batch.errors).alias("error"), asking.len()), asking
+
+
 def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series]:
     """Resolve every reference against its base, or one literal base (:func:`urlnorm.join`).
 
@@ -492,6 +505,7 @@ def _c_octal(data: bytes) -> str:
 __all__ = [
     "Outcome",
     "available",
+    "domain_parts",
     "join",
     "native_prefix",
     "native_profile",

@@ -156,7 +156,7 @@ static int profile_from(PyObject *spec, un_profile *prof, PyObject **keep) {
 
 static PyObject *result_to_python(const un_batch *b, un_result *r) {
     int record = b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD;
-    int n = record ? UN_N_FIELDS : 1;
+    int n = b->op == UN_OP_DOMAIN_PARTS ? UN_N_PARTS : record ? UN_N_FIELDS : 1;
     PyObject *texts = PyList_New(n);
     if (!texts) return NULL;
     for (int i = 0; i < n; i++) {
@@ -210,7 +210,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
     int op, utf8;
     PyObject *option, *input, *base, *answer;
     if (!PyArg_ParseTuple(args, "iOOOOi", &op, &option, &input, &base, &answer, &utf8)) return NULL;
-    if (op < UN_OP_NORMALIZE || op > UN_OP_SURT) {
+    if (op < UN_OP_NORMALIZE || op > UN_OP_DOMAIN_PARTS) {
         PyErr_SetString(PyExc_ValueError, "unknown operation");
         return NULL;
     }
@@ -228,6 +228,8 @@ static PyObject *run(PyObject *self, PyObject *args) {
         ok = profile_from(option, &prof, &keep) == 0, b.profile = &prof;
     } else if (op == UN_OP_SPLIT) {
         b.generic = PyObject_IsTrue(option);
+    } else if (op == UN_OP_DOMAIN_PARTS) {
+        b.psl_table = PyObject_IsTrue(option) ? UN_PSL_ALL : UN_PSL_ICANN;
     } else {
         b.join_mode = (int)PyLong_AsLong(option);
     }
@@ -283,14 +285,14 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* set_psl(rules: NUL-terminated rule strings, maxlabel) */
+/* set_psl(include_private, rules: NUL-terminated rule strings, maxlabel) */
 static PyObject *set_psl(PyObject *self, PyObject *args) {
     (void)self;
     const char *rules;
     Py_ssize_t len;
-    int maxlabel;
-    if (!PyArg_ParseTuple(args, "y#i", &rules, &len, &maxlabel)) return NULL;
-    if (!un_psl_set(rules, (size_t)len, maxlabel)) return PyErr_NoMemory();
+    int maxlabel, include_private;
+    if (!PyArg_ParseTuple(args, "py#i", &include_private, &rules, &len, &maxlabel)) return NULL;
+    if (!un_psl_set(include_private ? UN_PSL_ALL : UN_PSL_ICANN, rules, (size_t)len, maxlabel)) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 

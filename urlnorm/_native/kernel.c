@@ -5,8 +5,9 @@
 typedef struct {
     un_ctx ctx;
     un_url url, base;
-    un_buf repaired;
+    un_buf repaired, name;
     un_answers answers;
+    un_domain_parts parts;
 } worker;
 
 void un_result_init(un_result *r) { memset(r, 0, sizeof *r); }
@@ -26,6 +27,7 @@ static void worker_free(worker *w) {
     un_url_free(&w->url);
     un_url_free(&w->base);
     un_buf_free(&w->repaired);
+    un_buf_free(&w->name);
 }
 
 void un_ctx_free(un_ctx *c) {
@@ -37,7 +39,10 @@ void un_ctx_free(un_ctx *c) {
 }
 
 static int record_out(const un_batch *b) { return b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD; }
-static int text_columns(const un_batch *b) { return record_out(b) ? UN_N_FIELDS : 1; }
+static int text_columns(const un_batch *b) {
+    if (b->op == UN_OP_DOMAIN_PARTS) return UN_N_PARTS;
+    return record_out(b) ? UN_N_FIELDS : 1;
+}
 
 /* A row's outputs are appended on the first pass and overwritten in place (patch) once the
  * row's question has an answer; the helpers below do either. */
@@ -83,6 +88,15 @@ static void emit_record(un_result *r, const un_url *u, int64_t row, int patch) {
     put_port(r, row, u->port, patch);
 }
 
+static void emit_parts(un_result *r, const worker *w, int64_t row, int patch) {
+    size_t start = r->data.len;
+    un_buf_put(&r->data, w->name.data, w->name.len);
+    for (int i = 0; i < UN_N_PARTS; i++) {
+        if (w->parts.present[i] && !r->data.failed) put_text(&r->text[i], r, row, patch, start + w->parts.start[i], w->parts.len[i]);
+        else put_null(&r->text[i], r, row, patch);
+    }
+}
+
 static void emit(const un_batch *b, un_result *r, const un_url *u, int64_t row, int patch) {
     size_t start = r->data.len;
     if (record_out(b)) {
@@ -96,7 +110,9 @@ static void emit(const un_batch *b, un_result *r, const un_url *u, int64_t row, 
 
 /* Every output of a row for its status: the value, or nulls; the error name; the question. */
 static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, int status, int patch) {
-    if (status == 0) {
+    if (status == 0 && b->op == UN_OP_DOMAIN_PARTS) {
+        emit_parts(r, w, row, patch);
+    } else if (status == 0) {
         emit(b, r, &w->url, row, patch);
     } else {
         for (int i = 0; i < text_columns(b); i++) put_null(&r->text[i], r, row, patch);
@@ -126,6 +142,10 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
     case UN_OP_SURT: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
     case UN_OP_SPLIT:
         return b->generic ? un_split_generic(p, n, &w->url) : un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
+    case UN_OP_DOMAIN_PARTS:
+        if (un_domain_parts_of(b->psl_table, p, n, &w->name, &w->parts) == 0) return UN_OK;
+        un_buf_set(&w->ctx.question, p, n); /* not ASCII: Python lower-cases it */
+        return UN_ASK_HOST;
     case UN_OP_JOIN: {
         const uint8_t *bp = NULL;
         size_t bn = 0;

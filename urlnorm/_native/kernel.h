@@ -7,7 +7,8 @@
 
 /* NORMALIZE_RECORD emits the normalised record's columns as SPLIT does, for profiles whose
  * last rules only Python has; SURT emits the normalised URL's SURT key. */
-typedef enum { UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT } un_op;
+/* DOMAIN_PARTS takes a column of domain hosts and emits their UN_N_PARTS PSL parts. */
+typedef enum { UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_DOMAIN_PARTS } un_op;
 
 /* Answers a question rows asked (kind: an UN_ASK_* status): writes the answer to out and
  * returns UN_OK, or returns the rows' error code, or -1 to stop the batch. */
@@ -19,6 +20,7 @@ typedef struct {
     int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
     int join_mode;             /* UN_OP_JOIN */
     int with_scheme, trailing_comma; /* UN_OP_SURT */
+    int psl_table;                   /* UN_OP_DOMAIN_PARTS: UN_PSL_ALL or UN_PSL_ICANN */
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
     un_column input;

@@ -238,11 +238,21 @@ int un_sort_query(un_ctx *c, un_url *u);
 
 /* ---- public_suffix.c (core/public_suffix.py) ------------------------------------------------ */
 
+enum { UN_PSL_ALL, UN_PSL_ICANN, UN_PSL_TABLES }; /* with the private section, or without */
 /* rules: NUL-terminated rule strings one after another (len bytes in all). */
-int un_psl_set(const char *rules, size_t len, int maxlabel);
+int un_psl_set(int which, const char *rules, size_t len, int maxlabel);
 int un_psl_loaded(void);
 /* 1 if the host has a registrable domain, 0 if not, -1 if only Python can tell (non-ASCII). */
 int un_has_registrable_domain(const uint8_t *host, size_t n, un_buf *scratch);
+
+/* The parts of a domain (core public_suffix.domain_parts), as spans of its prepared name. */
+enum { UN_PART_SUFFIX, UN_PART_REGISTERED, UN_PART_SUBDOMAIN, UN_PART_LABEL, UN_PART_TLD, UN_N_PARTS };
+typedef struct {
+    int present[UN_N_PARTS];
+    size_t start[UN_N_PARTS], len[UN_N_PARTS];
+} un_domain_parts;
+/* 0, with the parts of host as spans of name; -1 if only Python can tell (non-ASCII). */
+int un_domain_parts_of(int which, const uint8_t *host, size_t n, un_buf *name, un_domain_parts *out);
 
 /* ---- surt.c (core/surt.py) ---------------------------------------------------------------- */
 

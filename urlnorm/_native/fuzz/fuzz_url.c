@@ -69,7 +69,7 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     int64_t base_offsets[3] = {0, sizeof base_url - 1, sizeof base_url - 1};
     un_bytes base_data = {base_url, sizeof base_url - 1};
     un_column bases = {UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)base_offsets, sizeof base_offsets, 1, &base_data};
-    un_batch b = {.op = (un_op)((selector >> 1) % 5), .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
+    un_batch b = {.op = (un_op)((selector >> 1) % 6), .psl_table = (selector >> 7) & 1, .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
                   .profile = &FUZZ_PROFILES[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
                   .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input};
     if (b.op == UN_OP_JOIN) b.base = &bases;
@@ -82,7 +82,12 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static int ready;
-    if (!ready) un_set_tables(&FUZZ_TABLES), un_psl_set(FUZZ_PSL, sizeof FUZZ_PSL - 1, FUZZ_PSL_LABELS), ready = 1;
+    if (!ready) {
+        un_set_tables(&FUZZ_TABLES);
+        un_psl_set(UN_PSL_ALL, FUZZ_PSL, sizeof FUZZ_PSL - 1, FUZZ_PSL_LABELS);
+        un_psl_set(UN_PSL_ICANN, FUZZ_PSL_ICANN, sizeof FUZZ_PSL_ICANN - 1, FUZZ_PSL_ICANN_LABELS);
+        ready = 1;
+    }
     if (size < 1) return 0;
     ctx.answers = NULL;
     uint8_t selector = data[0];
