@@ -486,12 +486,11 @@ def fuzz_header() -> str:
         )
         lines.append(f"    {{{generic}, {len(rule_specs)}, {{{rules_c}}}}},")
     lines += ["};", f"#define FUZZ_N_PROFILES {len(profiles)}"]
-    psl, most_labels = psl_rules()
-    lines += [
-        f"static const char FUZZ_PSL[] = {_c_octal(psl)};",
-        f"#define FUZZ_PSL_LABELS {most_labels}",
-        "",
-    ]
+    for name, private in (("FUZZ_PSL", True), ("FUZZ_PSL_ICANN", False)):
+        psl, most_labels = psl_rules(include_private=private)
+        lines += [f"static const char {name}[] = {_c_octal(psl)};"]
+        lines += [f"#define {name}_LABELS {most_labels}"]
+    lines.append("")
     return "\n".join(lines)
 
 
