@@ -492,3 +492,25 @@ def test_registered_domain_on_the_corpora_hosts() -> None:
         registrable_domain(h) if t == "domain" else None for h, t in zip(hosts, types, strict=True)
     ]
     assert got == expected
+
+
+@pytest.mark.parametrize("long_name", [False, True], ids=["in-kernel", "too-long-for-the-kernel"])
+def test_custom_parameter_lists_equal_the_core(engine_path: str, long_name: bool) -> None:
+    names = {"ref", "Src", ""} | ({"x" * 300} if long_name else set())
+    profile = urlnorm.crawl_profile(
+        tracking=frozenset(names),
+        tracking_prefixes=("pk_",),
+        session_ids=frozenset({"s"}),
+        session_prefixes=("sess",),
+        name=f"lists-test-{long_name}",
+    )
+    if engine_path == "kernel":
+        assert (native.native_profile(profile) is None) == long_name
+    values = [
+        "http://a.example/?ref=1&REF=2&src=3&Src=4&pk_x=5&PK=6&s=7&ss=8&=9&SESSX=1&" + "x" * 300,
+        "http://a.example/?a=1&b=2",
+        "http://a.example/?",
+    ]
+    got = pl.Series(values).url.normalize(profile).to_list()
+    assert got == [urlnorm.normalize(v, profile) for v in values]
+    assert got[0] is not None and "a.example/?" in got[0]

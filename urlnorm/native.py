@@ -13,7 +13,7 @@ yarl and aiohttp do.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from functools import partial
@@ -114,12 +114,22 @@ def _rule_spec(rule: rules.Rule | rules.TextRule) -> tuple[int, bytes, bytes] | 
     names: tuple[str, ...] = KERNEL.RULE_NAMES
     fn = rule.apply
     if isinstance(fn, partial) and fn.func is crawl.drop_parameters:
-        listed = b"\0".join(n.encode() for n in sorted(fn.keywords["names"]))
-        prefixes = b"\0".join(p.encode() for p in fn.keywords["prefixes"])
-        return names.index("drop_parameters"), listed + b"\0", prefixes + b"\0"
+        listed = _length_prefixed(sorted(fn.keywords["names"]))
+        prefixes = _length_prefixed(fn.keywords["prefixes"])
+        if listed is None or prefixes is None:
+            return None
+        return names.index("drop_parameters"), listed, prefixes
     if rule.name in names and _is_builtin(rule):
         return names.index(rule.name), b"", b""
     return None
+
+
+def _length_prefixed(entries: Iterable[str]) -> bytes | None:
+    """The kernel's name list: each entry a length byte, then the name (None if one is longer)."""
+    encoded = [e.encode() for e in entries]
+    if any(len(e) > 255 for e in encoded):
+        return None
+    return b"".join(bytes([len(e)]) + e for e in encoded)
 
 
 def _is_builtin(rule: rules.Rule | rules.TextRule) -> bool:

@@ -15,16 +15,16 @@ static size_t key_len(const uint8_t *p, size_t n) {
     return eq ? (size_t)(eq - p) : n;
 }
 
-/* Whether a NUL-separated list has the lower-cased key, whole (prefix=0) or as a prefix. */
+/* Whether a list (each entry a length byte, then the name) has the lower-cased key, whole
+ * (prefix=0) or as a prefix. */
 static int listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix) {
-    for (size_t at = 0; at < list_len;) {
-        size_t len = strlen(list + at);
-        if (prefix ? len <= n : len == n) {
-            size_t i = 0;
-            while (i < len && (uint8_t)list[at + i] == (key[i] >= 'A' && key[i] <= 'Z' ? key[i] | 0x20 : key[i])) i++;
-            if (i == len) return 1;
-        }
-        at += len + 1;
+    for (size_t at = 0; at < list_len; at += 1 + (uint8_t)list[at]) {
+        size_t len = (uint8_t)list[at];
+        if (at + 1 + len > list_len || (prefix ? len > n : len != n)) continue;
+        const uint8_t *name = (const uint8_t *)list + at + 1;
+        size_t i = 0;
+        while (i < len && name[i] == (key[i] >= 'A' && key[i] <= 'Z' ? key[i] | 0x20 : key[i])) i++;
+        if (i == len) return 1;
     }
     return 0;
 }

@@ -211,7 +211,8 @@ typedef enum {
     UN_N_RULES,
 } un_rule_id;
 
-/* Parameter names for UN_RULE_DROP_PARAMETERS: lower-case names and prefixes, NUL-separated. */
+/* Parameter names for UN_RULE_DROP_PARAMETERS: lower-case names and prefixes, each entry a
+ * length byte and then the name. */
 typedef struct {
     const char *names;
     size_t names_len;
