@@ -211,7 +211,7 @@ static int domain_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
             return UN_ASK_HOST;
         }
         forbidden |= un_is(b, UN_FORBIDDEN_DOMAIN);
-        out->data[out->len++] = b >= 'A' && b <= 'Z' ? b | 0x20 : b;
+        out->data[out->len++] = un_ascii_lower(b);
     }
     if (forbidden) return UN_ERR_DOMAIN_INVALID_CODE_POINT;
     if (!un_ends_in_a_number(out->data, out->len)) return UN_OK;

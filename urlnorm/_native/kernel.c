@@ -198,11 +198,7 @@ typedef struct {
 
 static entry *entry_at(answer_state *s, int32_t i) { return (entry *)(void *)s->entries.data + i; }
 
-static uint64_t question_hash(int kind, const uint8_t *p, size_t n) {
-    uint64_t h = 1469598103934665603ULL ^ (uint64_t)kind;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
-}
+static uint64_t question_hash(int kind, const uint8_t *p, size_t n) { return un_fnv1a(UN_FNV_SEED ^ (uint64_t)kind, p, n); }
 
 /* The entry for (kind, question), asking b->answer when it is new; -1 on failure. */
 static int32_t find_or_answer(const un_batch *b, answer_state *s, int kind, const uint8_t *q, size_t n, un_buf *scratch) {

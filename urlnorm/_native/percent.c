@@ -16,11 +16,9 @@ static int is_escape(const uint8_t *p, size_t n, size_t i) {
     return i + 2 < n && p[i] == '%' && un_is(p[i + 1], UN_HEXDIG) && un_is(p[i + 2], UN_HEXDIG);
 }
 
-int un_has_escape(const uint8_t *p, size_t n) {
-    for (size_t i = 0; i + 2 < n; i++) {
-        if (is_escape(p, n, i)) return 1;
-    }
-    return 0;
+void un_put_escape(un_buf *out, uint8_t byte) {
+    uint8_t esc[3] = {'%', (uint8_t)HEX_UPPER[byte >> 4], (uint8_t)HEX_UPPER[byte & 15]};
+    un_buf_put(out, esc, 3);
 }
 
 void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set) {
@@ -28,8 +26,7 @@ void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set) {
     for (size_t i = 0; i < n; i++) {
         if (!un_is(p[i], set)) continue;
         un_buf_put(out, p + run, i - run);
-        uint8_t esc[3] = {'%', (uint8_t)HEX_UPPER[p[i] >> 4], (uint8_t)HEX_UPPER[p[i] & 15]};
-        un_buf_put(out, esc, 3);
+        un_put_escape(out, p[i]);
         run = i + 1;
     }
     un_buf_put(out, p + run, n - run);

@@ -15,11 +15,9 @@ typedef struct {
 
 static psl_table tables[UN_PSL_TABLES]; /* the whole list, and its ICANN section */
 
+/* The hash of prefix then p, as of the rule string they spell ("!" "www.ck"). */
 static uint64_t fnv1a(const uint8_t *p, size_t n, const char *prefix) {
-    uint64_t h = 1469598103934665603ULL;
-    for (const char *c = prefix; *c; c++) h = (h ^ (uint8_t)*c) * 1099511628211ULL;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
-    return h;
+    return un_fnv1a(un_fnv1a(UN_FNV_SEED, (const uint8_t *)prefix, strlen(prefix)), p, n);
 }
 
 static int key_equals(const psl_table *psl, uint32_t slot, const char *prefix, const uint8_t *p, size_t n) {
@@ -90,7 +88,7 @@ static long prepare(const uint8_t *host, size_t n, un_buf *name) {
     for (size_t i = 0; i < n; i++) {
         uint8_t c = host[i];
         if (c >= 0x80) return -1;
-        name->data[i] = c >= 'A' && c <= 'Z' ? c | 0x20 : c;
+        name->data[i] = un_ascii_lower(c);
         labels += c == '.';
         empty |= c == '.' && (i == 0 || host[i - 1] == '.');
     }

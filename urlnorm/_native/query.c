@@ -23,7 +23,7 @@ static int listed(const char *list, size_t list_len, const uint8_t *key, size_t 
         if (at + 1 + len > list_len || (prefix ? len > n : len != n)) continue;
         const uint8_t *name = (const uint8_t *)list + at + 1;
         size_t i = 0;
-        while (i < len && name[i] == (key[i] >= 'A' && key[i] <= 'Z' ? key[i] | 0x20 : key[i])) i++;
+        while (i < len && name[i] == un_ascii_lower(key[i])) i++;
         if (i == len) return 1;
     }
     return 0;
@@ -112,13 +112,6 @@ int un_sort_query(un_ctx *c, un_url *u) {
     return u->query.failed ? UN_ERR_MEMORY : UN_OK;
 }
 
-static int ieq(const uint8_t *p, const char *s, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        if ((p[i] >= 'A' && p[i] <= 'Z' ? p[i] | 0x20 : p[i]) != (uint8_t)s[i]) return 0;
-    }
-    return 1;
-}
-
 /* Drop ";jsessionid=..." path parameters (Java servlet URL rewriting), any case. */
 int un_drop_path_session_id(un_ctx *c, un_url *u) {
     static const char marker[] = ";jsessionid=";
@@ -128,7 +121,7 @@ int un_drop_path_session_id(un_ctx *c, un_url *u) {
     un_buf *out = &c->scratch;
     out->len = 0;
     for (size_t i = 0; i + m <= n; i++) {
-        if (!ieq(p + i, marker, m)) continue;
+        if (!un_ascii_ieq(p + i, marker, m)) continue;
         un_buf_put(out, p + run, i - run);
         i += m;
         while (i < n && p[i] != '/' && p[i] != ';') i++;
@@ -146,7 +139,7 @@ int un_drop_path_session_id(un_ctx *c, un_url *u) {
 int un_strip_www(un_ctx *c, un_url *u) {
     const uint8_t *h = u->host.data;
     size_t n = u->host.len, i = 3;
-    if (!u->has_host || n < 4 || !ieq(h, "www", 3)) return UN_OK;
+    if (!u->has_host || n < 4 || !un_ascii_ieq(h, "www", 3)) return UN_OK;
     while (i < n && h[i] >= '0' && h[i] <= '9') i++;
     if (i >= n || h[i] != '.') return UN_OK;
     int known = un_psl_loaded() ? un_has_registrable_domain(h + i + 1, n - i - 1, &c->scratch2) : -1;

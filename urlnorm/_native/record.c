@@ -30,17 +30,6 @@ int un_url_failed(const un_url *u) {
     return failed;
 }
 
-int un_url_copy(un_url *dst, const un_url *src) {
-#define COPY(field) un_buf_set(&dst->field, src->field.data, src->field.len);
-    COPY(scheme) COPY(username) COPY(password) COPY(host) COPY(path) COPY(query) COPY(fragment)
-#undef COPY
-    dst->has_scheme = src->has_scheme, dst->has_host = src->has_host;
-    dst->has_query = src->has_query, dst->has_fragment = src->has_fragment;
-    dst->has_username = src->has_username, dst->has_password = src->has_password;
-    dst->port = src->port, dst->special = src->special, dst->opaque = src->opaque;
-    return !un_url_failed(dst);
-}
-
 static void put(un_buf *out, const un_buf *b) { un_buf_put(out, b->data, b->len); }
 
 /* Append a component and note where it starts in out. */

@@ -8,12 +8,7 @@ typedef void (*text_fn)(un_buf *out, const uint8_t *p, size_t n);
 
 static int lower_eq(const un_buf *b, const char *s) {
     size_t n = strlen(s);
-    if (b->len != n) return 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = b->data[i];
-        if ((c >= 'A' && c <= 'Z' ? c | 0x20 : c) != (uint8_t)s[i]) return 0;
-    }
-    return 1;
+    return b->len == n && un_ascii_ieq(b->data, s, n);
 }
 
 /* The default port of a scheme, compared case-insensitively (RFC 3986 §6.2.3); -1 if none. */
@@ -47,7 +42,7 @@ static void map_text_fields(un_ctx *c, un_url *u, text_fn fn) {
 
 static void lower_ascii(uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) {
-        if (p[i] >= 'A' && p[i] <= 'Z') p[i] |= 0x20;
+        p[i] = un_ascii_lower(p[i]);
     }
 }
 
@@ -64,7 +59,7 @@ static void lowercase_host(un_url *u) {
     size_t n = u->host.len;
     for (size_t i = 0; i < n; i++) {
         if (p[i] == '%' && i + 2 < n && un_is(p[i + 1], UN_HEXDIG) && un_is(p[i + 2], UN_HEXDIG)) i += 2;
-        else if (p[i] >= 'A' && p[i] <= 'Z') p[i] |= 0x20;
+        else p[i] = un_ascii_lower(p[i]);
     }
 }
 

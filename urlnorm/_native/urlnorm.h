@@ -46,6 +46,24 @@ static inline void un_buf_set(un_buf *b, const uint8_t *p, size_t n) {
     un_buf_put(b, p, n);
 }
 
+/* ASCII case folding: URLs fold only ASCII letters themselves (UTS #46 does the rest). */
+static inline uint8_t un_ascii_lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c; }
+
+/* Whether p[0, n) equals the lower-case ASCII text `lower` ignoring ASCII case. */
+static inline int un_ascii_ieq(const uint8_t *p, const char *lower, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        if (un_ascii_lower(p[i]) != (uint8_t)lower[i]) return 0;
+    }
+    return 1;
+}
+
+/* FNV-1a, continued from h (start with UN_FNV_SEED): the kernel's hash tables. */
+#define UN_FNV_SEED 1469598103934665603ULL
+static inline uint64_t un_fnv1a(uint64_t h, const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
+    return h;
+}
+
 /* ---- tables.c: character classes and encode sets, filled from urlnorm.core ---------------- */
 
 enum {
@@ -121,7 +139,6 @@ typedef struct {
 
 void un_url_reset(un_url *u);
 void un_url_free(un_url *u);
-int un_url_copy(un_url *dst, const un_url *src);
 void un_serialize(const un_url *u, un_buf *out); /* RFC 3986 §5.3, URL Standard §4.5 */
 /* The record's text fields, in the order of the URL record (port is not text). */
 enum {
@@ -154,11 +171,11 @@ void un_ctx_free(un_ctx *c);
 
 /* ---- percent.c (core/percent.py) ------------------------------------------------------------ */
 
+void un_put_escape(un_buf *out, uint8_t byte); /* %XX, upper-case hex */
 void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set);
 void un_uppercase_escapes(un_buf *out, const uint8_t *p, size_t n);
 void un_decode_unreserved(un_buf *out, const uint8_t *p, size_t n);
 size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n); /* out has n bytes */
-int un_has_escape(const uint8_t *p, size_t n);
 
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
 

@@ -53,7 +53,6 @@ int un_has_tab_or_newline(const uint8_t *p, size_t n) {
 /* Percent-encode each byte that is not part of a valid sequence, keeping the rest: what a
  * crawler does with a Latin-1 URL, and what Python's surrogateescape then %XX gives. */
 void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n) {
-    static const char hex[] = "0123456789ABCDEF";
     for (size_t i = 0; i < n;) {
         size_t len = sequence(p, n, i);
         if (len) {
@@ -61,8 +60,7 @@ void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n) {
             i += len;
             continue;
         }
-        uint8_t esc[3] = {'%', (uint8_t)hex[p[i] >> 4], (uint8_t)hex[p[i] & 15]};
-        un_buf_put(out, esc, 3);
+        un_put_escape(out, p[i]);
         i++;
     }
 }

@@ -177,7 +177,7 @@ static state scheme(parser *P, int c) {
         if (!un_buf_reserve(P->buffer, (size_t)(end - P->ptr))) return fail(P, UN_ERR_MEMORY);
         for (long i = P->ptr; i < end; i++) {
             uint8_t b = P->in[i];
-            P->buffer->data[P->buffer->len++] = b >= 'A' && b <= 'Z' ? b | 0x20 : b;
+            P->buffer->data[P->buffer->len++] = un_ascii_lower(b);
         }
         P->ptr = end - 1;
         return S_SCHEME;
