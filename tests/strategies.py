@@ -238,3 +238,34 @@ EDGE_URL = st.builds(
 COLUMN_VALUE = st.one_of(EDGE_URL, URLISH, ANY_TEXT, st.none()).filter(
     lambda v: v is None or not any("\ud800" <= c <= "\udfff" for c in v)
 )
+
+# Labels that meet the Public Suffix List's rules: wildcard (*.ck, *.kobe.jp), exception
+# (!www.ck, !city.kobe.jp), private (blogspot.com, github.io, s3.amazonaws.com), case, empty.
+PSL_LABELS = st.sampled_from(
+    [
+        "ck",
+        "www.ck",
+        "co",
+        "uk",
+        "jp",
+        "kobe",
+        "city",
+        "blogspot",
+        "com",
+        "github",
+        "io",
+        "example",
+        "surge",
+        "sh",
+        "s3",
+        "amazonaws",
+        "bd",
+        "test",
+        "a",
+        "WWW",
+        "www2",
+        "Kobe",
+        "",
+        "xn--p1ai",
+    ]
+)

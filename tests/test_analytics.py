@@ -8,13 +8,18 @@ from pathlib import Path
 import polars as pl
 import pytest
 import tldextract
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import urlnorm
 from tests.conftest import load_wpt
+from tests.strategies import ASCII_LABEL, IDN_LABELS, IPV4, IPV6, PSL_LABELS
+from urlnorm.analytics import DOMAIN_FIELDS
+from urlnorm.core import host as core_host
 from urlnorm.core import path as core_path
 from urlnorm.core import query as core_query
 from urlnorm.core.public_suffix import domain_parts
-from urlnorm.core.whatwg import parse
+from urlnorm.core.whatwg import SPECIAL_SCHEMES, parse
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -192,3 +197,89 @@ def test_origin_against_wpt() -> None:
     hrefs = [urlnorm.join(c["base"], c["input"]) if c["base"] else c["input"] for c in cases]
     assert column(hrefs, "origin") == [c["origin"] for c in cases]
     assert len(cases) == 411
+
+
+# ---- every analytics function against its scalar twin, row by row, on both engine paths ------
+
+NAME = "q"
+HOST_FUNCTIONS = ("host", "host_type", *DOMAIN_FIELDS)
+
+
+def twins(url: str | None, include_private: bool) -> dict[str, object]:
+    """Each analytics function's value for one URL, from the core's scalar functions."""
+    try:
+        record = None if url is None else parse(url).to_record()
+    except urlnorm.URLError:
+        record = None
+    if record is None:
+        return dict.fromkeys([*HOST_FUNCTIONS, *PATH_FUNCTIONS, *QUERY_FUNCTIONS])
+    kind = core_host.host_type(record.host, special=record.scheme in SPECIAL_SCHEMES)
+    parts = domain_parts(record.host, include_private=include_private) if kind == "domain" else None
+    pairs = core_query.form_pairs(record.query or "")
+    values = [v for k, v in pairs if k == NAME]
+    return {
+        "host": record.host,
+        "host_type": kind,
+        **{f: None if parts is None else getattr(parts, f) for f in DOMAIN_FIELDS},
+        "path_segments": core_path.segments(record.path),
+        "path_depth": core_path.depth(record.path),
+        "file_extension": core_path.file_extension(record.path),
+        "query_params": [{"key": k, "value": v} for k, v in pairs],
+        "query_param_all": values,
+        "query_param": values[0] if values else None,
+    }
+
+
+PATH_FUNCTIONS = ("path_segments", "path_depth", "file_extension")
+QUERY_FUNCTIONS = ("query_params", "query_param_all", "query_param")
+
+
+def check_twins(urls: list[str | None], include_private: bool = True) -> None:
+    expected = [twins(u, include_private) for u in urls]
+    series = pl.Series(urls, dtype=pl.String)
+    for fn in HOST_FUNCTIONS:
+        kwargs = {"include_private": include_private} if fn in DOMAIN_FIELDS else {}
+        got = (series.url.host() if fn == "host" else getattr(series.url, fn)(**kwargs)).to_list()
+        assert got == [e[fn] for e in expected], fn
+    for fn in PATH_FUNCTIONS + QUERY_FUNCTIONS:
+        kwargs = {"name": NAME} if fn in ("query_param", "query_param_all") else {}
+        got = getattr(series.url, fn)(**kwargs).to_list()
+        assert got == [e[fn] for e in expected], fn
+
+
+def test_analytics_twins_on_wpt(engine_path: str) -> None:
+    check_twins([*WPT, None, "", "http://a/?q=x+y&q=%E2%82%AC&&id=%zz", "http://a/", "http://a/?"])
+
+
+PSL_HOST = st.builds(
+    lambda labels, dots: ".".join(labels) + dots,
+    st.lists(st.one_of(PSL_LABELS, st.sampled_from(IDN_LABELS)), min_size=1, max_size=5),
+    st.sampled_from(["", ".", ".."]),
+)
+QUERY_PIECE = st.one_of(
+    st.sampled_from(["q", "Q", "q=", "=q", "q=1", "q+=2", "%71=3", "q%3D=4", "+q=5", "a=b=c", ""]),
+    st.sampled_from(["%FF", "%E2%82", "%E2%82%AC", "%zz", "%", "+", "%2B", "é", "%C0%AF"]),
+    ASCII_LABEL,
+)
+ANALYTICS_URL = st.builds(
+    lambda scheme, host, port, path, query: f"{scheme}://{host}{port}{path}{query}",
+    st.sampled_from(["http", "HTTPS", "ws", "file", "sc", "foo"]),
+    st.one_of(PSL_HOST, IPV4, IPV6, st.sampled_from(["", "1..", "a.1", "0x7f.1", "%41.com"])),
+    st.sampled_from(["", ":80", ":99999", ":"]),
+    st.sampled_from(["", "/", "/a/b.tar.gz", "/a//b/", "/.x", "/x.", "/%2e/y.PDF", "/a/./../b"]),
+    st.lists(QUERY_PIECE, max_size=6).map(lambda p: "?" + "&".join(p) if p else ""),
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(urls=st.lists(st.one_of(ANALYTICS_URL, st.none()), min_size=1, max_size=30))
+def test_analytics_twins_on_generated_urls(engine_path: str, urls: list[str | None]) -> None:
+    check_twins(urls, include_private=True)
+    check_twins(urls, include_private=False)
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason="no corpora")
+def test_analytics_twins_on_the_corpora() -> None:
+    check_twins(corpus_urls())

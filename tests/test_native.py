@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 import urlnorm
 import urlnorm.arrow
+from tests.strategies import PSL_LABELS
 from urlnorm import engine, native
 from urlnorm.core import errors, rules
 from urlnorm.core.percent import encode_invalid_utf8
@@ -389,34 +390,6 @@ def test_empty_and_null_columns_keep_their_length(engine_path: str, series: pl.S
         assert result.errors.null_count() == series.len()
 
 
-PSL_LABELS = st.sampled_from(
-    [
-        "ck",
-        "www.ck",
-        "co",
-        "uk",
-        "jp",
-        "kobe",
-        "city",
-        "blogspot",
-        "com",
-        "github",
-        "io",
-        "example",
-        "surge",
-        "sh",
-        "s3",
-        "amazonaws",
-        "bd",
-        "test",
-        "a",
-        "WWW",
-        "www2",
-        "Kobe",
-        "",
-        "xn--p1ai",
-    ]
-)
 WWW_HOST = st.builds(
     lambda www, labels, dots: f"{www}.{'.'.join(labels)}{dots}",
     st.sampled_from(["www", "WWW", "www3288", "www0", "Www12"]),
@@ -447,33 +420,6 @@ def test_strip_www_runs_in_the_kernel() -> None:
         "http://xn--bcher-kva.de/",
     ]
     assert result.slow_rows == 1  # only the IDN host, for UTS #46
-
-
-DOMAIN = st.builds(
-    lambda labels, dots: ".".join(labels) + dots,
-    st.lists(PSL_LABELS, min_size=1, max_size=5),
-    st.sampled_from(["", ".", ".."]),
-)
-
-
-@settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
-@given(hosts=st.lists(DOMAIN, min_size=1, max_size=30), include_private=st.booleans())
-def test_domain_parts_equal_the_public_suffix_list(
-    engine_path: str, hosts: list[str], include_private: bool
-) -> None:
-    from urlnorm import analytics
-    from urlnorm.core.public_suffix import domain_parts
-
-    domains = pl.Series([*hosts, None, "ÉXAMPLE.com"], dtype=pl.String)
-    for field in analytics.DOMAIN_FIELDS:
-        got = analytics._domain_part(domains, field, include_private).to_list()
-        expected = [
-            None if h is None else getattr(domain_parts(h, include_private=include_private), field)
-            for h in domains.to_list()
-        ]
-        assert got == expected, field
 
 
 @needs_kernel

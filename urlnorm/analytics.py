@@ -1,9 +1,10 @@
 """Host, path and query analytics on URL columns, each equal to its scalar twin in the core.
 
-Host functions run once per distinct host (the Public Suffix List and IDNA are Python); path,
-origin and parameter selection are string kernels; query decoding runs once per distinct
-query string. Every function takes and returns a Polars Series; the ``url`` namespace and
-``urlnorm.arrow`` wrap them.
+With the native kernel, the host (with its type and Public Suffix List parts), the path's
+segments and the query's pairs come from one kernel pass per column; Unicode host forms are
+made once per distinct host. Without it, the core runs once per distinct host or query.
+Origin and parameter selection are Polars string kernels. Every function takes and returns a
+Polars Series; the ``url`` namespace and ``urlnorm.arrow`` wrap them.
 """
 
 from __future__ import annotations
@@ -51,7 +52,28 @@ def _domain_fields(host: str, include_private: bool) -> dict[str, str | None]:
 
 def host_type(series: pl.Series) -> pl.Series:
     """``domain``, ``ipv4``, ``ipv6`` or ``opaque`` per row; null without a host or if invalid."""
-    return _host_types(_record(series)).alias(series.name)
+    return _host_column(series, "host_type", include_private=True)
+
+
+def _host_column(series: pl.Series, name: str, *, include_private: bool) -> pl.Series:
+    """One of :data:`urlnorm.native.HOST_COLUMNS` for each row."""
+    if native.available():
+        column = native.host_column(engine.to_arrow(series), name, include_private=include_private)
+    else:
+        column = _host_column_on_core(_record(series), name, include_private)
+    return column.alias(series.name)
+
+
+def _host_column_on_core(record: pl.DataFrame, name: str, include_private: bool) -> pl.Series:
+    if name == "host":
+        return record.get_column("host")
+    kind = _host_types(record)
+    if name == "host_type":
+        return kind
+    domains = record.select(pl.when(kind == "domain").then(pl.col("host"))).to_series()
+    dtype = pl.Struct(dict.fromkeys(DOMAIN_FIELDS, pl.String()))
+    parts = _by_distinct(domains, lambda h: _domain_fields(h, include_private), dtype)
+    return parts.struct.field(name)
 
 
 def _host_types(record: pl.DataFrame) -> pl.Series:
@@ -76,41 +98,22 @@ def domain_part(
     """One Public Suffix List part (:data:`DOMAIN_FIELDS`) of each row's domain host."""
     if host_form not in ("ascii", "unicode"):
         raise ValueError(f"host_form must be 'ascii' or 'unicode', not {host_form!r}")
-    record = _record(series)
-    is_domain = _host_types(record) == "domain"
-    domains = record.select(pl.when(is_domain).then(pl.col("host"))).to_series()
-    part = _domain_part(domains, field, include_private)
+    part = _host_column(series, field, include_private=include_private)
     if host_form == "unicode":
         part = _by_distinct(part, _to_unicode, pl.String())
     return part.alias(series.name)
 
 
-def _domain_part(domains: pl.Series, field: str, include_private: bool) -> pl.Series:
-    """One PSL part of each domain: in the kernel; a host it cannot lower-case goes to Python."""
-    if not native.available():
-        return _domain_part_on_core(domains, field, include_private)
-    array = engine.to_arrow(domains)
-    outcome, rest = native.domain_parts(array, include_private=include_private)
-    part = outcome.texts[DOMAIN_FIELDS.index(field)]
-    if rest.len() == 0:
-        return part
-    return part.scatter(rest, _domain_part_on_core(domains.gather(rest), field, include_private))
-
-
-def _domain_part_on_core(domains: pl.Series, field: str, include_private: bool) -> pl.Series:
-    dtype = pl.Struct(dict.fromkeys(DOMAIN_FIELDS, pl.String()))
-    parts = _by_distinct(domains, lambda h: _domain_fields(h, include_private), dtype)
-    return parts.struct.field(field)
-
-
 def host_unicode(series: pl.Series) -> pl.Series:
     """Each row's host with its A-labels as U-labels (UTS #46 ToUnicode)."""
-    hosts = _record(series).get_column("host")
+    hosts = _host_column(series, "host", include_private=True)
     return _by_distinct(hosts, lambda h: _to_unicode(h), pl.String()).alias(series.name)
 
 
 def path_segments(series: pl.Series) -> pl.Series:
     """The path's segments: ``/a/b/`` gives ``["a", "b", ""]``; an empty path gives ``[]``."""
+    if native.available():
+        return native.path_segments(engine.to_arrow(series)).alias(series.name)
     path = pl.col("path")
     empty = pl.lit([], pl.List(pl.String))
     segments = pl.when(path == "").then(empty).otherwise(path.str.strip_prefix("/").str.split("/"))
@@ -132,46 +135,32 @@ def file_extension(series: pl.Series) -> pl.Series:
 def query_params(series: pl.Series) -> pl.Series:
     """Each query as decoded ``{key, value}`` pairs, in order (URL Standard §5.1).
 
-    A query without ``%`` or ``+`` decodes to itself and is split with kernels; the others are
-    decoded once per distinct query.
+    A valid URL without a query has no parameters, as URLSearchParams has it.
     """
+    if native.available():
+        return native.query(engine.to_arrow(series), "pairs").alias(series.name)
     record = _record(series)
     valid = record.get_column("scheme").is_not_null()
-    # A valid URL without a query has no parameters, as URLSearchParams has it.
     queries = record.select(pl.when(valid).then(pl.col("query").fill_null(""))).to_series()
-    frame = pl.DataFrame({"q": queries, "plain": ~queries.str.contains("[%+]")})
-    encoded = frame.select(pl.when(~pl.col("plain")).then("q")).to_series()
-    frame = frame.with_columns(
-        fast=_split_pairs(queries), slow=_by_distinct(encoded, _pairs, PARAMS_DTYPE)
-    )
-    merged = frame.select(pl.when("plain").then("fast").otherwise("slow"))
-    return merged.to_series().alias(series.name)
+    return _by_distinct(queries, _pairs, PARAMS_DTYPE).alias(series.name)
 
 
 def _pairs(query: str) -> list[dict[str, str]]:
     return [{"key": k, "value": v} for k, v in form_pairs(query)]
 
 
-def _split_pairs(queries: pl.Series) -> pl.Series:
-    """``{key, value}`` pairs of queries that need no decoding, with list kernels."""
-    element = pl.element()
-    pair = pl.struct(
-        key=element.str.extract("^([^=]*)", 1),
-        value=element.str.extract("^[^=]*=(.*)$", 1).fill_null(""),
-    )
-    parts = queries.str.split("&").list.eval(element.filter(element != ""))
-    return parts.list.eval(pair).cast(PARAMS_DTYPE)
-
-
 def query_param_all(series: pl.Series, name: str) -> pl.Series:
     """Every decoded value of parameter ``name``, in order (an empty list if absent)."""
-    params = query_params(series)
+    if native.available():
+        return native.query(engine.to_arrow(series), "all", name).alias(series.name)
     matching = pl.element().filter(pl.element().struct.field("key") == name)
-    return params.list.eval(matching.struct.field("value"))
+    return query_params(series).list.eval(matching.struct.field("value"))
 
 
 def query_param(series: pl.Series, name: str) -> pl.Series:
     """The first decoded value of parameter ``name``, or null."""
+    if native.available():
+        return native.query(engine.to_arrow(series), "first", name).alias(series.name)
     return query_param_all(series, name).list.first()
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import partial
 from types import ModuleType
 from typing import Any, TypeAlias
@@ -52,8 +52,18 @@ _CLASSES = (
 MIN_SLICE = 50_000
 # Output views address 2 GiB of a slice's data, and percent-encoding can triple a row's bytes.
 MAX_SLICE_BYTES = 1 << 29
-_OP_NORMALIZE, _OP_SPLIT, _OP_JOIN, _OP_NORMALIZE_RECORD, _OP_SURT, _OP_DOMAIN_PARTS = range(6)
+(
+    _OP_NORMALIZE,
+    _OP_SPLIT,
+    _OP_JOIN,
+    _OP_NORMALIZE_RECORD,
+    _OP_SURT,
+    _OP_HOST,
+    _OP_QUERY,
+    _OP_PATH_SEGMENTS,
+) = range(8)
 JOIN_MODES = {"whatwg": 0, "rfc3986": 1, "legacy": 2}
+QUERY_MODES = {"pairs": 0, "all": 1, "first": 2}
 _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
 
 
@@ -217,11 +227,24 @@ def _spec(array: pa.Array) -> tuple[int, int, int, Any, Any, list[Any]]:
     return layout, len(array), array.offset, validity, buffers[1], data
 
 
-def _string_view(data: pa.Buffer, parts: tuple[Any, Any, int], length: int) -> pa.Array:
+def _string_view(data: pa.Buffer, parts: tuple[Any, Any, int]) -> pa.Array:
     """A string_view column of the kernel's: its views and validity, into the batch's data."""
     validity, views, nulls = parts
-    buffers = [pa.py_buffer(validity) if nulls else None, pa.py_buffer(views), data]
-    return pa.Array.from_buffers(pa.string_view(), length, buffers, null_count=nulls)
+    views = pa.py_buffer(views)
+    buffers = [pa.py_buffer(validity) if nulls else None, views, data]
+    return pa.Array.from_buffers(pa.string_view(), views.size // 16, buffers, null_count=nulls)
+
+
+def _list(children: list[pa.Array], lists: tuple[Any, Any, int], length: int) -> pa.Array:
+    """A list column of the kernel's: offsets and validity over its child, or its two as pairs."""
+    offsets, validity, nulls = lists
+    if len(children) == 1:
+        child = children[0]
+    else:
+        child = pa.StructArray.from_arrays(children, names=["key", "value"])
+    buffers = [pa.py_buffer(validity) if nulls else None, pa.py_buffer(offsets)]
+    kind = pa.list_(child.type)
+    return pa.Array.from_buffers(kind, length, buffers, null_count=nulls, children=[child])
 
 
 @dataclass(frozen=True)
@@ -252,7 +275,7 @@ class Batch:
 
 def _run_one(op: Op, array: pa.Array, base: pa.Array | None) -> Batch:
     assert KERNEL is not None
-    data, texts, port, status, errors, question, asked = KERNEL.run(
+    data, texts, port, status, errors, question, asked, lists = KERNEL.run(
         op.code,
         op.option,
         _spec(array),
@@ -267,12 +290,13 @@ def _run_one(op: Op, array: pa.Array, base: pa.Array | None) -> Batch:
         values, valid = port
         buffers = [pa.py_buffer(valid), pa.py_buffer(values)]
         port_array = pa.Array.from_buffers(pa.uint16(), n, buffers)
+    columns = [_string_view(shared, t) for t in texts]
     return Batch(
-        [_string_view(shared, t, n) for t in texts],
+        columns if lists is None else [_list(columns, lists, n)],
         port_array,
         pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(status)]),
-        _string_view(shared, errors, n),
-        _string_view(shared, question, n),
+        _string_view(shared, errors),
+        _string_view(shared, question),
         asked,
     )
 
@@ -440,16 +464,33 @@ def split(array: pa.Array, mode: str, *, encode_invalid_utf8: bool = False) -> O
     return _finish(op, as_kernel_array(array))
 
 
-def domain_parts(array: pa.Array, *, include_private: bool) -> tuple[Outcome, pl.Series]:
-    """The Public Suffix List parts of every domain host (core ``domain_parts`` per row).
+HOST_COLUMNS = ("host", "host_type", *(f.name for f in fields(public_suffix.DomainParts)))
 
-    The texts are in :data:`urlnorm.core.public_suffix.DomainParts` order. Returns the outcome
-    and the rows that need the core (a host that is not ASCII: Python lower-cases it).
+
+def host_column(array: pa.Array, column: str, *, include_private: bool) -> pl.Series:
+    """One of :data:`HOST_COLUMNS` for each row: the host, its type, or a Public Suffix List part.
+
+    The URL is parsed as far as its port (nothing after it can make a URL invalid); a part is
+    core ``public_suffix.domain_parts``'s for a domain host, else null.
     """
-    batch = _run(Op(_OP_DOMAIN_PARTS, include_private), as_kernel_array(array))
-    asking = _asking(_series(batch.status))
-    texts = [_series(t) for t in batch.texts]
-    return Outcome(texts, None, _series(batch.errors).alias("error"), asking.len()), asking
+    option = (HOST_COLUMNS.index(column), include_private)
+    return _finish(Op(_OP_HOST, option, answer=answerer(None)), as_kernel_array(array)).texts[0]
+
+
+def query(array: pa.Array, mode: str, name: str = "") -> pl.Series:
+    """Each valid row's query as form-urlencoded pairs (URL Standard §5.1, core form_pairs).
+
+    ``pairs``: a list of ``{key, value}``; ``all``: a list of the values named ``name``;
+    ``first``: the first of those, or null.
+    """
+    spec = (QUERY_MODES[mode], name.encode("utf-8", "surrogatepass"))
+    return _finish(Op(_OP_QUERY, spec, answer=answerer(None)), as_kernel_array(array)).texts[0]
+
+
+def path_segments(array: pa.Array) -> pl.Series:
+    """Each valid row's path segments (core ``path.segments``), a list a row."""
+    op = Op(_OP_PATH_SEGMENTS, None, answer=answerer(None))
+    return _finish(op, as_kernel_array(array)).texts[0]
 
 
 def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series]:
@@ -514,12 +555,14 @@ def _c_octal(data: bytes) -> str:
 __all__ = [
     "Outcome",
     "available",
-    "domain_parts",
+    "host_column",
     "join",
     "native_prefix",
     "native_profile",
     "normalize",
     "normalize_record",
+    "path_segments",
+    "query",
     "set_threads",
     "split",
     "surt",

@@ -154,9 +154,15 @@ static int profile_from(PyObject *spec, un_profile *prof, PyObject **keep) {
     return 0;
 }
 
+/* A list output's (offsets, validity, null count), or None. */
+static PyObject *take_lists(const un_batch *b, un_result *r) {
+    if (!un_list_out(b)) Py_RETURN_NONE;
+    return Py_BuildValue("(NNL)", take(&r->list_offsets), take(&r->list_validity), (long long)r->list_nulls);
+}
+
 static PyObject *result_to_python(const un_batch *b, un_result *r) {
     int record = b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD;
-    int n = b->op == UN_OP_DOMAIN_PARTS ? UN_N_PARTS : record ? UN_N_FIELDS : 1;
+    int n = un_text_columns(b);
     PyObject *texts = PyList_New(n);
     if (!texts) return NULL;
     for (int i = 0; i < n; i++) {
@@ -173,8 +179,8 @@ static PyObject *result_to_python(const un_batch *b, un_result *r) {
         Py_DECREF(Py_None);
         port = Py_BuildValue("(NN)", take(&r->port), take(&r->port_validity));
     }
-    return Py_BuildValue("(NNNNNNL)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
-                         take_builder(&r->question), (long long)r->asked);
+    return Py_BuildValue("(NNNNNNLN)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
+                         take_builder(&r->question), (long long)r->asked, take_lists(b, r));
 }
 
 /* The kernel's answerer: the Python callable answer(kind, question) -> str | int, called with
@@ -201,7 +207,9 @@ static int python_answer(void *data, int kind, const uint8_t *question, size_t n
 
 /* run(op, option, input, base, answer, utf8)
  * op 0 normalize and 3 normalize to a record (option: profile spec), 1 split (option:
- * generic), 2 join (option: mode), 4 surt (option: (profile spec, with_scheme, comma)).
+ * generic), 2 join (option: mode), 4 surt (option: (profile spec, with_scheme, comma)),
+ * 5 host (option: (column, include_private)), 6 query (option: (mode, name bytes)), 7 path
+ * segments.
  * answer: a callable for the rows' questions, or None to leave them asking.
  * utf8: 0 the input is text (Arrow guarantees UTF-8), 1 binary whose invalid rows are errors,
  * 2 binary whose invalid bytes are percent-encoded. */
@@ -210,7 +218,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
     int op, utf8;
     PyObject *option, *input, *base, *answer;
     if (!PyArg_ParseTuple(args, "iOOOOi", &op, &option, &input, &base, &answer, &utf8)) return NULL;
-    if (op < UN_OP_NORMALIZE || op > UN_OP_DOMAIN_PARTS) {
+    if (op < UN_OP_NORMALIZE || op >= UN_N_OPS) {
         PyErr_SetString(PyExc_ValueError, "unknown operation");
         return NULL;
     }
@@ -228,9 +236,17 @@ static PyObject *run(PyObject *self, PyObject *args) {
         ok = profile_from(option, &prof, &keep) == 0, b.profile = &prof;
     } else if (op == UN_OP_SPLIT) {
         b.generic = PyObject_IsTrue(option);
-    } else if (op == UN_OP_DOMAIN_PARTS) {
-        b.psl_table = PyObject_IsTrue(option) ? UN_PSL_ALL : UN_PSL_ICANN;
-    } else {
+    } else if (op == UN_OP_HOST) {
+        int include_private = 1;
+        ok = PyArg_ParseTuple(option, "ip", &b.host_column, &include_private) && b.host_column >= 0 && b.host_column < UN_N_HOST_COLUMNS;
+        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown host column");
+        b.psl_table = include_private ? UN_PSL_ALL : UN_PSL_ICANN;
+    } else if (op == UN_OP_QUERY) {
+        Py_ssize_t len;
+        ok = PyArg_ParseTuple(option, "iy#", &b.query_mode, (const char **)&b.name, &len) && b.query_mode >= UN_QUERY_PAIRS && b.query_mode <= UN_QUERY_FIRST;
+        if (ok) b.name_len = (size_t)len;
+        else if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown query mode");
+    } else if (op == UN_OP_JOIN) {
         b.join_mode = (int)PyLong_AsLong(option);
     }
     if (ok && !PyErr_Occurred()) ok = column_from(input, &local[0]) == 0;

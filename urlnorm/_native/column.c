@@ -99,27 +99,6 @@ void un_builder_view(un_builder *b, const un_buf *data, size_t start, size_t n) 
     push_validity(b, 1);
 }
 
-void un_builder_set(un_builder *b, int64_t row, const un_buf *data, size_t start, size_t n, int valid) {
-    uint8_t view[16] = {0};
-    if (valid && !make_view(view, data, start, n)) b->views.failed = 1;
-    if (b->views.failed || b->validity.failed || row < 0 || row >= b->length) return;
-    memcpy(b->views.data + row * 16, view, 16);
-    uint8_t bit = (uint8_t)(1u << (row % 8)), *byte = &b->validity.data[row / 8];
-    b->nulls += (*byte & bit ? 1 : 0) - (valid ? 1 : 0);
-    *byte = valid ? *byte | bit : *byte & (uint8_t)~bit;
-}
-
-int un_builder_view_of(const un_builder *b, const un_buf *data, int64_t row, const uint8_t **p, size_t *n) {
-    if (row < 0 || row >= b->length || !((b->validity.data[row / 8] >> (row % 8)) & 1)) return 0;
-    const uint8_t *view = b->views.data + row * 16;
-    int32_t len, offset;
-    memcpy(&len, view, 4);
-    memcpy(&offset, view + 12, 4);
-    *n = (size_t)len;
-    *p = len <= 12 ? view + 4 : data->data + offset;
-    return 1;
-}
-
 void un_builder_null(un_builder *b) {
     static const uint8_t empty[16];
     un_buf_put(&b->views, empty, sizeof empty);

@@ -39,10 +39,6 @@ void un_builder_reserve(un_builder *b, size_t rows);
 /* The row's value is data[start, start + n), already written. */
 void un_builder_view(un_builder *b, const un_buf *data, size_t start, size_t n);
 void un_builder_null(un_builder *b);
-/* Overwrite an existing row: data[start, start + n) when valid, else null. */
-void un_builder_set(un_builder *b, int64_t row, const un_buf *data, size_t start, size_t n, int valid);
-/* A valid row's bytes (its view into data); 0 for a null row. */
-int un_builder_view_of(const un_builder *b, const un_buf *data, int64_t row, const uint8_t **p, size_t *n);
 int un_builder_failed(const un_builder *b);
 
 #endif

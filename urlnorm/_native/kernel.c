@@ -1,25 +1,35 @@
+#include <stdint.h>
 #include <string.h>
 
 #include "kernel.h"
+
+/* The answers a worker has had this batch: each distinct (kind, question) is asked once. */
+typedef struct {
+    un_buf entries, blob, slots;
+} answer_cache;
 
 typedef struct {
     un_ctx ctx;
     un_url url, base;
     un_buf repaired, name;
     un_answers answers;
+    answer_cache cache;
     un_domain_parts parts;
+    int asked; /* the row asked a question */
 } worker;
 
 void un_result_init(un_result *r) { memset(r, 0, sizeof *r); }
 
 void un_result_free(un_result *r) {
     un_buf_free(&r->data);
-    for (int i = 0; i < UN_N_FIELDS; i++) un_builder_free(&r->text[i]);
+    for (int i = 0; i < UN_N_COLUMNS; i++) un_builder_free(&r->text[i]);
     un_builder_free(&r->errors);
     un_builder_free(&r->question);
     un_buf_free(&r->port);
     un_buf_free(&r->port_validity);
     un_buf_free(&r->status);
+    un_buf_free(&r->list_offsets);
+    un_buf_free(&r->list_validity);
 }
 
 static void worker_free(worker *w) {
@@ -28,6 +38,7 @@ static void worker_free(worker *w) {
     un_url_free(&w->base);
     un_buf_free(&w->repaired);
     un_buf_free(&w->name);
+    un_buf_free(&w->cache.entries), un_buf_free(&w->cache.blob), un_buf_free(&w->cache.slots);
 }
 
 void un_ctx_free(un_ctx *c) {
@@ -39,100 +50,152 @@ void un_ctx_free(un_ctx *c) {
 }
 
 static int record_out(const un_batch *b) { return b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD; }
-static int text_columns(const un_batch *b) {
-    if (b->op == UN_OP_DOMAIN_PARTS) return UN_N_PARTS;
+int un_list_out(const un_batch *b) {
+    return b->op == UN_OP_PATH_SEGMENTS || (b->op == UN_OP_QUERY && b->query_mode != UN_QUERY_FIRST);
+}
+int un_text_columns(const un_batch *b) {
+    if (b->op == UN_OP_QUERY && b->query_mode == UN_QUERY_PAIRS) return 2;
     return record_out(b) ? UN_N_FIELDS : 1;
 }
 
-/* A row's outputs are appended on the first pass and overwritten in place (patch) once the
- * row's question has an answer; the helpers below do either. */
+/* ---- a row's outputs ------------------------------------------------------------------------ */
 
-static void put_port(un_result *r, int64_t row, int32_t port, int patch) {
+static void put_port(un_result *r, int64_t row, int32_t port) {
     uint16_t v = port >= 0 ? (uint16_t)port : 0;
-    if (!patch) {
-        un_buf_put(&r->port, (const uint8_t *)&v, sizeof v);
-        if (row % 8 == 0) un_buf_putc(&r->port_validity, 0);
-    } else if (!r->port.failed && !r->port_validity.failed) {
-        memcpy(r->port.data + row * 2, &v, sizeof v);
-        r->port_validity.data[row / 8] &= (uint8_t)~(1u << (row % 8));
-    }
+    un_buf_put(&r->port, (const uint8_t *)&v, sizeof v);
+    if (row % 8 == 0) un_buf_putc(&r->port_validity, 0);
     if (port >= 0 && !r->port_validity.failed) r->port_validity.data[row / 8] |= (uint8_t)(1u << (row % 8));
 }
 
-static void put_text(un_builder *col, un_result *r, int64_t row, int patch, size_t start, size_t n) {
-    if (patch) un_builder_set(col, row, &r->data, start, n, 1);
-    else un_builder_view(col, &r->data, start, n);
-}
-
-static void put_null(un_builder *col, un_result *r, int64_t row, int patch) {
-    if (patch) un_builder_set(col, row, &r->data, 0, 0, 0);
-    else un_builder_null(col);
-}
-
 /* End a value written to r->data since start; a short one moves into its view. */
-static void commit(un_builder *col, un_result *r, int64_t row, int patch, size_t start) {
+static void commit(un_builder *col, un_result *r, size_t start) {
     size_t n = r->data.len - start;
-    put_text(col, r, row, patch, start, n);
+    un_builder_view(col, &r->data, start, n);
     if (n <= 12) r->data.len = start;
 }
 
-static void emit_record(un_result *r, const un_url *u, int64_t row, int patch) {
+static void put_bytes(un_builder *col, un_result *r, const uint8_t *p, size_t n) {
+    size_t start = r->data.len;
+    un_buf_put(&r->data, p, n);
+    commit(col, r, start);
+}
+
+/* A list row ends: its offset, and whether it is a list or null. */
+static void end_list(un_result *r, int64_t row, int valid) {
+    if (row % 8 == 0) un_buf_putc(&r->list_validity, 0);
+    if (valid && !r->list_validity.failed) r->list_validity.data[row / 8] |= (uint8_t)(1u << (row % 8));
+    r->list_nulls += !valid;
+    int32_t end = (int32_t)r->text[0].length;
+    un_buf_put(&r->list_offsets, (const uint8_t *)&end, sizeof end);
+}
+
+static void emit_record(un_result *r, const un_url *u) {
     size_t at[UN_N_FIELDS];
     un_serialize_spans(u, &r->data, at);
     const un_buf *fields[UN_N_FIELDS] = {&u->scheme, &u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     int present[UN_N_FIELDS] = {u->has_scheme, u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
     for (int i = 0; i < UN_N_FIELDS; i++) {
-        if (present[i] && !r->data.failed) put_text(&r->text[i], r, row, patch, at[i], fields[i]->len);
-        else put_null(&r->text[i], r, row, patch);
-    }
-    put_port(r, row, u->port, patch);
-}
-
-static void emit_parts(un_result *r, const worker *w, int64_t row, int patch) {
-    size_t start = r->data.len;
-    un_buf_put(&r->data, w->name.data, w->name.len);
-    for (int i = 0; i < UN_N_PARTS; i++) {
-        if (w->parts.present[i] && !r->data.failed) put_text(&r->text[i], r, row, patch, start + w->parts.start[i], w->parts.len[i]);
-        else put_null(&r->text[i], r, row, patch);
+        if (present[i] && !r->data.failed) un_builder_view(&r->text[i], &r->data, at[i], fields[i]->len);
+        else un_builder_null(&r->text[i]);
     }
 }
 
-static void emit(const un_batch *b, un_result *r, const un_url *u, int64_t row, int patch) {
+/* The type of a parsed host (core host.host_type). */
+static const char *host_type(const un_url *u) {
+    const un_buf *h = &u->host;
+    if (!u->has_host || h->len == 0) return NULL;
+    if (h->data[0] == '[') return "ipv6";
+    if (u->special < 0) return "opaque";
+    return un_ends_in_a_number(h->data, h->len) ? "ipv4" : "domain";
+}
+
+/* The one host column the batch asks for (UN_HOST_*): a PSL part only for a domain host. */
+static void emit_host(const un_batch *b, un_result *r, worker *w) {
+    const un_url *u = &w->url;
+    const char *type = host_type(u);
+    un_builder *col = &r->text[0];
+    int part = b->host_column - UN_HOST_PARTS;
+    if (b->host_column == UN_HOST_TEXT && u->has_host) {
+        put_bytes(col, r, u->host.data, u->host.len);
+    } else if (b->host_column == UN_HOST_TYPE && type) {
+        put_bytes(col, r, (const uint8_t *)type, strlen(type));
+    } else if (part >= 0 && type && type[0] == 'd' && un_domain_parts_of(b->psl_table, u->host.data, u->host.len, &w->name, &w->parts) == 0 && w->parts.present[part]) {
+        put_bytes(col, r, w->name.data + w->parts.start[part], w->parts.len[part]);
+    } else {
+        un_builder_null(col);
+    }
+}
+
+/* The form-urlencoded pairs of the row's query (un_form_pairs), as the mode asks. */
+static void emit_query(const un_batch *b, un_result *r, worker *w, int64_t row) {
+    const un_url *u = &w->url;
+    const uint8_t *q = u->has_query ? u->query.data : NULL;
+    size_t n = u->has_query ? u->query.len : 0;
+    int found = 0;
+    for (un_form_pair pair; un_next_form_pair(&q, &n, &pair);) {
+        if (b->query_mode != UN_QUERY_PAIRS && !un_form_name_is(&pair, b->name, b->name_len, &w->ctx.scratch, &w->ctx.scratch2)) continue;
+        if (b->query_mode == UN_QUERY_PAIRS) {
+            size_t start = r->data.len;
+            un_form_decode(&r->data, pair.name, pair.name_len, &w->ctx.scratch);
+            commit(&r->text[0], r, start);
+        }
+        size_t start = r->data.len;
+        un_form_decode(&r->data, pair.value, pair.value_len, &w->ctx.scratch);
+        commit(&r->text[b->query_mode == UN_QUERY_PAIRS], r, start);
+        found = 1;
+        if (b->query_mode == UN_QUERY_FIRST) break;
+    }
+    if (b->query_mode == UN_QUERY_FIRST && !found) un_builder_null(&r->text[0]);
+    if (b->query_mode != UN_QUERY_FIRST) end_list(r, row, 1);
+}
+
+/* The segments of the row's path (core path.segments): none for an empty path. */
+static void emit_segments(un_result *r, const un_url *u, int64_t row) {
+    const uint8_t *p = u->path.data;
+    size_t n = u->path.len, i = n && p[0] == '/' ? 1 : 0;
+    while (n) {
+        size_t end = i;
+        while (end < n && p[end] != '/') end++;
+        put_bytes(&r->text[0], r, p + i, end - i);
+        if (end == n) break;
+        i = end + 1;
+    }
+    end_list(r, row, 1);
+}
+
+static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
+    const un_url *u = &w->url;
     size_t start = r->data.len;
-    if (record_out(b)) {
-        emit_record(r, u, row, patch);
+    switch (b->op) {
+    case UN_OP_SPLIT:
+    case UN_OP_NORMALIZE_RECORD:
+        emit_record(r, u);
+        put_port(r, row, u->port);
         return;
+    case UN_OP_HOST: emit_host(b, r, w); return;
+    case UN_OP_QUERY: emit_query(b, r, w, row); return;
+    case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;
+    case UN_OP_SURT: un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data); break;
+    default: un_serialize(u, &r->data); /* straight into the output column */
     }
-    if (b->op == UN_OP_SURT) un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
-    else un_serialize(u, &r->data); /* straight into the output column */
-    commit(&r->text[0], r, row, patch, start);
+    commit(&r->text[0], r, start);
 }
 
 /* Every output of a row for its status: the value, or nulls; the error name; the question. */
-static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, int status, int patch) {
-    if (status == 0 && b->op == UN_OP_DOMAIN_PARTS) {
-        emit_parts(r, w, row, patch);
-    } else if (status == 0) {
-        emit(b, r, &w->url, row, patch);
+static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, int status) {
+    if (status == 0) {
+        emit(b, r, w, row);
+    } else if (un_list_out(b)) {
+        end_list(r, row, 0);
     } else {
-        for (int i = 0; i < text_columns(b); i++) put_null(&r->text[i], r, row, patch);
-        if (record_out(b)) put_port(r, row, -1, patch);
+        for (int i = 0; i < un_text_columns(b); i++) un_builder_null(&r->text[i]);
+        if (record_out(b)) put_port(r, row, -1);
     }
-    uint8_t code = (uint8_t)(status < 0 ? 0 : status);
-    if (patch) r->status.data[row] = code;
-    else un_buf_putc(&r->status, code);
-    if (status > 0 && status < UN_N_ERRORS) {
-        put_text(&r->errors, r, row, patch, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
-    } else {
-        put_null(&r->errors, r, row, patch);
-    }
-    if (status >= UN_ASK_HOST) {
-        size_t start = r->data.len;
-        un_buf_put(&r->data, w->ctx.question.data, w->ctx.question.len);
-        commit(&r->question, r, row, patch, start);
-    } else {
-        put_null(&r->question, r, row, patch);
-    }
+    un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
+    if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->data, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
+    else un_builder_null(&r->errors);
+    if (status >= UN_ASK_HOST) put_bytes(&r->question, r, w->ctx.question.data, w->ctx.question.len);
+    else un_builder_null(&r->question);
 }
 
 static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
@@ -142,10 +205,9 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
     case UN_OP_SURT: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
     case UN_OP_SPLIT:
         return b->generic ? un_split_generic(p, n, &w->url) : un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
-    case UN_OP_DOMAIN_PARTS:
-        if (un_domain_parts_of(b->psl_table, p, n, &w->name, &w->parts) == 0) return UN_OK;
-        un_buf_set(&w->ctx.question, p, n); /* not ASCII: Python lower-cases it */
-        return UN_ASK_HOST;
+    case UN_OP_HOST: return un_whatwg_parse_host(&w->ctx, p, n, &w->url);
+    case UN_OP_QUERY:
+    case UN_OP_PATH_SEGMENTS: return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
     case UN_OP_JOIN: {
         const uint8_t *bp = NULL;
         size_t bn = 0;
@@ -154,8 +216,8 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
         w->ctx.answers = NULL; /* a join that needs UTS #46 goes to the core whole */
         return un_join(&w->ctx, b->join_mode, bp, bn, p, n, &w->base, &w->url);
     }
+    default: return UN_ERR_MEMORY;
     }
-    return UN_ERR_MEMORY;
 }
 
 /* The row's bytes as UTF-8: invalid ones are an error, or percent-encoded when asked. */
@@ -180,28 +242,40 @@ static int row_status(const un_batch *b, worker *w, int64_t row) {
     return status == UN_OK ? compute(b, w, row, p, n) : status;
 }
 
-/* ---- answers: each distinct question once, then the asking rows again ----------------------- */
+/* ---- answers: a row that asks waits for its answer, asked once per distinct question ----------- */
 
 typedef struct {
     int kind, code;
     size_t question, question_len, answer, answer_len; /* offsets into the blob */
 } entry;
 
-typedef struct {
-    int64_t row;
-    int32_t host, www; /* the entries answering the row, or -1 */
-} asking;
-
-typedef struct {
-    un_buf entries, blob, slots, rows;
-} answer_state;
-
-static entry *entry_at(answer_state *s, int32_t i) { return (entry *)(void *)s->entries.data + i; }
+static entry *entry_at(answer_cache *s, int32_t i) { return (entry *)(void *)s->entries.data + i; }
+static size_t n_entries(const answer_cache *s) { return s->entries.len / sizeof(entry); }
 
 static uint64_t question_hash(int kind, const uint8_t *p, size_t n) { return un_fnv1a(UN_FNV_SEED ^ (uint64_t)kind, p, n); }
 
+/* Open addressing at most half full: a table twice the size, every entry placed anew. */
+static int grow_slots(answer_cache *s) {
+    size_t size = 16;
+    while (size < 2 * (n_entries(s) + 1)) size *= 2;
+    if (s->slots.len >= size * sizeof(uint32_t)) return 1;
+    s->slots.len = 0;
+    if (!un_buf_reserve(&s->slots, size * sizeof(uint32_t))) return 0;
+    memset(s->slots.data, 0, size * sizeof(uint32_t));
+    s->slots.len = size * sizeof(uint32_t);
+    uint32_t *slots = (uint32_t *)(void *)s->slots.data;
+    for (size_t k = 0; k < n_entries(s); k++) {
+        entry *e = entry_at(s, (int32_t)k);
+        size_t i = question_hash(e->kind, s->blob.data + e->question, e->question_len) & (size - 1);
+        while (slots[i]) i = (i + 1) & (size - 1);
+        slots[i] = (uint32_t)k + 1;
+    }
+    return 1;
+}
+
 /* The entry for (kind, question), asking b->answer when it is new; -1 on failure. */
-static int32_t find_or_answer(const un_batch *b, answer_state *s, int kind, const uint8_t *q, size_t n, un_buf *scratch) {
+static int32_t find_or_answer(const un_batch *b, answer_cache *s, int kind, const uint8_t *q, size_t n, un_buf *scratch) {
+    if (!grow_slots(s)) return -1;
     uint32_t *slots = (uint32_t *)(void *)s->slots.data;
     size_t mask = s->slots.len / sizeof *slots - 1;
     size_t i = question_hash(kind, q, n) & mask;
@@ -218,83 +292,40 @@ static int32_t find_or_answer(const un_batch *b, answer_state *s, int kind, cons
     un_buf_put(&s->blob, scratch->data, scratch->len);
     un_buf_put(&s->entries, (const uint8_t *)&e, sizeof e);
     if (s->blob.failed || s->entries.failed) return -1;
-    slots[i] = (uint32_t)(s->entries.len / sizeof e);
+    slots[i] = (uint32_t)n_entries(s);
     return (int32_t)slots[i] - 1;
 }
 
-/* A table with room for every entry so far and n more questions. */
-static int reset_slots(answer_state *s, size_t n) {
-    size_t size = 16;
-    while (size < 2 * (n + s->entries.len / sizeof(entry))) size *= 2;
-    s->slots.len = 0;
-    if (!un_buf_reserve(&s->slots, size * sizeof(uint32_t))) return 0;
-    memset(s->slots.data, 0, size * sizeof(uint32_t));
-    s->slots.len = size * sizeof(uint32_t);
-    uint32_t *slots = (uint32_t *)(void *)s->slots.data;
-    for (size_t k = 0; k < s->entries.len / sizeof(entry); k++) {
-        entry *e = entry_at(s, (int32_t)k);
-        size_t i = question_hash(e->kind, s->blob.data + e->question, e->question_len) & (size - 1);
-        while (slots[i]) i = (i + 1) & (size - 1);
-        slots[i] = (uint32_t)k + 1;
-    }
-    return 1;
-}
-
-static void load_answers(answer_state *s, worker *w, const asking *a) {
+static void load_answers(worker *w, int32_t host, int32_t www) {
     un_answers *ans = &w->answers;
     memset(ans, 0, sizeof *ans);
-    if (a->host >= 0) {
-        const entry *e = entry_at(s, a->host);
+    if (host >= 0) {
+        const entry *e = entry_at(&w->cache, host);
         ans->host_error = e->code;
-        ans->host = s->blob.data + e->answer, ans->host_len = e->answer_len;
+        ans->host = w->cache.blob.data + e->answer, ans->host_len = e->answer_len;
     }
-    if (a->www >= 0) {
-        const entry *e = entry_at(s, a->www);
-        ans->www = s->blob.data + e->answer, ans->www_len = e->answer_len;
+    if (www >= 0) {
+        const entry *e = entry_at(&w->cache, www);
+        ans->www = w->cache.blob.data + e->answer, ans->www_len = e->answer_len;
     }
     w->ctx.answers = ans;
 }
 
-/* One round: answer the asking rows' questions, run them again; keep those that ask anew. */
-static int answer_round(const un_batch *b, un_result *r, worker *w, answer_state *s) {
-    asking *rows = (asking *)(void *)s->rows.data;
-    size_t count = s->rows.len / sizeof *rows, still = 0;
-    if (!reset_slots(s, count)) return -1;
-    for (size_t k = 0; k < count; k++) {
-        const uint8_t *q;
-        size_t n;
-        int kind = r->status.data[rows[k].row];
-        if (!un_builder_view_of(&r->question, &r->data, rows[k].row, &q, &n)) return -1;
-        int32_t e = find_or_answer(b, s, kind, q, n, &w->ctx.scratch2);
-        if (e < 0) return -1;
-        *(kind == UN_ASK_WWW ? &rows[k].www : &rows[k].host) = e;
+/* The row's status once its questions are answered: it asks at most once per kind, so a
+ * third run has every answer. -3 if the answerer failed. */
+static int answered_status(const un_batch *b, worker *w, int64_t row) {
+    w->ctx.answers = NULL;
+    int status = row_status(b, w, row);
+    int32_t host = -1, www = -1;
+    w->asked = status >= UN_ASK_HOST;
+    for (int round = 0; round < 3 && status >= UN_ASK_HOST && b->answer; round++) {
+        int32_t e = find_or_answer(b, &w->cache, status, w->ctx.question.data, w->ctx.question.len, &w->ctx.scratch2);
+        if (e < 0) return -3;
+        *(status == UN_ASK_WWW ? &www : &host) = e;
+        load_answers(w, host, www);
+        status = row_status(b, w, row);
     }
-    for (size_t k = 0; k < count; k++) {
-        load_answers(s, w, &rows[k]);
-        int status = row_status(b, w, rows[k].row);
-        if (status == -2) return -1;
-        write_row(b, r, w, rows[k].row, status, 1);
-        if (status >= UN_ASK_HOST) rows[still++] = rows[k];
-    }
-    s->rows.len = still * sizeof *rows;
-    return 0;
-}
-
-/* A row asks once per kind of question at most, so two rounds answer every row. */
-static int answer_questions(const un_batch *b, un_result *r, worker *w) {
-    answer_state s;
-    memset(&s, 0, sizeof s);
-    for (int64_t row = 0; row < b->input.length; row++) {
-        if (r->status.data[row] < UN_ASK_HOST) continue;
-        asking a = {row, -1, -1};
-        un_buf_put(&s.rows, (const uint8_t *)&a, sizeof a);
-    }
-    r->asked = (int64_t)(s.rows.len / sizeof(asking));
-    int failed = s.rows.failed;
-    for (int round = 0; round < 3 && s.rows.len && !failed; round++) failed = answer_round(b, r, w, &s) != 0;
-    failed |= s.rows.len != 0;
-    un_buf_free(&s.entries), un_buf_free(&s.blob), un_buf_free(&s.slots), un_buf_free(&s.rows);
-    return failed ? -1 : 0;
+    return status >= UN_ASK_HOST && b->answer ? -3 : status;
 }
 
 /* The input's bytes, so that the outputs are allocated once rather than grown per batch. */
@@ -317,7 +348,11 @@ static void reserve_outputs(const un_batch *b, un_result *r) {
         r->error_at[i] = r->data.len;
         un_buf_puts(&r->data, UN_ERROR_NAMES[i]);
     }
-    for (int i = 0; i < text_columns(b); i++) un_builder_reserve(&r->text[i], rows);
+    for (int i = 0; i < un_text_columns(b); i++) un_builder_reserve(&r->text[i], rows);
+    if (un_list_out(b)) {
+        un_buf_reserve(&r->list_offsets, (rows + 1) * sizeof(int32_t));
+        un_buf_put(&r->list_offsets, (const uint8_t *)&(int32_t){0}, sizeof(int32_t));
+    }
     un_builder_reserve(&r->errors, rows);
     un_builder_reserve(&r->question, rows);
     un_buf_reserve(&r->status, rows);
@@ -329,15 +364,17 @@ int un_run_batch(const un_batch *b, un_result *r) {
     reserve_outputs(b, r);
     int failed = 0;
     for (int64_t row = 0; row < b->input.length && !failed; row++) {
-        int status = row_status(b, &w, row);
-        failed = status == -2;
-        if (!failed) write_row(b, r, &w, row, status, 0);
+        int status = answered_status(b, &w, row);
+        failed = status == -2 || status == -3;
+        r->asked += w.asked;
+        if (!failed) write_row(b, r, &w, row, status);
     }
-    failed = failed || r->status.failed || r->question.views.failed || r->data.failed;
-    if (!failed && b->answer) failed = answer_questions(b, r, &w) != 0;
     worker_free(&w);
-    for (int i = 0; i < text_columns(b); i++) failed |= un_builder_failed(&r->text[i]);
+    for (int i = 0; i < un_text_columns(b); i++) failed |= un_builder_failed(&r->text[i]);
     failed |= un_builder_failed(&r->errors) || un_builder_failed(&r->question) || r->data.failed;
     failed |= r->status.failed || r->port.failed || r->port_validity.failed;
+    failed |= r->list_offsets.failed || r->list_validity.failed;
+    /* A list's offsets are int32: its values must number fewer than 2^31. */
+    failed |= un_list_out(b) && r->text[0].length > INT32_MAX;
     return failed ? -1 : 0;
 }

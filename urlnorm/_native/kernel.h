@@ -5,10 +5,21 @@
 
 #include "column.h"
 
+#define UN_N_COLUMNS 7 /* the most text columns an operation emits */
+
 /* NORMALIZE_RECORD emits the normalised record's columns as SPLIT does, for profiles whose
  * last rules only Python has; SURT emits the normalised URL's SURT key. */
-/* DOMAIN_PARTS takes a column of domain hosts and emits their UN_N_PARTS PSL parts. */
-typedef enum { UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_DOMAIN_PARTS } un_op;
+/* HOST parses a URL as far as its host and emits one of: the host, its type, or one of its
+ * Public Suffix List parts (UN_HOST_*). QUERY emits the query's form-urlencoded pairs (a list a row:
+ * keys and values), every value of one name (a list), or its first value. PATH_SEGMENTS emits
+ * the path's segments (a list a row). */
+typedef enum {
+    UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_HOST,
+    UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_N_OPS,
+} un_op;
+
+enum { UN_HOST_TEXT, UN_HOST_TYPE, UN_HOST_PARTS, UN_N_HOST_COLUMNS = UN_HOST_PARTS + UN_N_PARTS };
+enum { UN_QUERY_PAIRS, UN_QUERY_ALL, UN_QUERY_FIRST };
 
 /* Answers a question rows asked (kind: an UN_ASK_* status): writes the answer to out and
  * returns UN_OK, or returns the rows' error code, or -1 to stop the batch. */
@@ -20,7 +31,11 @@ typedef struct {
     int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
     int join_mode;             /* UN_OP_JOIN */
     int with_scheme, trailing_comma; /* UN_OP_SURT */
-    int psl_table;                   /* UN_OP_DOMAIN_PARTS: UN_PSL_ALL or UN_PSL_ICANN */
+    int psl_table;                   /* UN_OP_HOST: UN_PSL_ALL or UN_PSL_ICANN */
+    int host_column;                 /* UN_OP_HOST: UN_HOST_* */
+    int query_mode;                  /* UN_OP_QUERY: UN_QUERY_* */
+    const uint8_t *name;             /* UN_OP_QUERY: the parameter's decoded name */
+    size_t name_len;
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
     un_column input;
@@ -31,15 +46,20 @@ typedef struct {
 
 typedef struct {
     un_buf data;                  /* the bytes of every text column below */
-    un_builder text[UN_N_FIELDS]; /* split: the record's fields; otherwise text[0] */
+    un_builder text[UN_N_COLUMNS]; /* split: the record's fields; query pairs: key, value; else text[0] */
+    un_buf list_offsets, list_validity; /* list outputs: int32 offsets into the text columns */
+    int64_t list_nulls;
     un_builder errors;            /* the error code's name, else null */
     un_builder question;          /* the asked text on UN_ASK_* rows, else null */
     un_buf port, port_validity;   /* split: uint16 per row and its bitmap */
     un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* */
     size_t error_at[UN_N_ERRORS]; /* where each error name is in data */
-    int64_t asked;                /* rows that asked a question (and were answered) */
+    int64_t asked;                /* rows that asked a question */
 } un_result;
 
+/* How many text columns the batch's operation emits, and whether they hold a list a row. */
+int un_text_columns(const un_batch *b);
+int un_list_out(const un_batch *b);
 void un_result_init(un_result *r);
 void un_result_free(un_result *r);
 /* 0, or -1 if an array is malformed or memory ran out for the outputs. */

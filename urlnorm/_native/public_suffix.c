@@ -6,74 +6,104 @@
 
 #include "urlnorm.h"
 
+/* Rules by the suffix they name: "co.uk" is an exact rule of "co.uk", "*.ck" a wildcard rule
+ * of "ck", "!www.ck" an exception rule of "www.ck"; a suffix may have several kinds. */
+enum { EXACT = 1, WILDCARD = 2, EXCEPTION = 4 };
+
 typedef struct {
-    un_buf blob;     /* the rules, NUL-terminated, one after another */
+    un_buf blob;     /* each suffix, NUL-terminated */
     uint32_t *slots; /* open addressing: offset into blob + 1, or 0 for empty */
+    uint8_t *kinds;  /* the kinds of rule each slot's suffix has */
     size_t mask;
     int maxlabel;
 } psl_table;
 
 static psl_table tables[UN_PSL_TABLES]; /* the whole list, and its ICANN section */
 
-/* The hash of prefix then p, as of the rule string they spell ("!" "www.ck"). */
-static uint64_t fnv1a(const uint8_t *p, size_t n, const char *prefix) {
-    return un_fnv1a(un_fnv1a(UN_FNV_SEED, (const uint8_t *)prefix, strlen(prefix)), p, n);
+/* The most labels a rule may have (the list's deepest has 7); un_psl_set refuses more. */
+#define MAX_DEPTH 63
+
+/* FNV-1a over the bytes from last to first: the hash of a domain's suffix continues the hash
+ * of the shorter suffix after it, so one backward pass hashes every suffix. */
+static uint64_t hash_back(uint64_t h, const uint8_t *p, size_t n) {
+    while (n) h = un_fnv1a_byte(h, p[--n]);
+    return h;
 }
 
-static int key_equals(const psl_table *psl, uint32_t slot, const char *prefix, const uint8_t *p, size_t n) {
-    const char *key = (const char *)psl->blob.data + slot - 1;
-    size_t k = strlen(prefix);
-    return strncmp(key, prefix, k) == 0 && strlen(key + k) == n && memcmp(key + k, p, n) == 0;
-}
-
-static int contains(const psl_table *psl, const char *prefix, const uint8_t *p, size_t n) {
-    for (size_t i = fnv1a(p, n, prefix) & psl->mask;; i = (i + 1) & psl->mask) {
-        if (!psl->slots[i]) return 0;
-        if (key_equals(psl, psl->slots[i], prefix, p, n)) return 1;
+/* The kinds of rule for the suffix p[0, n) with hash h (0 if none). */
+static int kinds_of(const psl_table *psl, uint64_t h, const uint8_t *p, size_t n) {
+    for (size_t i = h & psl->mask;; i = (i + 1) & psl->mask) {
+        uint32_t slot = psl->slots[i];
+        if (!slot) return 0;
+        const char *key = (const char *)psl->blob.data + slot - 1;
+        if (strlen(key) == n && memcmp(key, p, n) == 0) return psl->kinds[i];
     }
 }
 
+static size_t slot_for(psl_table *psl, const char *suffix, size_t n) {
+    size_t i = hash_back(UN_FNV_SEED, (const uint8_t *)suffix, n) & psl->mask;
+    for (; psl->slots[i]; i = (i + 1) & psl->mask) {
+        const char *key = (const char *)psl->blob.data + psl->slots[i] - 1;
+        if (strlen(key) == n && memcmp(key, suffix, n) == 0) break;
+    }
+    return i;
+}
+
+/* A rule's suffix goes into the blob at `at`, over the rule text that holds it. */
+static void add_rule(psl_table *psl, size_t at) {
+    char *rule = (char *)psl->blob.data + at;
+    int kind = rule[0] == '!' ? EXCEPTION : strncmp(rule, "*.", 2) == 0 ? WILDCARD : EXACT;
+    size_t skip = kind == EXCEPTION ? 1 : kind == WILDCARD ? 2 : 0, n = strlen(rule + skip);
+    size_t i = slot_for(psl, rule + skip, n);
+    if (!psl->slots[i]) psl->slots[i] = (uint32_t)(at + skip) + 1;
+    psl->kinds[i] |= (uint8_t)kind;
+}
+
 int un_psl_set(int which, const char *rules, size_t len, int maxlabel) {
-    if (which < 0 || which >= UN_PSL_TABLES) return 0;
+    if (which < 0 || which >= UN_PSL_TABLES || maxlabel < 1 || maxlabel > MAX_DEPTH) return 0;
     psl_table *psl = &tables[which];
     size_t count = 0;
     for (size_t i = 0; i < len; i++) count += rules[i] == '\0';
     size_t size = 16;
     while (size < 2 * count) size *= 2;
     uint32_t *slots = calloc(size, sizeof *slots);
-    if (!slots || len >= UINT32_MAX) {
-        free(slots);
+    uint8_t *kinds = calloc(size, 1);
+    if (!slots || !kinds || len >= UINT32_MAX) {
+        free(slots), free(kinds);
         return 0;
     }
-    free(psl->slots);
+    free(psl->slots), free(psl->kinds);
     un_buf_free(&psl->blob);
     un_buf_put(&psl->blob, (const uint8_t *)rules, len);
-    psl->slots = slots, psl->mask = size - 1, psl->maxlabel = maxlabel;
-    for (size_t at = 0; at < len; at += strlen(rules + at) + 1) {
-        size_t i = fnv1a((const uint8_t *)rules + at, strlen(rules + at), "") & psl->mask;
-        while (psl->slots[i]) i = (i + 1) & psl->mask;
-        psl->slots[i] = (uint32_t)at + 1;
-    }
-    return !psl->blob.failed;
+    psl->slots = slots, psl->kinds = kinds, psl->mask = size - 1, psl->maxlabel = maxlabel;
+    if (psl->blob.failed) return 0;
+    for (size_t at = 0; at < len; at += strlen(rules + at) + 1) add_rule(psl, at);
+    return 1;
 }
 
 int un_psl_loaded(void) { return tables[UN_PSL_ALL].slots != NULL; }
+
 
 /* How many labels of the (lower-case, dot-free at both ends) domain are public: the package's
  * _countpublic with accept_unknown, exception > wildcard > exact at each depth, longest first. */
 static size_t count_public(const psl_table *psl, const uint8_t *p, size_t n, size_t labels) {
     if (labels == 1) return 1;
-    size_t skip = labels > (size_t)psl->maxlabel + 1 ? labels - ((size_t)psl->maxlabel + 1) : 0;
-    size_t start = 0, label = 0;
-    for (; label < skip; start++) label += p[start] == '.';
-    for (; label < labels; label++) {
-        const uint8_t *s = p + start;
-        size_t depth = labels - label, len = n - start;
-        if (contains(psl, "!", s, len)) return depth - 1;
-        if (contains(psl, "*.", s, len)) return label > 0 ? depth + 1 : depth;
-        if (contains(psl, "", s, len)) return depth;
-        while (start < n && p[start] != '.') start++;
-        start++;
+    size_t most = (size_t)psl->maxlabel + 1, depths = labels < most ? labels : most;
+    size_t start[MAX_DEPTH + 1];
+    uint64_t hash[MAX_DEPTH + 1], h = UN_FNV_SEED;
+    size_t end = n, depth = 0;
+    for (size_t i = n; i > 0 && depth < depths; i--) {
+        if (p[i - 1] != '.') continue;
+        h = hash_back(h, p + i, end - i), end = i;
+        start[depth] = i, hash[depth++] = h; /* the next label's hash takes in this dot */
+    }
+    if (depth < depths) start[depth] = 0, hash[depth++] = hash_back(h, p, end);
+    while (depth-- > 0) {
+        int kinds = kinds_of(psl, hash[depth], p + start[depth], n - start[depth]);
+        size_t d = depth + 1;
+        if (kinds & EXCEPTION) return d - 1;
+        if (kinds & WILDCARD) return d < labels ? d + 1 : d;
+        if (kinds & EXACT) return d;
     }
     return 1;
 }

@@ -157,3 +157,40 @@ int un_strip_www(un_ctx *c, un_url *u) {
     un_buf_set(&u->host, a->www, a->www_len);
     return u->host.failed ? UN_ERR_MEMORY : UN_OK;
 }
+
+/* ---- the URL Standard's application/x-www-form-urlencoded parser (§5.1, core form_pairs) ---- */
+
+int un_next_form_pair(const uint8_t **q, size_t *n, un_form_pair *pair) {
+    while (*n) {
+        const uint8_t *p = *q, *amp = memchr(p, '&', *n);
+        size_t len = amp ? (size_t)(amp - p) : *n, used = len + (amp != NULL);
+        *q = p + used, *n -= used;
+        if (!len) continue; /* empty sequences are skipped */
+        pair->name = p, pair->name_len = key_len(p, len);
+        pair->value = p + pair->name_len + (pair->name_len < len);
+        pair->value_len = len - (size_t)(pair->value - p);
+        return 1;
+    }
+    return 0;
+}
+
+void un_form_decode(un_buf *out, const uint8_t *p, size_t n, un_buf *tmp) {
+    tmp->len = 0;
+    if (!un_buf_reserve(tmp, n)) {
+        out->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) tmp->data[i] = p[i] == '+' ? ' ' : p[i];
+    /* Decoding never writes past what it has read, so it runs in place. */
+    tmp->len = un_percent_decode(tmp->data, tmp->data, n);
+    un_utf8_replace(out, tmp->data, tmp->len);
+}
+
+int un_form_name_is(const un_form_pair *pair, const uint8_t *name, size_t n, un_buf *tmp, un_buf *decoded) {
+    if (!memchr(pair->name, '%', pair->name_len) && !memchr(pair->name, '+', pair->name_len)) {
+        return pair->name_len == n && (n == 0 || memcmp(pair->name, name, n) == 0); /* decodes to itself */
+    }
+    decoded->len = 0;
+    un_form_decode(decoded, pair->name, pair->name_len, tmp);
+    return !decoded->failed && decoded->len == n && (n == 0 || memcmp(decoded->data, name, n) == 0);
+}

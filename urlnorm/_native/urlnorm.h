@@ -59,8 +59,9 @@ static inline int un_ascii_ieq(const uint8_t *p, const char *lower, size_t n) {
 
 /* FNV-1a, continued from h (start with UN_FNV_SEED): the kernel's hash tables. */
 #define UN_FNV_SEED 1469598103934665603ULL
+static inline uint64_t un_fnv1a_byte(uint64_t h, uint8_t c) { return (h ^ c) * 1099511628211ULL; }
 static inline uint64_t un_fnv1a(uint64_t h, const uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ULL;
+    for (size_t i = 0; i < n; i++) h = un_fnv1a_byte(h, p[i]);
     return h;
 }
 
@@ -196,10 +197,17 @@ void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n);
 
 void un_whatwg_init(void); /* called by un_set_tables */
 int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u);
+/* The parse as far as the host and port: the status, scheme, userinfo, host and port are
+ * those of the whole parse, since no later state can fail; path, query and fragment are left
+ * empty. */
+int un_whatwg_parse_host(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
 int un_split_generic(const uint8_t *p, size_t n, un_url *u);
 int un_valid_utf8(const uint8_t *p, size_t n);
 int un_has_tab_or_newline(const uint8_t *p, size_t n);
 void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n);
+/* UTF-8 decode with replacement (URL Standard's "UTF-8 decode without BOM", as Python's
+ * errors="replace"): each maximal invalid subpart becomes U+FFFD. */
+void un_utf8_replace(un_buf *out, const uint8_t *p, size_t n);
 size_t un_strip_bounds(const uint8_t *p, size_t n, size_t *start); /* §4.4 steps 1–2 */
 
 /* ---- rules.c, crawl.c (core/rules.py, core/crawl.py, core/query.py) ------------------------ */
@@ -253,6 +261,18 @@ int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u);
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
 int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params);
 int un_sort_query(un_ctx *c, un_url *u);
+
+/* One name-value pair of a query (URL Standard §5.1), as raw spans of it. */
+typedef struct {
+    const uint8_t *name, *value;
+    size_t name_len, value_len;
+} un_form_pair;
+/* The next pair of the query at *q (n bytes left), advancing past it; 0 when none is left. */
+int un_next_form_pair(const uint8_t **q, size_t *n, un_form_pair *pair);
+/* A name or value decoded: '+' as a space, escapes, then UTF-8 with U+FFFD for invalid bytes. */
+void un_form_decode(un_buf *out, const uint8_t *p, size_t n, un_buf *tmp);
+/* Whether the pair's decoded name is name[0, n) (tmp and decoded are scratch). */
+int un_form_name_is(const un_form_pair *pair, const uint8_t *name, size_t n, un_buf *tmp, un_buf *decoded);
 
 /* ---- public_suffix.c (core/public_suffix.py) ------------------------------------------------ */
 

@@ -3,21 +3,27 @@
 
 #include "urlnorm.h"
 
+/* How many bytes from p[i] on fit the pattern of a UTF-8 sequence (0 for a byte that cannot
+ * start one), and how many the sequence needs. */
+static size_t fitting(const uint8_t *p, size_t n, size_t i, size_t *need) {
+    uint8_t b = p[i];
+    *need = 1;
+    if (b < 0x80) return 1;
+    uint8_t lo = 0x80, hi = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) *need = 2;
+    else if (b >= 0xE0 && b <= 0xEF) *need = 3, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
+    else if (b >= 0xF0 && b <= 0xF4) *need = 4, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
+    else return 0;
+    if (i + 1 >= n || p[i + 1] < lo || p[i + 1] > hi) return 1;
+    size_t k = 2;
+    while (k < *need && i + k < n && p[i + k] >= 0x80 && p[i + k] <= 0xBF) k++;
+    return k;
+}
+
 /* The length of the valid sequence at p[i], or 0 if none starts there. */
 static size_t sequence(const uint8_t *p, size_t n, size_t i) {
-    uint8_t b = p[i];
-    if (b < 0x80) return 1;
-    size_t len;
-    uint8_t lo = 0x80, hi = 0xBF;
-    if (b >= 0xC2 && b <= 0xDF) len = 2;
-    else if (b >= 0xE0 && b <= 0xEF) len = 3, lo = b == 0xE0 ? 0xA0 : 0x80, hi = b == 0xED ? 0x9F : 0xBF;
-    else if (b >= 0xF0 && b <= 0xF4) len = 4, lo = b == 0xF0 ? 0x90 : 0x80, hi = b == 0xF4 ? 0x8F : 0xBF;
-    else return 0;
-    if (i + len > n || p[i + 1] < lo || p[i + 1] > hi) return 0;
-    for (size_t k = 2; k < len; k++) {
-        if (p[i + k] < 0x80 || p[i + k] > 0xBF) return 0;
-    }
-    return len;
+    size_t need, k = fitting(p, n, i, &need);
+    return k == need ? k : 0;
 }
 
 #define HIGH_BITS 0x8080808080808080ULL
@@ -62,5 +68,23 @@ void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n) {
         }
         un_put_escape(out, p[i]);
         i++;
+    }
+}
+
+void un_utf8_replace(un_buf *out, const uint8_t *p, size_t n) {
+    static const uint8_t replacement[] = {0xEF, 0xBF, 0xBD};
+    for (size_t i = 0; i < n;) {
+        size_t ascii = i;
+        while (ascii < n && p[ascii] < 0x80) ascii++;
+        un_buf_put(out, p + i, ascii - i);
+        if ((i = ascii) == n) break;
+        size_t need, k = fitting(p, n, i, &need);
+        if (k == need) {
+            un_buf_put(out, p + i, k);
+        } else {
+            un_buf_put(out, replacement, sizeof replacement);
+            k = k ? k : 1; /* a maximal subpart, at least one byte */
+        }
+        i += k;
     }
 }

@@ -528,14 +528,17 @@ static const uint8_t *preprocess(un_buf *out, const uint8_t *p, size_t *n) {
     return out->data;
 }
 
-int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u) {
+/* The states after the authority: nothing in them can fail (they only percent-encode). */
+static int past_authority(state s) { return s >= S_PATH_START && s != S_FAILED; }
+
+static int parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u, int to_host) {
     un_url_reset(u);
     const uint8_t *in = n ? preprocess(&c->input, p, &n) : p;
     if (!in) return UN_ERR_MEMORY;
     parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .buffer = &c->scratch, .mark = -1, .seg_start = -1};
     P.buffer->len = 0;
     state s = S_SCHEME_START;
-    while (P.ptr <= P.n && s != S_FAILED) {
+    while (P.ptr <= P.n && s != S_FAILED && !(to_host && past_authority(s))) {
         s = step(&P, s, P.ptr < P.n ? P.in[P.ptr] : END);
         P.ptr++;
     }
@@ -545,3 +548,9 @@ int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, u
     u->has_password = u->password.len > 0;
     return un_url_failed(u) || P.buffer->failed ? UN_ERR_MEMORY : UN_OK;
 }
+
+int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u) {
+    return parse(c, p, n, base, u, 0);
+}
+
+int un_whatwg_parse_host(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, 1); }
