@@ -55,10 +55,16 @@ TARGETS: dict[str, tuple[str, str, float | None]] = {  # label: (ours, peer, min
     "registered_domain vs polars-tldextract": (
         "registered_domain",
         "polars-tldextract (column)",
+        1,
+    ),
+    "query_param vs parse_qs": ("query_param id", "urllib.parse.parse_qs", 20),
+    "strip_params vs w3lib url_query_cleaner": (
+        "strip_params utm",
+        "w3lib url_query_cleaner",
         None,
     ),
-    "query_param vs parse_qs": ("query_param id", "urllib.parse.parse_qs", None),
 }
+TRACKING = ["utm_source", "utm_medium", "gclid", "fbclid"]
 
 
 def ada_anchor() -> Path:
@@ -130,6 +136,9 @@ def peers() -> dict[str, Callable[[str], object]]:
         "w3lib canonicalize_url": w3lib.url.canonicalize_url,
         "url_normalize": url_normalize,
         "urlcanon.whatwg": lambda u: str(urlcanon.whatwg(u)),
+        "w3lib url_query_cleaner": lambda u: w3lib.url.url_query_cleaner(
+            u, TRACKING, remove=True, keep_fragments=True
+        ),
     }
 
 
@@ -180,6 +189,9 @@ def column_entries(series: pl.Series) -> dict[str, Callable[[], object]]:
         "registered_domain": lambda: series.url.registered_domain(),
         "polars-tldextract (column)": lambda: _polars_tldextract(series),
         "query_param id": lambda: series.url.query_param("id"),
+        "query_params": lambda: series.url.query_params(),
+        "path_segments": lambda: series.url.path_segments(),
+        "strip_params utm": lambda: series.url.strip_params(TRACKING),
     }
 
 

@@ -185,13 +185,6 @@ def select_twin(url: str, names: set[str], keep: bool) -> str:
     return head + ("" if kept is None else "?" + kept) + (fragment or "")
 
 
-def test_strip_and_keep_params_equal_their_twins() -> None:
-    urls = [*WPT, "http://é.com/?utm=1&a=%26&&b#f?utm=2", "x?utm=&utm"]
-    for keep, fn in ((False, "strip_params"), (True, "keep_params")):
-        got = column(urls, fn, names=["utm", "b"])
-        assert got == [select_twin(u, {"utm", "b"}, keep) for u in urls]
-
-
 def test_origin_against_wpt() -> None:
     cases = [c for c in load_wpt("urltestdata.json") if "origin" in c]
     hrefs = [urlnorm.join(c["base"], c["input"]) if c["base"] else c["input"] for c in cases]
@@ -283,3 +276,30 @@ def test_analytics_twins_on_generated_urls(engine_path: str, urls: list[str | No
 @pytest.mark.skipif(not CORPORA.is_dir(), reason="no corpora")
 def test_analytics_twins_on_the_corpora() -> None:
     check_twins(corpus_urls())
+
+
+def check_select_twins(urls: list[str | None], names: list[str]) -> None:
+    for keep, fn in ((False, "strip_params"), (True, "keep_params")):
+        got = column(urls, fn, names=names)
+        expected = [None if u is None else select_twin(u, set(names), keep) for u in urls]
+        assert got == expected, fn
+
+
+def test_strip_and_keep_params_equal_their_twins(engine_path: str) -> None:
+    urls = [*WPT, "http://é.com/?utm=1&a=%26&&b#f?utm=2", "x?utm=&utm", "?", "#?utm", None]
+    check_select_twins(urls, ["utm", "b"])
+    check_select_twins(urls, ["utm", "x" * 300])  # a name too long for the kernel's list
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    urls=st.lists(st.one_of(ANALYTICS_URL, st.none()), min_size=1, max_size=20),
+    names=st.lists(QUERY_PIECE, max_size=4),
+    fragment=st.sampled_from(["", "#", "#q=1&x", "#?q"]),
+)
+def test_select_params_on_generated_urls(
+    engine_path: str, urls: list[str | None], names: list[str], fragment: str
+) -> None:
+    check_select_twins([None if u is None else u + fragment for u in urls], names)

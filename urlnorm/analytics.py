@@ -170,6 +170,12 @@ def select_params(series: pl.Series, names: list[str], *, keep: bool) -> pl.Seri
     Works on the text as written (RFC 3986 Appendix B boundaries): nothing is decoded,
     reordered or normalised, and an emptied query loses its ``?``.
     """
+    if native.available():
+        selected = native.select_params(engine.to_arrow(series), names, keep=keep)
+        if selected is not None:
+            return selected.alias(series.name)
+    if series.dtype == pl.Null:  # a column of nulls only
+        series = series.cast(pl.String)
     # Extracted by pattern, not by offset: the text may be non-ASCII, and str.find counts bytes.
     url = pl.col("u")
     query = url.str.extract(r"(?s)^[^?#]*\?([^#]*)", 1)

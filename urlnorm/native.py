@@ -3,8 +3,8 @@
 The kernel takes its character tables from :mod:`urlnorm.core` at import, so that the encode
 sets and classes are defined once. Rows it cannot finish alone *ask* a question that only
 Python answers: UTS #46 for a non-ASCII host and the Public Suffix List for ``strip_www``.
-The questions are answered once per distinct host and the asking rows run again with their
-answers; those rows are counted as having left the kernel.
+A row that asks waits while Python answers (once per distinct question in a batch) and then
+runs again with the answer; those rows are counted as having left the kernel.
 
 ``URLNORM_NO_EXTENSIONS=1`` turns the kernel off (the pure-Python engine runs instead), as
 yarl and aiohttp do.
@@ -61,7 +61,8 @@ MAX_SLICE_BYTES = 1 << 29
     _OP_HOST,
     _OP_QUERY,
     _OP_PATH_SEGMENTS,
-) = range(8)
+    _OP_SELECT_PARAMS,
+) = range(9)
 JOIN_MODES = {"whatwg": 0, "rfc3986": 1, "legacy": 2}
 QUERY_MODES = {"pairs": 0, "all": 1, "first": 2}
 _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
@@ -507,6 +508,18 @@ def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series
     return outcome, asking
 
 
+def select_params(array: pa.Array, names: list[str], *, keep: bool) -> pl.Series | None:
+    """Each URL with only (``keep``) or without the parameters named, by raw key.
+
+    The query is the text's as written (core ``query.select_parameters``). None if a name is
+    too long for the kernel's list.
+    """
+    listed = _length_prefixed(sorted(set(names)))
+    if listed is None:
+        return None
+    return _finish(Op(_OP_SELECT_PARAMS, (keep, listed)), as_kernel_array(array)).texts[0]
+
+
 def fuzz_header() -> str:
     """A C header with the tables and every built-in profile, for the standalone fuzz harness.
 
@@ -563,6 +576,7 @@ __all__ = [
     "normalize_record",
     "path_segments",
     "query",
+    "select_params",
     "set_threads",
     "split",
     "surt",

@@ -209,7 +209,7 @@ static int python_answer(void *data, int kind, const uint8_t *question, size_t n
  * op 0 normalize and 3 normalize to a record (option: profile spec), 1 split (option:
  * generic), 2 join (option: mode), 4 surt (option: (profile spec, with_scheme, comma)),
  * 5 host (option: (column, include_private)), 6 query (option: (mode, name bytes)), 7 path
- * segments.
+ * segments, 8 select parameters (option: (keep, length-prefixed names)).
  * answer: a callable for the rows' questions, or None to leave them asking.
  * utf8: 0 the input is text (Arrow guarantees UTF-8), 1 binary whose invalid rows are errors,
  * 2 binary whose invalid bytes are percent-encoded. */
@@ -246,6 +246,10 @@ static PyObject *run(PyObject *self, PyObject *args) {
         ok = PyArg_ParseTuple(option, "iy#", &b.query_mode, (const char **)&b.name, &len) && b.query_mode >= UN_QUERY_PAIRS && b.query_mode <= UN_QUERY_FIRST;
         if (ok) b.name_len = (size_t)len;
         else if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown query mode");
+    } else if (op == UN_OP_SELECT_PARAMS) {
+        Py_ssize_t len;
+        ok = PyArg_ParseTuple(option, "py#", &b.keep, &b.params.names, &len);
+        b.params.names_len = (size_t)len;
     } else if (op == UN_OP_JOIN) {
         b.join_mode = (int)PyLong_AsLong(option);
     }

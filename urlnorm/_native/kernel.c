@@ -175,6 +175,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_HOST: emit_host(b, r, w); return;
     case UN_OP_QUERY: emit_query(b, r, w, row); return;
     case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;
+    case UN_OP_SELECT_PARAMS: un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len); break;
     case UN_OP_SURT: un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data); break;
     default: un_serialize(u, &r->data); /* straight into the output column */
     }
@@ -208,6 +209,10 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
     case UN_OP_HOST: return un_whatwg_parse_host(&w->ctx, p, n, &w->url);
     case UN_OP_QUERY:
     case UN_OP_PATH_SEGMENTS: return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
+    case UN_OP_SELECT_PARAMS:
+        w->ctx.text.len = 0;
+        un_select_parameters(&w->ctx, &w->url, p, n, &b->params, b->keep, &w->ctx.text);
+        return w->ctx.text.failed ? UN_ERR_MEMORY : UN_OK;
     case UN_OP_JOIN: {
         const uint8_t *bp = NULL;
         size_t bn = 0;

@@ -12,10 +12,11 @@
 /* HOST parses a URL as far as its host and emits one of: the host, its type, or one of its
  * Public Suffix List parts (UN_HOST_*). QUERY emits the query's form-urlencoded pairs (a list a row:
  * keys and values), every value of one name (a list), or its first value. PATH_SEGMENTS emits
- * the path's segments (a list a row). */
+ * the path's segments (a list a row). SELECT_PARAMS keeps or drops parameters by raw key in
+ * the text as written. */
 typedef enum {
     UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_HOST,
-    UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_N_OPS,
+    UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_N_OPS,
 } un_op;
 
 enum { UN_HOST_TEXT, UN_HOST_TYPE, UN_HOST_PARTS, UN_N_HOST_COLUMNS = UN_HOST_PARTS + UN_N_PARTS };
@@ -36,6 +37,8 @@ typedef struct {
     int query_mode;                  /* UN_OP_QUERY: UN_QUERY_* */
     const uint8_t *name;             /* UN_OP_QUERY: the parameter's decoded name */
     size_t name_len;
+    un_params params;                /* UN_OP_SELECT_PARAMS: the raw names */
+    int keep;                        /* UN_OP_SELECT_PARAMS: keep them, or drop them */
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
     un_column input;

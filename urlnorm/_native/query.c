@@ -15,15 +15,15 @@ static size_t key_len(const uint8_t *p, size_t n) {
     return eq ? (size_t)(eq - p) : n;
 }
 
-/* Whether a list (each entry a length byte, then the name) has the lower-cased key, whole
- * (prefix=0) or as a prefix. */
-static int listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix) {
+/* Whether a list (each entry a length byte, then the name) has the key, whole (prefix=0) or
+ * as a prefix, lower-cased first when fold is set. */
+static int listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix, int fold) {
     for (size_t at = 0; at < list_len; at += 1 + (uint8_t)list[at]) {
         size_t len = (uint8_t)list[at];
         if (at + 1 + len > list_len || (prefix ? len > n : len != n)) continue;
         const uint8_t *name = (const uint8_t *)list + at + 1;
         size_t i = 0;
-        while (i < len && name[i] == un_ascii_lower(key[i])) i++;
+        while (i < len && name[i] == (fold ? un_ascii_lower(key[i]) : key[i])) i++;
         if (i == len) return 1;
     }
     return 0;
@@ -52,8 +52,8 @@ static void filter_parameters(un_ctx *c, un_url *u, keep_fn keep, const un_param
 
 static int not_listed(const uint8_t *p, size_t n, const un_params *params) {
     size_t k = key_len(p, n);
-    return !listed(params->names, params->names_len, p, k, 0) &&
-           !listed(params->prefixes, params->prefixes_len, p, k, 1);
+    return !listed(params->names, params->names_len, p, k, 0, 1) &&
+           !listed(params->prefixes, params->prefixes_len, p, k, 1, 1);
 }
 
 static int not_empty(const uint8_t *p, size_t n, const un_params *params) {
@@ -156,6 +156,29 @@ int un_strip_www(un_ctx *c, un_url *u) {
     }
     un_buf_set(&u->host, a->www, a->www_len);
     return u->host.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* ---- parameters selected by raw key (core query.select_parameters) ------------------------- */
+
+static int named(const uint8_t *p, size_t n, const un_params *params) {
+    return n && listed(params->names, params->names_len, p, key_len(p, n), 0, 0);
+}
+
+static int not_named(const uint8_t *p, size_t n, const un_params *params) {
+    return n && !listed(params->names, params->names_len, p, key_len(p, n), 0, 0);
+}
+
+void un_select_parameters(un_ctx *c, un_url *u, const uint8_t *p, size_t n, const un_params *params, int keep, un_buf *out) {
+    size_t head = 0, fragment;
+    while (head < n && p[head] != '?' && p[head] != '#') head++;
+    for (fragment = head; fragment < n && p[fragment] != '#';) fragment++;
+    un_buf_put(out, p, head);
+    if (head < fragment) { /* p[head] is the '?' */
+        un_buf_set(&u->query, p + head + 1, fragment - head - 1);
+        filter_parameters(c, u, keep ? named : not_named, params);
+        if (u->query.len) un_buf_putc(out, '?'), un_buf_put(out, u->query.data, u->query.len);
+    }
+    un_buf_put(out, p + fragment, n - fragment);
 }
 
 /* ---- the URL Standard's application/x-www-form-urlencoded parser (§5.1, core form_pairs) ---- */

@@ -262,6 +262,11 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
 int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params);
 int un_sort_query(un_ctx *c, un_url *u);
 
+/* The text with only (keep) or without the parameters whose raw key is listed (names only,
+ * compared as written) in the query RFC 3986 Appendix B finds; an emptied query loses its '?'.
+ * u is scratch. */
+void un_select_parameters(un_ctx *c, un_url *u, const uint8_t *p, size_t n, const un_params *params, int keep, un_buf *out);
+
 /* One name-value pair of a query (URL Standard §5.1), as raw spans of it. */
 typedef struct {
     const uint8_t *name, *value;

@@ -71,7 +71,8 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     un_bytes base_data = {base_url, sizeof base_url - 1};
     un_column bases = {UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)base_offsets, sizeof base_offsets, 1, &base_data};
     un_batch b = {.op = (un_op)((selector >> 1) % UN_N_OPS), .psl_table = (selector >> 7) & 1,
-                  .query_mode = selector % 3, .host_column = selector % UN_N_HOST_COLUMNS, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
+                  .query_mode = selector % 3, .host_column = selector % UN_N_HOST_COLUMNS,
+                  .params = {"\001q\003utm", 6, "", 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
                   .profile = &FUZZ_PROFILES[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
                   .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input};
     if (b.op == UN_OP_JOIN) b.base = &bases;
