@@ -18,6 +18,8 @@ from urlnorm.analytics import DOMAIN_FIELDS
 from urlnorm.core import host as core_host
 from urlnorm.core import path as core_path
 from urlnorm.core import query as core_query
+from urlnorm.core import uts46
+from urlnorm.core.origin import origin
 from urlnorm.core.public_suffix import domain_parts
 from urlnorm.core.whatwg import SPECIAL_SCHEMES, parse
 
@@ -205,13 +207,18 @@ def twins(url: str | None, include_private: bool) -> dict[str, object]:
     except urlnorm.URLError:
         record = None
     if record is None:
-        return dict.fromkeys([*HOST_FUNCTIONS, *PATH_FUNCTIONS, *QUERY_FUNCTIONS])
+        return dict.fromkeys(
+            [*HOST_FUNCTIONS, *UNICODE_FUNCTIONS, *PATH_FUNCTIONS, *QUERY_FUNCTIONS]
+        )
     kind = core_host.host_type(record.host, special=record.scheme in SPECIAL_SCHEMES)
     parts = domain_parts(record.host, include_private=include_private) if kind == "domain" else None
     pairs = core_query.form_pairs(record.query or "")
     values = [v for k, v in pairs if k == NAME]
     return {
         "host": record.host,
+        "host_unicode": unicode_twin(record.host),
+        "registered_domain_unicode": unicode_twin(parts and parts.registered_domain),
+        "origin": origin(url) if url is not None else None,
         "host_type": kind,
         **{f: None if parts is None else getattr(parts, f) for f in DOMAIN_FIELDS},
         "path_segments": core_path.segments(record.path),
@@ -223,6 +230,17 @@ def twins(url: str | None, include_private: bool) -> dict[str, object]:
     }
 
 
+def unicode_twin(host: str | None) -> str | None:
+    """UTS #46 ToUnicode, keeping a host it cannot convert as it is."""
+    if host is None:
+        return None
+    try:
+        return uts46.to_unicode(host)
+    except uts46.IDNAError:
+        return host
+
+
+UNICODE_FUNCTIONS = ("host_unicode", "registered_domain_unicode", "origin")
 PATH_FUNCTIONS = ("path_segments", "path_depth", "file_extension")
 QUERY_FUNCTIONS = ("query_params", "query_param_all", "query_param")
 
@@ -234,7 +252,9 @@ def check_twins(urls: list[str | None], include_private: bool = True) -> None:
         kwargs = {"include_private": include_private} if fn in DOMAIN_FIELDS else {}
         got = (series.url.host() if fn == "host" else getattr(series.url, fn)(**kwargs)).to_list()
         assert got == [e[fn] for e in expected], fn
-    for fn in PATH_FUNCTIONS + QUERY_FUNCTIONS:
+    unicode = series.url.registered_domain(include_private=include_private, host_form="unicode")
+    assert unicode.to_list() == [e["registered_domain_unicode"] for e in expected]
+    for fn in ("host_unicode", "origin", *PATH_FUNCTIONS, *QUERY_FUNCTIONS):
         kwargs = {"name": NAME} if fn in ("query_param", "query_param_all") else {}
         got = getattr(series.url, fn)(**kwargs).to_list()
         assert got == [e[fn] for e in expected], fn
