@@ -19,7 +19,7 @@ from pathlib import Path
 import polars as pl
 
 READERS = {".parquet": "parquet", ".csv": "csv", ".ndjson": "ndjson", ".jsonl": "ndjson"}
-WRITERS = ("parquet", "csv", "ndjson")
+WRITERS = ("parquet", "csv", "ndjson", "text")
 
 
 class InputError(Exception):
@@ -101,15 +101,57 @@ def _remove(folder: Path, *, attempts: int = 50) -> None:
         time.sleep(0.05)
 
 
-def write(frame: pl.LazyFrame | pl.DataFrame, target: Path, fmt: str = "parquet") -> None:
-    """Write ``frame`` to ``target`` atomically; a LazyFrame is streamed (``sink_*``)."""
+def write(
+    frame: pl.LazyFrame | pl.DataFrame,
+    target: str | Path,
+    fmt: str = "parquet",
+    *,
+    text_column: str | None = None,
+) -> None:
+    """Write ``frame`` to ``target`` atomically, or to standard output if ``target`` is ``-``.
+
+    A LazyFrame is streamed (``sink_*``). ``text`` writes one column (``text_column``, else
+    the first), a value a line, with an empty line for a null so that no row is lost.
+    """
     if fmt not in WRITERS:
         raise InputError(f"unknown output format {fmt!r}; formats are {', '.join(WRITERS)}")
-    with atomic_target(target) as temporary:
-        lazy = frame.lazy()
-        if fmt == "parquet":
-            lazy.sink_parquet(temporary)
-        elif fmt == "csv":
-            lazy.sink_csv(temporary)
-        else:
-            lazy.sink_ndjson(temporary)
+    lazy = frame.lazy()
+    if fmt == "text":
+        column = text_column or lazy.collect_schema().names()[0]
+        lazy = lazy.select(pl.col(column).cast(pl.String).fill_null(""))
+    if str(target) == "-":
+        _write_stdout(lazy, fmt)
+        return
+    with atomic_target(Path(target)) as temporary:
+        _sink(lazy, temporary, fmt)
+
+
+def _sink(lazy: pl.LazyFrame, path: Path, fmt: str) -> None:
+    if fmt == "parquet":
+        lazy.sink_parquet(path)
+    elif fmt == "csv":
+        lazy.sink_csv(path)
+    elif fmt == "ndjson":
+        lazy.sink_ndjson(path)
+    else:
+        lazy.sink_csv(path, include_header=False, quote_style="never")
+
+
+def _write_stdout(lazy: pl.LazyFrame, fmt: str) -> None:
+    """The table on standard output; Parquet only when it is not a terminal."""
+    out = sys.stdout.buffer
+    if fmt == "parquet" and out.isatty():
+        raise InputError(
+            "will not write Parquet to a terminal: redirect standard output, "
+            "or choose --format csv, ndjson or text"
+        )
+    frame = lazy.collect(engine="streaming")
+    if fmt == "parquet":
+        frame.write_parquet(out)
+    elif fmt == "csv":
+        frame.write_csv(out)
+    elif fmt == "ndjson":
+        frame.write_ndjson(out)
+    else:
+        frame.write_csv(out, include_header=False, quote_style="never")
+    out.flush()

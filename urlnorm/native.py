@@ -264,19 +264,18 @@ ArrowColumn: TypeAlias = "pa.Array | list[pa.Array]"
 
 @dataclass
 class Batch:
-    """The kernel's output: text columns, ports, per-row status, error names and questions."""
+    """The kernel's output: text columns, ports, per-row status and error names."""
 
     texts: list[ArrowColumn]
     port: ArrowColumn | None
     status: ArrowColumn
     errors: ArrowColumn
-    question: ArrowColumn
     asked: int
 
 
 def _run_one(op: Op, array: pa.Array, base: pa.Array | None) -> Batch:
     assert KERNEL is not None
-    data, texts, port, status, errors, question, asked, lists = KERNEL.run(
+    data, texts, port, status, errors, asked, lists = KERNEL.run(
         op.code,
         op.option,
         _spec(array),
@@ -297,7 +296,6 @@ def _run_one(op: Op, array: pa.Array, base: pa.Array | None) -> Batch:
         port_array,
         pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(status)]),
         _string_view(shared, errors),
-        _string_view(shared, question),
         asked,
     )
 
@@ -338,7 +336,6 @@ def _concat(batches: list[Batch]) -> Batch:
         ports or None,
         [b.status for b in batches],
         [b.errors for b in batches],
-        [b.question for b in batches],
         sum(b.asked for b in batches),
     )
 

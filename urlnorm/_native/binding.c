@@ -179,8 +179,8 @@ static PyObject *result_to_python(const un_batch *b, un_result *r) {
         Py_DECREF(Py_None);
         port = Py_BuildValue("(NN)", take(&r->port), take(&r->port_validity));
     }
-    return Py_BuildValue("(NNNNNNLN)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
-                         take_builder(&r->question), (long long)r->asked, take_lists(b, r));
+    return Py_BuildValue("(NNNNNLN)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
+                         (long long)r->asked, take_lists(b, r));
 }
 
 /* The kernel's answerer: the Python callable answer(kind, question) -> str | int, called with

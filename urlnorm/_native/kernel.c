@@ -24,7 +24,6 @@ void un_result_free(un_result *r) {
     un_buf_free(&r->data);
     for (int i = 0; i < UN_N_COLUMNS; i++) un_builder_free(&r->text[i]);
     un_builder_free(&r->errors);
-    un_builder_free(&r->question);
     un_buf_free(&r->port);
     un_buf_free(&r->port_validity);
     un_buf_free(&r->status);
@@ -182,7 +181,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     commit(&r->text[0], r, start);
 }
 
-/* Every output of a row for its status: the value, or nulls; the error name; the question. */
+/* Every output of a row for its status: the value, or nulls; the error name. */
 static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, int status) {
     if (status == 0) {
         emit(b, r, w, row);
@@ -195,8 +194,6 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
     un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
     if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->data, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
     else un_builder_null(&r->errors);
-    if (status >= UN_ASK_HOST) put_bytes(&r->question, r, w->ctx.question.data, w->ctx.question.len);
-    else un_builder_null(&r->question);
 }
 
 static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
@@ -359,7 +356,6 @@ static void reserve_outputs(const un_batch *b, un_result *r) {
         un_buf_put(&r->list_offsets, (const uint8_t *)&(int32_t){0}, sizeof(int32_t));
     }
     un_builder_reserve(&r->errors, rows);
-    un_builder_reserve(&r->question, rows);
     un_buf_reserve(&r->status, rows);
 }
 
@@ -376,7 +372,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     }
     worker_free(&w);
     for (int i = 0; i < un_text_columns(b); i++) failed |= un_builder_failed(&r->text[i]);
-    failed |= un_builder_failed(&r->errors) || un_builder_failed(&r->question) || r->data.failed;
+    failed |= un_builder_failed(&r->errors) || r->data.failed;
     failed |= r->status.failed || r->port.failed || r->port_validity.failed;
     failed |= r->list_offsets.failed || r->list_validity.failed;
     /* A list's offsets are int32: its values must number fewer than 2^31. */

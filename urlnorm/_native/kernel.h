@@ -53,9 +53,8 @@ typedef struct {
     un_buf list_offsets, list_validity; /* list outputs: int32 offsets into the text columns */
     int64_t list_nulls;
     un_builder errors;            /* the error code's name, else null */
-    un_builder question;          /* the asked text on UN_ASK_* rows, else null */
     un_buf port, port_validity;   /* split: uint16 per row and its bitmap */
-    un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* */
+    un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* left unanswered */
     size_t error_at[UN_N_ERRORS]; /* where each error name is in data */
     int64_t asked;                /* rows that asked a question */
 } un_result;
