@@ -134,7 +134,7 @@ def test_interrupted_run_leaves_no_partial_output(tmp_path: Path) -> None:
 def test_pipelines(tmp_path: Path, name: str) -> None:
     run = cli("pipeline", name, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("wrote output/")
+    assert run.stderr.startswith("wrote output/")
     outputs = list((tmp_path / "output").glob("*.parquet"))
     assert outputs
     if name == "lake":
@@ -157,7 +157,7 @@ def test_readme_main_command_on_a_clone(tmp_path: Path) -> None:
         ["make", "run"], cwd=clone, capture_output=True, text=True, env=env, timeout=1200
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    assert "wrote output/crawl-dedup.parquet" in run.stdout
+    assert "wrote output/crawl-dedup.parquet" in run.stderr
     assert pl.read_parquet(clone / "output" / "crawl-dedup.parquet").height > 1000
 
 

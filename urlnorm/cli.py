@@ -1,7 +1,8 @@
-"""The ``urlnorm`` command: normalise, split and deduplicate URL files; explain; summarise.
+"""The urlnorm command: normalise, split and deduplicate URL files; explain; summarise; report.
 
 Errors are one line on standard error with exit status 2 (130 when interrupted); output is
-written atomically, so a failed run leaves no file behind.
+written atomically, so a failed run leaves no file behind. Messages and progress go to
+standard error, so that ``-`` as the output puts only data on standard output.
 """
 
 from __future__ import annotations
@@ -10,61 +11,67 @@ import argparse
 import importlib
 import os
 import sys
-import threading
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 import urlnorm
-from urlnorm import engine, io
+from urlnorm import engine, io, progress
 from urlnorm.polars import KEEP, UrlExprNamespace, UrlSeriesNamespace, dedup, dedup_summary
 
 PIPELINES = {"crawl-dedup": "crawl_dedup", "clickstream": "clickstream", "lake": "lake"}
 
 
+DESCRIPTION = (
+    "Normalise, split and deduplicate URLs in bulk. Input: Parquet, CSV, NDJSON, or text with "
+    "one URL a line; '-' reads standard input. Output: a file, or '-' for standard output."
+)
+PROFILE_HELP = "normalisation profile: rfc3986, whatwg, canonical or crawl (or a registered one)"
+COLUMN_HELP = "the column holding the URLs (text input: the name given to its one column)"
+
+
+def say(message: str) -> None:
+    """A message for the person running the command, on standard error."""
+    print(message, file=sys.stderr)
+
+
 @contextmanager
-def progress(label: str) -> Iterator[None]:
-    """Show ``label`` and the elapsed time on a terminal while the block runs; quiet if piped."""
-    if not sys.stderr.isatty():
+def elapsed(label: str, *, quiet: bool) -> Iterator[None]:
+    """Show ``label`` and the elapsed time on a terminal while the block runs (a spinner)."""
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:
         yield
         return
-    done = threading.Event()
-    start = time.monotonic()
-
-    def tick() -> None:
-        while not done.wait(0.2):
-            sys.stderr.write(f"\r{label} … {time.monotonic() - start:5.1f}s")
-            sys.stderr.flush()
-
-    thread = threading.Thread(target=tick, daemon=True)
-    thread.start()
-    try:
+    with console.status(label):
         yield
-    finally:
-        done.set()
-        thread.join()
-        sys.stderr.write(f"\r{label} done in {time.monotonic() - start:.1f}s\n")
 
 
 def cmd_normalize(args: argparse.Namespace) -> None:
     """Normalise a column (optionally split and deduplicate it) into a new file."""
     frame = io.scan(args.input, args.column)
-    url = UrlExprNamespace(pl.col(args.column))
-    if args.dedup:
-        frame = dedup(frame, args.column, args.profile, keep=args.keep)
-    utf8 = args.invalid_utf8
-    frame = frame.with_columns(
-        url.normalize(args.profile, invalid_utf8=utf8).alias("normalized"),
-        url.error(args.profile, invalid_utf8=utf8).alias("error"),
-    )
-    if args.split:
-        frame = frame.with_columns(url.split(invalid_utf8=utf8).alias("parts")).unnest("parts")
-    with progress(f"normalising {args.input}"):
-        io.write(frame, Path(args.output), args.format)
-    print(f"wrote {args.output}")
+    with progress.rows(
+        f"normalising {args.input}", io.row_total(args.input), quiet=args.quiet
+    ) as counter:
+        frame = counter.track(frame)
+        url = UrlExprNamespace(pl.col(args.column))
+        if args.dedup:
+            frame = dedup(frame, args.column, args.profile, keep=args.keep)
+        utf8 = args.invalid_utf8
+        frame = frame.with_columns(
+            url.normalize(args.profile, invalid_utf8=utf8).alias("normalized"),
+            url.error(args.profile, invalid_utf8=utf8).alias("error"),
+        )
+        if args.split:
+            frame = frame.with_columns(url.split(invalid_utf8=utf8).alias("parts")).unnest("parts")
+        io.write(frame, args.output, args.format, text_column="normalized")
+    if args.output != "-":
+        say(f"wrote {args.output}")
 
 
 def cmd_explain(args: argparse.Namespace) -> None:
@@ -77,11 +84,32 @@ def cmd_explain(args: argparse.Namespace) -> None:
 
 def cmd_stats(args: argparse.Namespace) -> None:
     """Summarise a URL column: validity, hosts, duplicates per rule, top domains."""
-    with progress(f"reading {args.input}"):
-        urls = io.scan(args.input, args.column).select(args.column).collect().to_series()
-        report = summarise(urls, args.profile)
-    for line in report:
+    for line in summarise(_read_column(args), args.profile):
         print(line)
+
+
+def _read_column(args: argparse.Namespace) -> pl.Series:
+    """The URL column of the input, read with a progress bar."""
+    frame = io.scan(args.input, args.column).select(args.column)
+    with progress.rows(
+        f"reading {args.input}", io.row_total(args.input), quiet=args.quiet
+    ) as counter:
+        return counter.track(frame).collect(engine="streaming").to_series()
+
+
+def cmd_report(args: argparse.Namespace) -> None:
+    """Write an HTML report on a URL column."""
+    try:
+        from urlnorm import report
+    except ImportError:  # pragma: no cover - the report extra is installed by make test
+        message = "the report needs matplotlib: pip install 'polars-urlnorm[report]'"
+        raise io.InputError(message) from None
+    urls = _read_column(args)
+    with elapsed("summarising", quiet=args.quiet):
+        page = report.render(report.summarise(urls, args.profile), args.input)
+    with io.atomic_target(Path(args.output)) as temporary:
+        temporary.write_text(page, "utf-8")
+    say(f"wrote {args.output}")
 
 
 def summarise(urls: pl.Series, profile: str) -> list[str]:
@@ -113,28 +141,61 @@ def cmd_pipeline(args: argparse.Namespace) -> None:
         if not hasattr(module, "run_spark"):
             raise io.InputError(f"the {args.name} pipeline has no Spark version")
         run = module.run_spark
-    with progress(f"{args.name} on {source} ({args.engine})"):
+    with elapsed(f"{args.name} on {source} ({args.engine})", quiet=args.quiet):
         summary = run(source, target)
-    print(f"wrote {target}")
+    say(f"wrote {target}")
     for key, value in summary.items():
-        print(f"  {key}: {value}")
+        say(f"  {key}: {value}")
+
+
+def _version() -> str:
+    try:
+        return metadata.version("polars-urlnorm")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "unknown"
+
+
+def _command(sub: Any, name: str, help_text: str, common: argparse.ArgumentParser) -> Any:
+    formatter = argparse.ArgumentDefaultsHelpFormatter
+    return sub.add_parser(
+        name, help=help_text, description=help_text, parents=[common], formatter_class=formatter
+    )
+
+
+def _input_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument("input", help="Parquet, CSV, NDJSON, or text with one URL a line; - for stdin")
+    cmd.add_argument("--column", default="url", help=COLUMN_HELP)
+    cmd.add_argument("--profile", default="canonical", help=PROFILE_HELP)
 
 
 def parser() -> argparse.ArgumentParser:
     """The command line."""
-    main = argparse.ArgumentParser(prog="urlnorm", description=__doc__.splitlines()[0])
-    sub = main.add_subparsers(dest="command", required=True)
-    norm = sub.add_parser("normalize", help="normalise a file of URLs into Parquet/CSV/NDJSON")
-    norm.add_argument(
-        "input", help="Parquet, CSV, NDJSON, or text with one URL a line (- for stdin)"
+    main = argparse.ArgumentParser(prog="urlnorm", description=DESCRIPTION)
+    main.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress display (it shows only on a terminal)",
     )
-    norm.add_argument("output")
-    norm.add_argument("--column", default="url")
-    norm.add_argument("--profile", default="canonical")
+    sub = main.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    norm = _command(
+        sub, "normalize", "normalise a file of URLs into Parquet, CSV, NDJSON or text", common
+    )
+    _input_options(norm)
+    norm.add_argument("output", help="the file to write; - for standard output")
     norm.add_argument("--split", action="store_true", help="add the URL record's columns")
     norm.add_argument("--dedup", action="store_true", help="one row per equivalence class")
-    norm.add_argument("--keep", default="first", choices=KEEP)
-    norm.add_argument("--format", default="parquet", choices=io.WRITERS)
+    norm.add_argument(
+        "--keep", default="first", choices=KEEP, help="with --dedup: which row of a class stays"
+    )
+    norm.add_argument(
+        "--format",
+        default="parquet",
+        choices=io.WRITERS,
+        help="output format (text: the normalised URLs, one a line)",
+    )
     norm.add_argument(
         "--invalid-utf8",
         default="error",
@@ -142,20 +203,26 @@ def parser() -> argparse.ArgumentParser:
         help="bytes that are not UTF-8: a null and an error code, or percent-encoded",
     )
     norm.set_defaults(run=cmd_normalize)
-    explain = sub.add_parser("explain", help="show each rule that changes one URL")
-    explain.add_argument("url")
-    explain.add_argument("--profile", default="canonical")
+    explain = _command(sub, "explain", "show each rule that changes one URL", common)
+    explain.add_argument("url", help="the URL to explain")
+    explain.add_argument("--profile", default="canonical", help=PROFILE_HELP)
     explain.set_defaults(run=cmd_explain)
-    stats = sub.add_parser("stats", help="summarise a file of URLs")
-    stats.add_argument("input")
-    stats.add_argument("--column", default="url")
-    stats.add_argument("--profile", default="canonical")
+    stats = _command(sub, "stats", "summarise a file of URLs as text", common)
+    _input_options(stats)
     stats.set_defaults(run=cmd_stats)
-    pipe = sub.add_parser("pipeline", help="run a ready pipeline")
-    pipe.add_argument("name", choices=sorted(PIPELINES))
-    pipe.add_argument("input", nargs="?")
-    pipe.add_argument("output", nargs="?")
-    pipe.add_argument("--engine", default="polars", choices=("polars", "spark"))
+    report = _command(sub, "report", "write a self-contained HTML report on a file of URLs", common)
+    _input_options(report)
+    report.add_argument("output", help="the HTML file to write")
+    report.set_defaults(run=cmd_report)
+    pipe = _command(
+        sub, "pipeline", "run a ready pipeline (on the bundled sample by default)", common
+    )
+    pipe.add_argument("name", choices=sorted(PIPELINES), help="the pipeline")
+    pipe.add_argument("input", nargs="?", help="its input (default: the bundled sample)")
+    pipe.add_argument("output", nargs="?", help="its output (default: output/NAME.parquet)")
+    pipe.add_argument(
+        "--engine", default="polars", choices=("polars", "spark"), help="where it runs"
+    )
     pipe.set_defaults(run=cmd_pipeline)
     return main
 
@@ -171,6 +238,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Errors raised inside a column function carry Polars' context after the first line.
         print(f"urlnorm: error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader of standard output stopped (`| head`): leave quietly, as SIGPIPE would.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except KeyboardInterrupt:
         io.discard_partial_outputs()
         print("urlnorm: interrupted; no output written", file=sys.stderr)

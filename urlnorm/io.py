@@ -50,6 +50,25 @@ def scan(path: str, column: str) -> pl.LazyFrame:
     return frame
 
 
+def row_total(path: str) -> int | None:
+    """How many rows ``path`` holds, for a progress bar; None for standard input.
+
+    Parquet's metadata has the count. For text, CSV and NDJSON it is the line count from one
+    pass over the bytes (a CSV field holding a line break makes it an estimate).
+    """
+    if path == "-":
+        return None
+    kind = input_format(path)
+    if kind == "parquet":
+        return int(pl.scan_parquet(path).select(pl.len()).collect().item())
+    lines, last = 0, b"\n"
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 24):
+            lines, last = lines + chunk.count(b"\n"), chunk[-1:]
+    lines += last != b"\n"  # a last line without its line break
+    return max(lines - (kind == "csv"), 0)
+
+
 def _scan(path: str, kind: str, column: str) -> pl.LazyFrame:
     if kind == "parquet":
         return pl.scan_parquet(path)
@@ -146,12 +165,18 @@ def _write_stdout(lazy: pl.LazyFrame, fmt: str) -> None:
             "or choose --format csv, ndjson or text"
         )
     frame = lazy.collect(engine="streaming")
-    if fmt == "parquet":
-        frame.write_parquet(out)
-    elif fmt == "csv":
-        frame.write_csv(out)
-    elif fmt == "ndjson":
-        frame.write_ndjson(out)
-    else:
-        frame.write_csv(out, include_header=False, quote_style="never")
-    out.flush()
+    try:
+        if fmt == "parquet":
+            frame.write_parquet(out)
+        elif fmt == "csv":
+            frame.write_csv(out)
+        elif fmt == "ndjson":
+            frame.write_ndjson(out)
+        else:
+            frame.write_csv(out, include_header=False, quote_style="never")
+        out.flush()
+    except OSError as exc:
+        # Polars reports a reader that went away (`| head`) as a plain OSError.
+        if isinstance(exc, BrokenPipeError) or "Broken pipe" in str(exc):
+            raise BrokenPipeError(str(exc)) from None
+        raise
