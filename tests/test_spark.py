@@ -170,3 +170,18 @@ def test_crawl_dedup_pipeline_on_spark(tmp_path: Path) -> None:
     on_polars = pl.read_parquet(tmp_path / "polars")
     assert on_spark.height == on_polars.height == 7_020
     assert sorted(on_spark["key"].to_list()) == sorted(on_polars["key"].to_list())
+
+
+def test_profile_file_travels_with_the_job(spark, tmp_path: Path) -> None:
+    """A profile file is read on the driver; the executors get the profile, not the path."""
+    import urlnorm
+    import urlnorm.spark
+    from tests.test_profile_files import CASES, SPEC
+
+    path = tmp_path / "shop.toml"
+    urlnorm.write_spec(SPEC, path)
+    df = spark.createDataFrame([(i, u) for i, (u, _) in enumerate(CASES)], "id long, url string")
+    out = urlnorm.spark.normalize(df, "url", str(path))
+    path.unlink()  # nothing on the executors reads the file
+    got = [r["normalized"] for r in out.orderBy("id").collect()]
+    assert got == [expected for _, expected in CASES]

@@ -11,6 +11,14 @@ import urlnorm.polars  # noqa: F401  (registers the ``url`` namespace)
 from urlnorm.core.api import explain, join, normalize, split
 from urlnorm.core.crawl import crawl_profile
 from urlnorm.core.errors import URLError
+from urlnorm.core.host_rules import HostRules
+from urlnorm.core.profile_files import (
+    ProfileFileError,
+    ProfileSpec,
+    load_profile,
+    read_spec,
+    write_spec,
+)
 from urlnorm.core.profiles import PROFILES, Profile, Step, get_profile, register
 from urlnorm.core.record import URL
 from urlnorm.core.rules import RULES, Rule, TextRule
@@ -20,7 +28,10 @@ __all__ = [
     "PROFILES",
     "RULES",
     "URL",
+    "HostRules",
     "Profile",
+    "ProfileFileError",
+    "ProfileSpec",
     "Rule",
     "Step",
     "TextRule",
@@ -29,8 +40,11 @@ __all__ = [
     "explain",
     "get_profile",
     "join",
+    "load_profile",
     "normalize",
+    "read_spec",
     "register",
     "split",
     "surt",
+    "write_spec",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import inspect
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -30,7 +31,10 @@ DESCRIPTION = (
     "Normalise, split and deduplicate URLs in bulk. Input: Parquet, CSV, NDJSON, or text with "
     "one URL a line; '-' reads standard input. Output: a file, or '-' for standard output."
 )
-PROFILE_HELP = "normalisation profile: rfc3986, whatwg, canonical or crawl (or a registered one)"
+PROFILE_HELP = (
+    "normalisation profile: rfc3986, whatwg, canonical, crawl, ia, a registered one, "
+    "or a profile file (.toml)"
+)
 COLUMN_HELP = "the column holding the URLs (text input: the name given to its one column)"
 
 
@@ -141,8 +145,11 @@ def cmd_pipeline(args: argparse.Namespace) -> None:
         if not hasattr(module, "run_spark"):
             raise io.InputError(f"the {args.name} pipeline has no Spark version")
         run = module.run_spark
+    options = {} if args.profile is None else {"profile": args.profile}
+    if options and "profile" not in inspect.signature(run).parameters:
+        raise io.InputError(f"the {args.name} pipeline takes no profile")
     with elapsed(f"{args.name} on {source} ({args.engine})", quiet=args.quiet):
-        summary = run(source, target)
+        summary = run(source, target, **options)
     say(f"wrote {target}")
     for key, value in summary.items():
         say(f"  {key}: {value}")
@@ -223,6 +230,7 @@ def parser() -> argparse.ArgumentParser:
     pipe.add_argument(
         "--engine", default="polars", choices=("polars", "spark"), help="where it runs"
     )
+    pipe.add_argument("--profile", help="a profile name or file instead of the pipeline's own")
     pipe.set_defaults(run=cmd_pipeline)
     return main
 
@@ -231,10 +239,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit status."""
     args = parser().parse_args(argv)
     try:
-        if "profile" in args:
+        if getattr(args, "profile", None) is not None:
             urlnorm.get_profile(args.profile)
         args.run(args)
-    except (io.InputError, urlnorm.URLError, pl.exceptions.ColumnNotFoundError) as exc:
+    except (
+        io.InputError,
+        urlnorm.URLError,
+        urlnorm.ProfileFileError,
+        pl.exceptions.ColumnNotFoundError,
+    ) as exc:
         # Errors raised inside a column function carry Polars' context after the first line.
         print(f"urlnorm: error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2

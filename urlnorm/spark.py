@@ -17,6 +17,7 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
 from urlnorm import arrow
+from urlnorm.core.profiles import Profile, get_profile
 from urlnorm.engine import RECORD_FIELDS
 
 ANALYTICS = ("registered_domain", "public_suffix", "host_type", "origin", "surt")
@@ -39,7 +40,11 @@ def _analytics(name: str, urls: pa.Array) -> pa.Array:
 
 
 def _batch_columns(
-    urls: pa.Array, profile: str, split: bool, key_profile: str | None, analytics: Sequence[str]
+    urls: pa.Array,
+    profile: Profile,
+    split: bool,
+    key_profile: Profile | None,
+    analytics: Sequence[str],
 ) -> dict[str, pa.Array]:
     """The columns ``normalize`` adds to one batch, in schema order."""
     columns = {
@@ -68,18 +73,20 @@ def _added_fields(split: bool, key: bool, analytics: Sequence[str]) -> list[Stru
 def normalize(
     df: DataFrame,
     column: str,
-    profile: str = "canonical",
+    profile: str | Profile = "canonical",
     *,
     split: bool = False,
     key: bool = False,
-    key_profile: str = "crawl",
+    key_profile: str | Profile = "crawl",
     analytics: Sequence[str] = (),
 ) -> DataFrame:
     """``df`` plus ``normalized`` and ``error`` (and the record, ``key``, analytics) columns.
 
     Rows are normalised on the executors with ``mapInArrow``, batch by batch; row count and
-    order within each partition are unchanged.
+    order within each partition are unchanged. A profile file is read here, on the driver,
+    and the profile travels to the executors with the job.
     """
+    profile, key_profile = get_profile(profile), get_profile(key_profile)
     unknown = [name for name in analytics if name not in ANALYTICS]
     if unknown:
         raise ValueError(f"unknown analytics {unknown}; choose from {', '.join(ANALYTICS)}")
@@ -106,19 +113,21 @@ def _arrow_udf(fn: Callable[[pa.Array], pa.Array], column: Column | str) -> Colu
     return F.arrow_udf(run, StringType())(target)  # type: ignore[attr-defined,no-any-return]
 
 
-def normalized_url(column: Column | str, profile: str = "canonical") -> Column:
+def normalized_url(column: Column | str, profile: str | Profile = "canonical") -> Column:
     """The normalised URL of each row, as an Arrow UDF for ``select``/``withColumn``."""
-    return _arrow_udf(lambda urls: arrow.normalize(urls, profile), column)
+    prof = get_profile(profile)  # a profile file is read on the driver
+    return _arrow_udf(lambda urls: arrow.normalize(urls, prof), column)
 
 
-def key(column: Column | str, profile: str = "crawl") -> Column:
+def key(column: Column | str, profile: str | Profile = "crawl") -> Column:
     """The deduplication key of each row under ``profile``."""
     return normalized_url(column, profile)
 
 
-def error(column: Column | str, profile: str = "canonical") -> Column:
+def error(column: Column | str, profile: str | Profile = "canonical") -> Column:
     """The error code of each invalid row (null for valid ones)."""
-    return _arrow_udf(lambda urls: arrow.error(urls, profile), column)
+    prof = get_profile(profile)
+    return _arrow_udf(lambda urls: arrow.error(urls, prof), column)
 
 
 def surt(column: Column | str) -> Column:
@@ -134,7 +143,7 @@ def registered_domain(column: Column | str) -> Column:
 def dedup(
     df: DataFrame,
     column: str,
-    profile: str = "crawl",
+    profile: str | Profile = "crawl",
     keep: str = "first",
     *,
     order_by: str | None = None,

@@ -142,13 +142,19 @@ def register(profile: Profile) -> Profile:
 
 
 def get_profile(profile: str | Profile) -> Profile:
-    """Look a profile up by name (or return it when it is already a :class:`Profile`).
+    """Look a profile up by name, or read a profile file (a name ending in ``.toml``).
+
+    A :class:`Profile` is returned as it is.
 
     >>> get_profile("canonical").mode
     'whatwg'
     """
     if isinstance(profile, Profile):
         return profile
+    if profile.endswith(".toml"):
+        from .profile_files import load_profile  # profile files build on this module
+
+        return load_profile(profile)
     try:
         return PROFILES[profile]
     except KeyError:
