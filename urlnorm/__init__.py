@@ -23,6 +23,7 @@ from urlnorm.core.profiles import PROFILES, Profile, Step, get_profile, register
 from urlnorm.core.record import URL
 from urlnorm.core.rules import RULES, Rule, TextRule
 from urlnorm.core.surt import surt
+from urlnorm.learn import learn_rules
 
 __all__ = [
     "PROFILES",
@@ -40,6 +41,7 @@ __all__ = [
     "explain",
     "get_profile",
     "join",
+    "learn_rules",
     "load_profile",
     "normalize",
     "read_spec",

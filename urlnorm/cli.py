@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,40 @@ def _read_column(args: argparse.Namespace) -> pl.Series:
         f"reading {args.input}", io.row_total(args.input), quiet=args.quiet
     ) as counter:
         return counter.track(frame).collect(engine="streaming").to_series()
+
+
+def cmd_learn(args: argparse.Namespace) -> None:
+    """Learn per-host rules from (URL, digest) rows and write them as a profile file."""
+    from urlnorm import learn
+
+    frame = io.scan(args.input, args.column)
+    if args.digest not in frame.collect_schema().names():
+        raise io.InputError(f"column {args.digest!r} not in {args.input}")
+    total = io.row_total(args.input)
+    with progress.rows(f"reading {args.input}", total, quiet=args.quiet) as counter:
+        rows = counter.track(frame.select(args.column, args.digest)).collect(engine="streaming")
+    with elapsed("learning", quiet=args.quiet):
+        spec, scored = learn.learn_rules(
+            rows,
+            url=args.column,
+            digest=args.digest,
+            base=args.base,
+            threshold=args.threshold,
+            min_support=args.min_support,
+        )
+    named = replace(spec, name=Path(args.output).stem)
+    notes = learn.evidence(scored, named)
+    urlnorm.write_spec(named, args.output, notes)
+    for host, fields in notes.items():
+        for note in fields.values():
+            say(f"{host}: {note}")
+    soft = learn.soft_404_digests(learn.captures(rows, args.column, args.digest, args.base))
+    for name, profile in ((args.base, args.base), ("learned", named.profile())):
+        precision, recall = learn.pair_scores(
+            rows, profile, url=args.column, digest=args.digest, exclude_digests=soft
+        )
+        say(f"{name}: pair precision {precision:.4f}, pair recall {recall:.4f}")
+    say(f"wrote {args.output}")
 
 
 def cmd_report(args: argparse.Namespace) -> None:
@@ -217,6 +252,24 @@ def parser() -> argparse.ArgumentParser:
     stats = _command(sub, "stats", "summarise a file of URLs as text", common)
     _input_options(stats)
     stats.set_defaults(run=cmd_stats)
+    learn = _command(
+        sub, "learn", "learn per-host rules from URLs and content digests (a crawl log)", common
+    )
+    learn.add_argument("input", help="Parquet, CSV, NDJSON, CDX or CDXJ with URLs and digests")
+    learn.add_argument("output", help="the profile file to write (TOML)")
+    learn.add_argument("--column", default="url", help="the column holding the URLs")
+    learn.add_argument("--digest", default="digest", help="the column holding content digests")
+    learn.add_argument("--base", default="crawl", help="the profile the learned rules extend")
+    learn.add_argument(
+        "--threshold",
+        type=float,
+        default=0.99,
+        help="least share of merged pairs whose digests agree",
+    )
+    learn.add_argument(
+        "--min-support", type=int, default=3, help="least number of pairs a rule must merge"
+    )
+    learn.set_defaults(run=cmd_learn)
     report = _command(sub, "report", "write a self-contained HTML report on a file of URLs", common)
     _input_options(report)
     report.add_argument("output", help="the HTML file to write")

@@ -18,7 +18,24 @@ from pathlib import Path
 
 import polars as pl
 
-READERS = {".parquet": "parquet", ".csv": "csv", ".ndjson": "ndjson", ".jsonl": "ndjson"}
+READERS = {
+    ".parquet": "parquet",
+    ".csv": "csv",
+    ".ndjson": "ndjson",
+    ".jsonl": "ndjson",
+    ".cdx": "cdx",
+    ".cdxj": "cdxj",
+}
+# The CDX header's field letters (the IA's CDX format) for the columns urlnorm gives.
+CDX_FIELDS = {
+    "N": "urlkey",
+    "b": "timestamp",
+    "a": "url",
+    "m": "mime",
+    "s": "status",
+    "k": "digest",
+}
+CAPTURE_COLUMNS = ("url", "timestamp", "digest", "status", "mime")
 WRITERS = ("parquet", "csv", "ndjson", "text")
 
 
@@ -53,8 +70,9 @@ def scan(path: str, column: str) -> pl.LazyFrame:
 def row_total(path: str) -> int | None:
     """How many rows ``path`` holds, for a progress bar; None for standard input.
 
-    Parquet's metadata has the count. For text, CSV and NDJSON it is the line count from one
-    pass over the bytes (a CSV field holding a line break makes it an estimate).
+    Parquet's metadata has the count. For the line formats (text, CSV, NDJSON, CDX, CDXJ) it is
+    the line count from one pass over the bytes (a CSV field holding a line break makes it an
+    estimate).
     """
     if path == "-":
         return None
@@ -66,7 +84,7 @@ def row_total(path: str) -> int | None:
         while chunk := f.read(1 << 24):
             lines, last = lines + chunk.count(b"\n"), chunk[-1:]
     lines += last != b"\n"  # a last line without its line break
-    return max(lines - (kind == "csv"), 0)
+    return max(lines - (kind in ("csv", "cdx")), 0)  # their header line
 
 
 def _scan(path: str, kind: str, column: str) -> pl.LazyFrame:
@@ -76,8 +94,50 @@ def _scan(path: str, kind: str, column: str) -> pl.LazyFrame:
         return pl.scan_csv(path, infer_schema=False)
     if kind == "ndjson":
         return pl.scan_ndjson(path)
+    if kind == "cdx":
+        return read_cdx(Path(path)).lazy()
+    if kind == "cdxj":
+        return read_cdxj(Path(path)).lazy()
     text = sys.stdin.read() if path == "-" else Path(path).read_text("utf-8-sig")
     return pl.LazyFrame({column: text.splitlines()}, schema={column: pl.String})
+
+
+def read_cdx(path: Path) -> pl.DataFrame:
+    """A CDX index (its `` CDX N b a m s k ...`` header names the fields) as capture columns.
+
+    Gives ``urlkey`` and :data:`CAPTURE_COLUMNS`, each present in the file, as strings.
+    """
+    with open(path, encoding="utf-8") as f:
+        header = f.readline().split()
+    if not header or header[0] != "CDX":
+        raise InputError(f"cannot read {path} as cdx: the first line is not a ' CDX ...' header")
+    letters = header[1:]
+    frame = pl.read_csv(
+        path,
+        separator=" ",
+        has_header=False,
+        skip_rows=1,
+        new_columns=[f"_{i}" for i in range(len(letters))],
+        quote_char=None,
+        infer_schema=False,
+    )
+    names = {f"_{i}": CDX_FIELDS[x] for i, x in enumerate(letters) if x in CDX_FIELDS}
+    frame = frame.select(list(names)).rename(names)
+    return frame.select(c for c in ("urlkey", *CAPTURE_COLUMNS) if c in frame.columns)
+
+
+def read_cdxj(path: Path) -> pl.DataFrame:
+    """A CDXJ index (``urlkey timestamp {json}``) as ``urlkey`` and :data:`CAPTURE_COLUMNS`."""
+    lines = pl.read_csv(
+        path, separator="\n", has_header=False, new_columns=["line"], quote_char=None
+    )["line"]
+    parts = lines.str.splitn(" ", 3).struct.rename_fields(["urlkey", "timestamp", "json"])
+    frame = parts.struct.unnest()
+    fields = pl.Struct({c: pl.String for c in CAPTURE_COLUMNS if c != "timestamp"})
+    decoded = frame["json"].str.json_decode(fields).struct.unnest()
+    return pl.concat([frame.select("urlkey", "timestamp"), decoded], how="horizontal").select(
+        "urlkey", *CAPTURE_COLUMNS
+    )
 
 
 # Temporary output folders not yet renamed or removed, for discard_partial_outputs().
