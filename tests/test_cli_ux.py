@@ -97,7 +97,7 @@ def test_every_argument_has_help_with_its_default() -> None:
     top = cli("--help")
     assert top.returncode == 0 and "``" not in top.stdout
     commands = parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    assert set(commands) == {"normalize", "explain", "stats", "report", "pipeline"}
+    assert set(commands) == {"normalize", "explain", "stats", "report", "pipeline", "learn"}
     for name, command in commands.items():
         shown = cli(name, "--help").stdout
         for action in command._actions:
