@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 import polars as pl
 
@@ -205,7 +206,8 @@ def write(
         _sink(lazy, temporary, fmt)
 
 
-def _sink(lazy: pl.LazyFrame, path: Path, fmt: str) -> None:
+def _sink(lazy: pl.LazyFrame, path: Path | BinaryIO, fmt: str) -> None:
+    """Stream ``lazy`` to a file or a binary stream in ``fmt``."""
     if fmt == "parquet":
         lazy.sink_parquet(path)
     elif fmt == "csv":
@@ -224,16 +226,8 @@ def _write_stdout(lazy: pl.LazyFrame, fmt: str) -> None:
             "will not write Parquet to a terminal: redirect standard output, "
             "or choose --format csv, ndjson or text"
         )
-    frame = lazy.collect(engine="streaming")
     try:
-        if fmt == "parquet":
-            frame.write_parquet(out)
-        elif fmt == "csv":
-            frame.write_csv(out)
-        elif fmt == "ndjson":
-            frame.write_ndjson(out)
-        else:
-            frame.write_csv(out, include_header=False, quote_style="never")
+        _sink(lazy, out, fmt)
         out.flush()
     except OSError as exc:
         # Polars reports a reader that went away (`| head`) as a plain OSError.
