@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import urlnorm
 from tests.test_cli import cli
@@ -121,3 +124,51 @@ def test_malformed_file_is_one_line_naming_file_line_and_key(
 def test_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(urlnorm.ProfileFileError, match="cannot read"):
         urlnorm.load_profile(tmp_path / "missing.toml")
+
+
+NAMES = st.lists(st.sampled_from(["id", "ref", "", "Ref", "q", "a", "%41"]), max_size=3).map(tuple)
+ALIASES = st.lists(
+    st.tuples(
+        st.sampled_from(["/index.html", "/", "x", "", "/A/"]), st.sampled_from(["/", "", "/y"])
+    ),
+    max_size=2,
+).map(tuple)
+HOST_RULES = st.builds(
+    urlnorm.HostRules,
+    drop_params=NAMES,
+    keep_params=st.none() | NAMES,
+    path_aliases=ALIASES,
+    drop_trailing_slash=st.booleans(),
+    case_insensitive_path=st.booleans(),
+)
+HOSTS = ["a.com", "b.a.com", "img1.a.com", "img2.a.com", "x.org", "xn--9ca.com"]
+URL = st.builds(
+    lambda host, path, query: f"http://{host}{path}{query}",
+    st.sampled_from([*HOSTS, "WWW.a.com", "é.com", "other.net"]),
+    st.sampled_from(["", "/", "/A/index.html", "/a/B/", "/x", "/%7Ea/Index.HTML"]),
+    st.lists(st.sampled_from(["id=1", "ref=2", "", "Ref", "q=%41", "a=b=c"]), max_size=4).map(
+        lambda p: "?" + "&".join(p) if p else ""
+    ),
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    rules=st.dictionaries(st.sampled_from(HOSTS), HOST_RULES, max_size=4),
+    mirrors=st.dictionaries(st.sampled_from(HOSTS), st.sampled_from(HOSTS), max_size=2),
+    urls=st.lists(URL, min_size=1, max_size=20),
+)
+def test_host_rules_kernel_equals_core(
+    engine_path: str,
+    rules: dict[str, urlnorm.HostRules],
+    mirrors: dict[str, str],
+    urls: list[str],
+) -> None:
+    for alias, host in mirrors.items():  # a mirror of a host that has rules, and no rules itself
+        if host in rules and alias not in rules and alias != host:
+            rules[host] = replace(rules[host], aliases=(*rules[host].aliases, alias))
+    profile = urlnorm.ProfileSpec(hosts=tuple(rules.items())).profile()
+    got = pl.Series(urls).url.normalize(profile).to_list()
+    assert got == [profile.normalize(u) for u in urls]

@@ -13,7 +13,7 @@ yarl and aiohttp do.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
 from functools import partial
@@ -23,7 +23,7 @@ from typing import Any, TypeAlias
 import polars as pl
 import pyarrow as pa
 
-from urlnorm.core import crawl, host, percent, public_suffix, rules, whatwg
+from urlnorm.core import crawl, host, host_rules, percent, public_suffix, rules, whatwg
 from urlnorm.core.crawl import strip_www_host
 from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import Profile
@@ -124,6 +124,9 @@ def _rule_spec(rule: rules.Rule | rules.TextRule) -> tuple[int, bytes, bytes] | 
         return None
     names: tuple[str, ...] = KERNEL.RULE_NAMES
     fn = rule.apply
+    if isinstance(fn, partial) and fn.func is host_rules.apply_host_rules:
+        table = host_rules_table(fn.keywords["hosts"], fn.keywords["mirrors"])
+        return None if table is None else (names.index("host_rules"), table, b"")
     if isinstance(fn, partial) and fn.func is crawl.drop_parameters:
         listed = _length_prefixed(sorted(fn.keywords["names"]))
         prefixes = _length_prefixed(fn.keywords["prefixes"])
@@ -133,6 +136,56 @@ def _rule_spec(rule: rules.Rule | rules.TextRule) -> tuple[int, bytes, bytes] | 
     if rule.name in names and _is_builtin(rule):
         return names.index(rule.name), b"", b""
     return None
+
+
+def host_rules_table(
+    hosts: Mapping[str, host_rules.HostRules], mirrors: Mapping[str, str]
+) -> bytes | None:
+    """The per-host rules as the kernel reads them (``_native/host_rules.c``).
+
+    None if a name, a list or the table is too long for its length field.
+    """
+    head = 8 + 4 * (len(hosts) + len(mirrors))  # the two counts and the offsets
+    records, host_at, mirror_at = bytearray(), {}, []
+    for name in sorted(hosts, key=str.encode):  # bytes order, as the kernel compares
+        record = _host_record(name, hosts[name])
+        if record is None:
+            return None
+        host_at[name] = head + len(records)
+        records += record
+    for mirror in sorted(mirrors, key=str.encode):
+        encoded = _length_prefixed([mirror])
+        if encoded is None:
+            return None
+        mirror_at.append(head + len(records))
+        records += encoded + host_at[mirrors[mirror]].to_bytes(4, "little")
+    counts = [len(host_at), len(mirror_at), *host_at.values(), *mirror_at]
+    table = b"".join(n.to_bytes(4, "little") for n in counts) + records
+    return table if len(table) < 1 << 32 else None
+
+
+def _host_record(name: str, own: host_rules.HostRules) -> bytes | None:
+    """One host's record: its name, flags, drop list, keep list and path aliases."""
+    flags = own.drop_trailing_slash | own.case_insensitive_path << 1
+    flags |= (own.keep_params is not None) << 2
+    pieces = [
+        _length_prefixed([name]),
+        bytes([flags]),
+        _counted(own.drop_params),
+        _counted(own.keep_params or ()),
+        _counted([part for alias in own.path_aliases for part in alias], per_entry=2),
+    ]
+    present = [p for p in pieces if p is not None]
+    return b"".join(present) if len(present) == len(pieces) else None
+
+
+def _counted(entries: Iterable[str], *, per_entry: int = 1) -> bytes | None:
+    """A count byte, then the length-prefixed entries (``per_entry`` strings an entry)."""
+    listed = list(entries)
+    body = _length_prefixed(listed)
+    if body is None or len(listed) // per_entry > 255:
+        return None
+    return bytes([len(listed) // per_entry]) + body
 
 
 def _length_prefixed(entries: Iterable[str]) -> bytes | None:
@@ -538,7 +591,20 @@ def fuzz_header() -> str:
         "};",
         "static const un_profile FUZZ_PROFILES[] = {",
     ]
-    profiles = [p for p in (native_profile(p) for p in PROFILES.values()) if p is not None]
+    from urlnorm.core.profile_files import ProfileSpec
+
+    # Per-host rules with every field set, on hosts the fuzz dictionary spells.
+    every_field = host_rules.HostRules(
+        drop_params=("utm", ""),
+        keep_params=("id", "q", ""),
+        path_aliases=(("/index.html", "/"), ("x", "")),
+        drop_trailing_slash=True,
+        case_insensitive_path=True,
+        aliases=("www.example.com", "a.b"),
+    )
+    per_host = ProfileSpec(hosts=(("example.com", every_field), ("b", host_rules.HostRules())))
+    builtins = [*PROFILES.values(), per_host.profile()]
+    profiles = [p for p in (native_profile(p) for p in builtins) if p is not None]
     for profile in profiles:
         generic, rule_specs = profile.spec
         rules_c = ", ".join(

@@ -160,6 +160,7 @@ int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
     case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
     case UN_RULE_FOLD_HTTPS: fold_https(u); return UN_OK;
     case UN_RULE_DROP_TRAILING_SLASH: drop_trailing_slash(u); return UN_OK;
+    case UN_RULE_HOST_RULES: return un_host_rules(c, u, &r->params);
     case UN_N_RULES: break;
     }
     return UN_OK;

@@ -233,6 +233,7 @@ typedef enum {
     UN_RULE_STRIP_WWW,
     UN_RULE_FOLD_HTTPS,
     UN_RULE_DROP_TRAILING_SLASH,
+    UN_RULE_HOST_RULES,
     UN_N_RULES,
 } un_rule_id;
 
@@ -261,6 +262,8 @@ int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u);
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
 int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params);
 int un_sort_query(un_ctx *c, un_url *u);
+/* host_rules.c (core/host_rules.py): the per-host rules table in table->names. */
+int un_host_rules(un_ctx *c, un_url *u, const un_params *table);
 
 /* The text with only (keep) or without the parameters whose raw key is listed (names only,
  * compared as written) in the query RFC 3986 Appendix B finds; an emptied query loses its '?'.

@@ -18,6 +18,10 @@ from . import query
 from .record import URL
 from .rules import Rule
 
+# A case-insensitive path folds ASCII letters (its escapes' hex digits included), as the
+# kernel does; a WHATWG path is ASCII throughout.
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
 
 @dataclass(frozen=True)
 class HostRules:
@@ -59,7 +63,7 @@ class HostRules:
                 break
         if self.drop_trailing_slash and len(path) > 1 and path.endswith("/"):
             path = path[:-1]
-        return path.lower() if self.case_insensitive_path else path
+        return path.translate(_ASCII_LOWER) if self.case_insensitive_path else path
 
 
 def apply_host_rules(
