@@ -12,7 +12,7 @@ import urlnorm
 from tests.strategies import ANY_TEXT, IDN_LABELS, URLISH
 from urlnorm.core import uts46
 
-PROFILES = ["rfc3986", "whatwg", "canonical"]
+PROFILES = ["rfc3986", "whatwg", "canonical", "crawl", "ia"]
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -7,10 +7,11 @@ over the generic (RFC 3986) split, so that
 odd one, it is reproduced: the whole path and query lower-cased, every escape decoded and the
 result escaped once, ``..`` kept at the root, empty segments collapsed, the query sorted by
 ``key=value``, a trailing slash dropped. Where it is a bug that loses information, urlnorm keeps
-its own answer (README, "The ia profile"): escapes of delimiters (``%26``, ``%3D`` in the
-query, ``%2F``, ``%3F`` in the path) stay escapes; a session-id pattern must match a whole
-parameter name; ``www`` is stripped only when a registrable domain remains; an IPv6 host keeps
-its brackets.
+its own answer (README, "SURT keys and the ia profile"): escapes of delimiters (``%26``,
+``%3D`` in the query, ``%2F``, ``%3F`` in the path and host) stay escapes; a session-id pattern
+must match a whole parameter name; ``www`` is stripped only when a registrable domain remains;
+an IPv6 host keeps its brackets. Unlike surt, the key is stable under a second run: an
+``http`` URL without a host is an error, and a path without one loses extra slashes.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ import socket
 from dataclasses import replace
 from urllib.parse import quote_from_bytes
 
-from . import uts46
+from . import errors, uts46
 from .crawl import drop_fragment, strip_www
+from .errors import URLError
 from .profiles import Profile, register
 from .record import URL
 from .rules import RULES, Rule, TextRule
@@ -59,6 +61,10 @@ def prepare(text: str) -> str:
     >>> prepare(" example.com/a\\n"), prepare("http://http://a/")
     ('http://example.com/a', 'http://a/')
     """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: surt works on UTF-8 bytes
+        raise URLError(errors.INVALID_UTF8, text) from None
     text = re.sub(r"[\n\r\t]", "", text.strip())
     if text and not _HAS_SCHEME.match(text):
         text = "http://" + text
@@ -127,20 +133,21 @@ def ia_path(url: URL) -> URL:
     >>> ia_path(URL(scheme="http", host="a", path="/A/./%7Eb/../C%2fD/")).path
     '/a/c%2fd'
     """
-    path = url.path
-    if url.host is not None:
-        path = normalize_path(
-            unescape_repeatedly(path, keep=b"/?").decode("utf-8", "surrogateescape")
-        )
-        path = escape_once(path.encode("utf-8", "surrogateescape"))
-    else:
-        path = escape_once(unescape_repeatedly(path, keep=b"/?"))
+    decoded = unescape_repeatedly(url.path, keep=b"/?")
+    if url.host is not None:  # a path without a host is free-form: no dot segments
+        text = normalize_path(decoded.decode("utf-8", "surrogateescape"))
+        decoded = text.encode("utf-8", "surrogateescape")
+    elif decoded.startswith(b"//"):  # it would read as an authority: one slash leads
+        decoded = b"/" + decoded.lstrip(b"/")
+    path = escape_once(decoded)
     path = path.lower()
     for pattern in _PATH_SESSION_IDS:
         if match := pattern.match(path):
             path = match.group(1) + match.group(3)
     if len(path) > 1 and path.endswith("/"):
-        path = path[:-1]
+        # surt drops one; a path without a host keeps its empty segments, so all go, for
+        # the key to be stable under a second run.
+        path = path.rstrip("/") or "/"
     return replace(url, path=path)
 
 
@@ -180,8 +187,14 @@ def host_from_path(url: URL) -> URL:
     """
     if url.host or not (url.scheme or "").startswith("http") or not url.path:
         return url
-    host, _, rest = url.path.lstrip("/").partition("/")
-    return replace(url, host=host, path="/" + rest)
+    authority, _, rest = url.path.lstrip("/").partition("/")
+    # What precedes an '@' would be user info, which the profile drops; a ':' starts the port.
+    host, colon, port = authority.rpartition("@")[2].partition(":")
+    if colon and port and not port.isdigit():
+        raise URLError(errors.PORT_INVALID, str(url))
+    if port and int(port) > 65535:
+        raise URLError(errors.PORT_OUT_OF_RANGE, str(url))
+    return replace(url, host=host, port=int(port) if port else None, path="/" + rest)
 
 
 def ia_host(url: URL) -> URL:
@@ -191,17 +204,27 @@ def ia_host(url: URL) -> URL:
     ['example.com', '192.168.1.1', 'xn--bcher-kva.de']
     """
     if not url.host:  # surt has no empty host: ``file:///x`` has none
-        return replace(url, host=None)
+        return _without_host(url)
     if url.host.startswith("["):
         return replace(url, host=url.host.lower())
-    host = unescape_repeatedly(url.host).decode("utf-8", "ignore")
+    # Escaped delimiters stay escaped, as in the path and query.
+    host = unescape_repeatedly(url.host, keep=b":/?#[]@").decode("utf-8", "ignore")
     if not host.isascii():
         with contextlib.suppress(uts46.IDNAError):  # surt keeps a host IDNA refuses
             host = uts46.to_ascii(host)
     host = host.replace("..", ".").strip(".")
+    if not host:  # nothing left of it
+        return _without_host(url)
     address = _ipv4(host)
     host = address or escape_once(host.lower().encode("utf-8", "surrogateescape"))
     return replace(url, host=host)
+
+
+def _without_host(url: URL) -> URL:
+    """No host: fine for ``file:``, but an ``http(s)`` URL needs one (its key would not parse)."""
+    if (url.scheme or "").startswith("http"):
+        raise URLError(errors.HOST_MISSING, str(url))
+    return replace(url, host=None, port=None)
 
 
 def _ipv4(host: str) -> str | None:
