@@ -174,6 +174,16 @@ def learn_rules(
 
     Returns the profile (the candidates with at least ``min_support`` pairs and
     ``threshold`` confidence) and every candidate with its evidence.
+
+    >>> log = pl.DataFrame({
+    ...     "url": [f"http://a.com/p?id={i}&ref={r}" for i in range(3) for r in "xyz"],
+    ...     "digest": [f"page{i}" for i in range(3) for _ in "xyz"],
+    ... })
+    >>> spec, candidates = learn_rules(log)
+    >>> dict(spec.hosts)["a.com"].drop_params
+    ('ref',)
+    >>> [c.describe() for c in candidates if c.value == "id"]
+    ["drop_params 'id': 9 pairs merged, 0.0% with equal digests"]
     """
     scored = candidates(captures(frame, url, digest, base))
     accepted = [c for c in scored if c.support >= min_support and c.confidence >= threshold]
@@ -220,6 +230,11 @@ def pair_scores(
     Precision: the share of the pairs it merges whose digests agree. Recall: the share of the
     pairs with equal digests that it merges. Pairs that share one of ``exclude_digests`` (a
     soft-404 page) count in neither.
+
+    >>> urls = ["http://a/#x", "http://a/", "http://a/b"]
+    >>> log = pl.DataFrame({"url": urls, "digest": ["A", "A", "B"]})
+    >>> pair_scores(log, "crawl"), pair_scores(log, "whatwg")
+    ((1.0, 1.0), (1.0, 0.0))
     """
     rows = (
         frame.select(pl.col(url).alias("url"), pl.col(digest).alias("digest"))

@@ -102,7 +102,15 @@ def _crawl_argument(key: str, value: Any) -> tuple[str, Any]:
 
 
 def load_profile(path: str | Path) -> Profile:
-    """The profile a TOML file describes (see the module's documentation)."""
+    """The profile a TOML file describes (see the module's documentation).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d) / "site.toml"
+    ...     _ = path.write_text('base = "crawl"\\n[hosts."a.com"]\\ndrop_params = ["ref"]\\n')
+    ...     load_profile(path).normalize("http://a.com/x?ref=1&id=2")
+    'http://a.com/x?id=2'
+    """
     resolved = Path(path).resolve()
     try:
         stamp = resolved.stat().st_mtime_ns
@@ -118,7 +126,16 @@ def _load(path: Path, stamp: int) -> Profile:
 
 
 def read_spec(path: str | Path) -> ProfileSpec:
-    """Parse a profile file; raise :class:`ProfileFileError` naming the line and key."""
+    """Parse a profile file; raise :class:`ProfileFileError` naming the line and key.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d) / "bad.toml"
+    ...     _ = path.write_text('base = "crawl"\\nadd = ["no_such_rule"]\\n')
+    ...     read_spec(path)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    urlnorm.core.profile_files.ProfileFileError: .../bad.toml:2: add: unknown rule 'no_such_rule'
+    """
     path = Path(path)
     try:
         text = path.read_text("utf-8")
@@ -253,5 +270,13 @@ def _toml(value: Any) -> str:
 def write_spec(
     spec: ProfileSpec, path: str | Path, evidence: Mapping[str, Mapping[str, str]] | None = None
 ) -> None:
-    """Write ``spec`` as a profile file."""
+    """Write ``spec`` as a profile file (:func:`dumps`); :func:`read_spec` reads it back equal.
+
+    >>> import tempfile
+    >>> spec = ProfileSpec(hosts=(("a.com", HostRules(case_insensitive_path=True)),))
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     write_spec(spec, Path(d) / "site.toml")
+    ...     read_spec(Path(d) / "site.toml") == spec
+    True
+    """
     Path(path).write_text(dumps(spec, evidence), "utf-8")
