@@ -473,6 +473,11 @@ def _finish(op: Op, array: pa.Array) -> Outcome:
     return Outcome(texts, port, _series(batch.errors).alias("error"), batch.asked)
 
 
+def _column(op: Op, array: pa.Array) -> pl.Series:
+    """The one output column of an analytics operation (its rows' errors are not asked for)."""
+    return _series(_run(op, as_kernel_array(array)).texts[0])
+
+
 def _series(array: ArrowColumn) -> pl.Series:
     """One Polars chunk (a chunked column makes every later gather many times slower)."""
     if isinstance(array, list):
@@ -525,7 +530,7 @@ def host_column(array: pa.Array, column: str, *, include_private: bool) -> pl.Se
     core ``public_suffix.domain_parts``'s for a domain host, else null.
     """
     option = (HOST_COLUMNS.index(column), include_private)
-    return _finish(Op(_OP_HOST, option, answer=answerer(None)), as_kernel_array(array)).texts[0]
+    return _column(Op(_OP_HOST, option, answer=answerer(None)), array)
 
 
 def query(array: pa.Array, mode: str, name: str = "") -> pl.Series:
@@ -535,13 +540,13 @@ def query(array: pa.Array, mode: str, name: str = "") -> pl.Series:
     ``first``: the first of those, or null.
     """
     spec = (QUERY_MODES[mode], name.encode("utf-8", "surrogatepass"))
-    return _finish(Op(_OP_QUERY, spec, answer=answerer(None)), as_kernel_array(array)).texts[0]
+    return _column(Op(_OP_QUERY, spec, answer=answerer(None)), array)
 
 
 def path_segments(array: pa.Array) -> pl.Series:
     """Each valid row's path segments (core ``path.segments``), a list a row."""
     op = Op(_OP_PATH_SEGMENTS, None, answer=answerer(None))
-    return _finish(op, as_kernel_array(array)).texts[0]
+    return _column(op, array)
 
 
 def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series]:
@@ -567,7 +572,7 @@ def select_params(array: pa.Array, names: list[str], *, keep: bool) -> pl.Series
     listed = _length_prefixed(sorted(set(names)))
     if listed is None:
         return None
-    return _finish(Op(_OP_SELECT_PARAMS, (keep, listed)), as_kernel_array(array)).texts[0]
+    return _column(Op(_OP_SELECT_PARAMS, (keep, listed)), array)
 
 
 def fuzz_header() -> str:
