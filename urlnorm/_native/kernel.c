@@ -283,7 +283,8 @@ static int32_t find_or_answer(const un_batch *b, answer_cache *s, int kind, cons
     size_t i = question_hash(kind, q, n) & mask;
     for (; slots[i]; i = (i + 1) & mask) {
         entry *e = entry_at(s, (int32_t)slots[i] - 1);
-        if (e->kind == kind && e->question_len == n && memcmp(s->blob.data + e->question, q, n) == 0) return (int32_t)slots[i] - 1;
+        int same = e->kind == kind && e->question_len == n && (n == 0 || memcmp(s->blob.data + e->question, q, n) == 0);
+        if (same) return (int32_t)slots[i] - 1;
     }
     entry e = {kind, 0, s->blob.len, n, 0, 0};
     un_buf_put(&s->blob, q, n);
