@@ -71,12 +71,19 @@ void un_whatwg_init(void) {
 
 /* Consume the current byte and what follows up to the next stop byte (core take_run). */
 static void take_run(parser *P, stop_set special_stop, stop_set other_stop, uint16_t set, un_buf *to) {
-    const uint8_t *stop = stops[special(P) ? special_stop : other_stop];
-    long end = P->ptr + 1;
-    while (end < P->n && !stop[P->in[end]]) end++;
-    if (set) un_percent_encode(to, P->in + P->ptr, (size_t)(end - P->ptr), set);
-    else un_buf_put(to, P->in + P->ptr, (size_t)(end - P->ptr));
-    P->ptr = end - 1;
+    const uint8_t *stop = stops[special(P) ? special_stop : other_stop], *in = P->in;
+    long start = P->ptr, run = start, i = start;
+    /* One pass: find the run's end and percent-encode it as it goes (core percent_encode). */
+    do {
+        if (set && un_is(in[i], set)) {
+            un_buf_put(to, in + run, (size_t)(i - run));
+            un_put_escape(to, in[i]);
+            run = i + 1;
+        }
+        i++;
+    } while (i < P->n && !stop[in[i]]);
+    un_buf_put(to, in + run, (size_t)(i - run));
+    P->ptr = i - 1;
 }
 
 /* The authority and host states only ever buffer a contiguous run of the input, so their
@@ -430,16 +437,22 @@ static void end_segment(parser *P, int c) {
     P->seg_start = -1;
 }
 
+/* The path state for each byte up to the query, fragment or end, without returning to the
+ * dispatcher between segments (it would only hand the next byte straight back). */
 static state path(parser *P, int c) {
-    if (!(c == END || c == '?' || c == '#' || is_slash(P, c))) {
-        open_segment(P);
-        take_run(P, STOP_PATH_SPECIAL, STOP_PATH, UN_PATH, &P->url->path);
-        return S_PATH;
+    for (;;) {
+        if (!(c == END || c == '?' || c == '#' || is_slash(P, c))) {
+            open_segment(P);
+            take_run(P, STOP_PATH_SPECIAL, STOP_PATH, UN_PATH, &P->url->path);
+        } else {
+            end_segment(P, c);
+            if (c == '?') return start_query(P);
+            if (c == '#') return start_fragment(P);
+            if (c == END) return S_PATH;
+        }
+        P->ptr++;
+        c = P->ptr < P->n ? P->in[P->ptr] : END;
     }
-    end_segment(P, c);
-    if (c == '?') return start_query(P);
-    if (c == '#') return start_fragment(P);
-    return S_PATH;
 }
 
 static state opaque_path(parser *P, int c) {
