@@ -471,8 +471,8 @@ static state opaque_path(parser *P, int c) {
 
 static state query(parser *P, int c) {
     if (c != END && c != '#') {
-        long end = P->ptr;
-        while (end < P->n && P->in[end] != '#') end++;
+        const uint8_t *hash = memchr(P->in + P->ptr, '#', (size_t)(P->n - P->ptr));
+        long end = hash ? (long)(hash - P->in) : P->n;
         un_percent_encode(&P->url->query, P->in + P->ptr, (size_t)(end - P->ptr),
                           special(P) ? UN_SPECIAL_QUERY : UN_QUERY);
         P->ptr = end - 1;
