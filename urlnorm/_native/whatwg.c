@@ -541,8 +541,6 @@ static const uint8_t *preprocess(un_buf *out, const uint8_t *p, size_t *n) {
     return out->data;
 }
 
-/* The states after the authority: nothing in them can fail (they only percent-encode). */
-static int past_authority(state s) { return s >= S_PATH_START && s != S_FAILED; }
 
 static int parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u, int to_host) {
     un_url_reset(u);
@@ -551,7 +549,10 @@ static int parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_u
     parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .buffer = &c->scratch, .mark = -1, .seg_start = -1};
     P.buffer->len = 0;
     state s = S_SCHEME_START;
-    while (P.ptr <= P.n && s != S_FAILED && !(to_host && past_authority(s))) {
+    /* The states from S_PATH_START on (S_FAILED aside) cannot fail: they only percent-encode,
+     * so a parse for the host stops there. One comparison a step either way. */
+    state last = to_host ? S_PATH_START : S_FAILED;
+    while (P.ptr <= P.n && s < last) {
         s = step(&P, s, P.ptr < P.n ? P.in[P.ptr] : END);
         P.ptr++;
     }
