@@ -25,6 +25,7 @@ from urllib.parse import quote_from_bytes
 from . import errors, uts46
 from .crawl import drop_fragment, strip_www
 from .errors import URLError
+from .host import parse_ipv6
 from .profiles import Profile, register
 from .record import URL
 from .rules import RULES, Rule, TextRule
@@ -205,7 +206,10 @@ def ia_host(url: URL) -> URL:
     """
     if not url.host:  # surt has no empty host: ``file:///x`` has none
         return _without_host(url)
-    if url.host.startswith("["):
+    if url.host.startswith("["):  # an IPv6 literal, kept whole (surt loses the brackets)
+        if not url.host.endswith("]"):
+            raise URLError(errors.IPV6_UNCLOSED, str(url))
+        parse_ipv6(url.host[1:-1])  # raises IPv6-invalid
         return replace(url, host=url.host.lower())
     # Escaped delimiters stay escaped, as in the path and query.
     host = unescape_repeatedly(url.host, keep=b":/?#[]@").decode("utf-8", "ignore")
