@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 import urlnorm
 from tests.conftest import load_wpt
 from tests.strategies import ASCII_LABEL, IDN_LABELS, IPV4, IPV6, PSL_LABELS
+from urlnorm import analytics
 from urlnorm.analytics import DOMAIN_FIELDS
 from urlnorm.core import host as core_host
 from urlnorm.core import path as core_path
 from urlnorm.core import query as core_query
-from urlnorm.core import uts46
 from urlnorm.core.origin import origin
 from urlnorm.core.public_suffix import domain_parts
 from urlnorm.core.whatwg import SPECIAL_SCHEMES, parse
@@ -216,8 +216,8 @@ def twins(url: str | None, include_private: bool) -> dict[str, object]:
     values = [v for k, v in pairs if k == NAME]
     return {
         "host": record.host,
-        "host_unicode": unicode_twin(record.host),
-        "registered_domain_unicode": unicode_twin(parts and parts.registered_domain),
+        "host_unicode": analytics._to_unicode(record.host),
+        "registered_domain_unicode": analytics._to_unicode(parts and parts.registered_domain),
         "origin": origin(url) if url is not None else None,
         "host_type": kind,
         **{f: None if parts is None else getattr(parts, f) for f in DOMAIN_FIELDS},
@@ -228,16 +228,6 @@ def twins(url: str | None, include_private: bool) -> dict[str, object]:
         "query_param_all": values,
         "query_param": values[0] if values else None,
     }
-
-
-def unicode_twin(host: str | None) -> str | None:
-    """UTS #46 ToUnicode, keeping a host it cannot convert as it is."""
-    if host is None:
-        return None
-    try:
-        return uts46.to_unicode(host)
-    except uts46.IDNAError:
-        return host
 
 
 UNICODE_FUNCTIONS = ("host_unicode", "registered_domain_unicode", "origin")

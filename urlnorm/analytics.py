@@ -107,7 +107,7 @@ def domain_part(
 def host_unicode(series: pl.Series) -> pl.Series:
     """Each row's host with its A-labels as U-labels (UTS #46 ToUnicode)."""
     hosts = _host_column(series, "host", include_private=True)
-    return _by_distinct(hosts, lambda h: _to_unicode(h), pl.String()).alias(series.name)
+    return _by_distinct(hosts, _to_unicode, pl.String()).alias(series.name)
 
 
 def path_segments(series: pl.Series) -> pl.Series:

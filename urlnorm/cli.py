@@ -89,45 +89,36 @@ def cmd_explain(args: argparse.Namespace) -> None:
 
 def cmd_stats(args: argparse.Namespace) -> None:
     """Summarise a URL column: validity, hosts, duplicates per rule, top domains."""
-    for line in summarise(_read_column(args), args.profile):
+    for line in summarise(_read(args, args.column).to_series(), args.profile):
         print(line)
 
 
-def _read_column(args: argparse.Namespace) -> pl.Series:
-    """The URL column of the input, read with a progress bar."""
-    frame = io.scan(args.input, args.column).select(args.column)
-    with progress.rows(
-        f"reading {args.input}", io.row_total(args.input), quiet=args.quiet
-    ) as counter:
-        return counter.track(frame).collect(engine="streaming").to_series()
+def _read(args: argparse.Namespace, *columns: str) -> pl.DataFrame:
+    """The input's ``columns`` (the URL column first), read with a progress bar."""
+    frame = io.scan(args.input, args.column)
+    missing = [c for c in columns if c not in frame.collect_schema().names()]
+    if missing:
+        raise io.InputError(f"column {missing[0]!r} not in {args.input}")
+    total = io.row_total(args.input)
+    with progress.rows(f"reading {args.input}", total, quiet=args.quiet) as counter:
+        return counter.track(frame.select(columns)).collect(engine="streaming")
 
 
 def cmd_learn(args: argparse.Namespace) -> None:
     """Learn per-host rules from (URL, digest) rows and write them as a profile file."""
     from urlnorm import learn
 
-    frame = io.scan(args.input, args.column)
-    if args.digest not in frame.collect_schema().names():
-        raise io.InputError(f"column {args.digest!r} not in {args.input}")
-    total = io.row_total(args.input)
-    with progress.rows(f"reading {args.input}", total, quiet=args.quiet) as counter:
-        rows = counter.track(frame.select(args.column, args.digest)).collect(engine="streaming")
+    rows = _read(args, args.column, args.digest)
     with elapsed("learning", quiet=args.quiet):
-        spec, scored = learn.learn_rules(
-            rows,
-            url=args.column,
-            digest=args.digest,
-            base=args.base,
-            threshold=args.threshold,
-            min_support=args.min_support,
-        )
+        captured = learn.captures(rows, args.column, args.digest, args.base)
+        spec, scored = learn.rules_from(captured, args.base, args.threshold, args.min_support)
     named = replace(spec, name=Path(args.output).stem)
     notes = learn.evidence(scored, named)
     urlnorm.write_spec(named, args.output, notes)
     for host, fields in notes.items():
         for note in fields.values():
             say(f"{host}: {note}")
-    soft = learn.soft_404_digests(learn.captures(rows, args.column, args.digest, args.base))
+    soft = learn.soft_404_digests(captured)
     for name, profile in ((args.base, args.base), ("learned", named.profile())):
         precision, recall = learn.pair_scores(
             rows, profile, url=args.column, digest=args.digest, exclude_digests=soft
@@ -143,7 +134,7 @@ def cmd_report(args: argparse.Namespace) -> None:
     except ImportError:  # pragma: no cover - the report extra is installed by make test
         message = "the report needs matplotlib: pip install 'polars-urlnorm[report]'"
         raise io.InputError(message) from None
-    urls = _read_column(args)
+    urls = _read(args, args.column).to_series()
     with elapsed("summarising", quiet=args.quiet):
         page = report.render(report.summarise(urls, args.profile), args.input)
     with io.atomic_target(Path(args.output)) as temporary:

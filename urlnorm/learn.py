@@ -173,7 +173,8 @@ def learn_rules(
     """Per-host rules learned from (URL, digest) rows, as a profile based on ``base``.
 
     Returns the profile (the candidates with at least ``min_support`` pairs and
-    ``threshold`` confidence) and every candidate with its evidence.
+    ``threshold`` confidence) and every candidate with its evidence
+    (:func:`captures`, then :func:`rules_from`).
 
     >>> log = pl.DataFrame({
     ...     "url": [f"http://a.com/p?id={i}&ref={r}" for i in range(3) for r in "xyz"],
@@ -185,7 +186,14 @@ def learn_rules(
     >>> [c.describe() for c in candidates if c.value == "id"]
     ["drop_params 'id': 9 pairs merged, 0.0% with equal digests"]
     """
-    scored = candidates(captures(frame, url, digest, base))
+    return rules_from(captures(frame, url, digest, base), base, threshold, min_support)
+
+
+def rules_from(
+    rows: pl.DataFrame, base: str, threshold: float, min_support: int
+) -> tuple[ProfileSpec, list[Candidate]]:
+    """:func:`learn_rules` on rows already read by :func:`captures`."""
+    scored = candidates(rows)
     accepted = [c for c in scored if c.support >= min_support and c.confidence >= threshold]
     hosts: dict[str, dict[str, Any]] = {}
     for c in accepted:
@@ -202,12 +210,11 @@ def learn_rules(
 
 def evidence(scored: list[Candidate], spec: ProfileSpec) -> dict[str, dict[str, str]]:
     """For a profile file's comments: each learned host field and the evidence for it."""
-    kept = {h for h, _ in spec.hosts}
+    hosts = dict(spec.hosts)
     notes: dict[str, dict[str, list[str]]] = {}
     for c in scored:
-        rules = dict(spec.hosts).get(c.host)
-        learned = rules is not None and _has(rules, c)
-        if c.host in kept and learned:
+        rules = hosts.get(c.host)
+        if rules is not None and _has(rules, c):
             notes.setdefault(c.host, {}).setdefault(c.field, []).append(c.describe())
     return {h: {f: "; ".join(lines) for f, lines in fs.items()} for h, fs in notes.items()}
 
