@@ -255,6 +255,24 @@ def test_slices_are_bounded_by_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     assert got == [urlnorm.normalize(v, "crawl") for v in values]
 
 
+@needs_kernel
+def test_reused_output_blocks_carry_nothing_over() -> None:
+    # A batch's large output blocks are kept for the next batch; a batch written into blocks
+    # that held longer rows must equal the same rows split in batches too small to reuse any.
+    rows = 60_000
+    long = pl.Series(
+        [f"http://user:pw@long{i}.example/{'x' * 300}/{i}?q={i}#f" for i in range(rows)]
+    )
+    long.url.split(), long.url.normalize("canonical")
+    short = pl.Series(
+        [None if i % 11 == 0 else f"http://h{i % 7}.example/{i}" for i in range(rows)]
+    )
+    whole = short.url.split()
+    pieces = pl.concat([short.slice(i, 500).url.split() for i in range(0, rows, 500)])
+    assert whole.equals(pieces)
+    assert whole.struct.field("username").null_count() == rows
+
+
 BAD_BYTES = [
     b"http://example.com/caf\xe9",
     b"http://\xff\xfe/",

@@ -105,7 +105,8 @@ def test_streaming_memory_does_not_grow_with_the_input(tmp_path: Path) -> None:
     big = peak_bytes(write_urls(tmp_path / "b.parquet", 1_000_000), big_out)
     materialised = pl.read_parquet(big_out).estimated_size()
     # Ten times the rows; holding the result in memory would add all of ``materialised``.
-    # Measured here: 0.5-0.6 of it (1.45-1.55x the small run's peak), and the same plan with
-    # Polars' own string kernels grows 1.9x.
+    # The bound is the native kernel issue's: at most 1.3x the small run's peak. Measured
+    # here: equal peaks (276 MiB, 1.0x); the same plan with Polars' own string kernels grows
+    # 1.1x.
     assert big - small < 0.75 * materialised, (small, big, materialised)
-    assert big < 1.7 * small, (small, big)
+    assert big < 1.3 * small, (small, big)

@@ -466,11 +466,11 @@ def _asking(status: pl.Series) -> pl.Series:
     return (status >= 100).arg_true()
 
 
-def _finish(op: Op, array: pa.Array) -> Outcome:
+def _finish(op: Op, array: pa.Array, *, one_chunk: bool = True) -> Outcome:
     batch = _run(op, array)
-    texts = [_series(t) for t in batch.texts]
-    port = None if batch.port is None else _series(batch.port)
-    return Outcome(texts, port, _series(batch.errors).alias("error"), batch.asked)
+    texts = [_series(t, one_chunk) for t in batch.texts]
+    port = None if batch.port is None else _series(batch.port, one_chunk)
+    return Outcome(texts, port, _series(batch.errors, one_chunk).alias("error"), batch.asked)
 
 
 def _column(op: Op, array: pa.Array) -> pl.Series:
@@ -478,10 +478,15 @@ def _column(op: Op, array: pa.Array) -> pl.Series:
     return _series(_run(op, as_kernel_array(array)).texts[0])
 
 
-def _series(array: ArrowColumn) -> pl.Series:
-    """One Polars chunk (a chunked column makes every later gather many times slower)."""
+def _series(array: ArrowColumn, one_chunk: bool = True) -> pl.Series:
+    """A Polars series: one chunk, or one a thread slice when ``one_chunk`` is false.
+
+    A column the engine gathers from or scatters into must be one chunk (a chunked column
+    makes every later gather many times slower); joining the slices copies every view, which
+    a column that is only handed back to the caller need not pay.
+    """
     if isinstance(array, list):
-        return pl.concat([_series(part) for part in array], rechunk=True)
+        return pl.concat([_series(part) for part in array], rechunk=one_chunk)
     out = pl.from_arrow(array)
     assert isinstance(out, pl.Series)
     return out
@@ -517,7 +522,7 @@ def surt(
 def split(array: pa.Array, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
     """Split every row into the URL record's columns (:func:`urlnorm.split` per row)."""
     op = Op(_OP_SPLIT, mode == "generic", encode_invalid_utf8, answerer(None))
-    return _finish(op, as_kernel_array(array))
+    return _finish(op, as_kernel_array(array), one_chunk=False)
 
 
 HOST_COLUMNS = ("host", "host_type", *(f.name for f in fields(public_suffix.DomainParts)))

@@ -38,10 +38,11 @@ typedef struct {
     PyObject_HEAD
     uint8_t *data;
     Py_ssize_t len;
+    size_t cap;
 } Buffer;
 
 static void buffer_dealloc(Buffer *self) {
-    free(self->data);
+    un_block_give(self->data, self->cap);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -66,6 +67,7 @@ static PyObject *take(un_buf *b) {
     if (!out) return NULL;
     out->data = b->data;
     out->len = (Py_ssize_t)b->len;
+    out->cap = b->cap;
     b->data = NULL;
     b->len = b->cap = 0;
     return (PyObject *)out;

@@ -1,12 +1,84 @@
 /* A growable byte buffer. Buffers live as long as a worker and are reset per row, so the
  * per-row loop allocates only while a buffer grows to the largest row it has seen. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "urlnorm.h"
 
+/* ---- large blocks: kept for the next batch ------------------------------------------------
+ * A batch's outputs are large (tens of MiB) and handed to Arrow, which frees them when the
+ * columns die, often just before the next batch asks for as much again. Fresh memory from
+ * the system faults in a page at a time, a fifth of a row's time and a lock that the threads
+ * of a batch share; a freed large block is kept (within a bound) and given to the next
+ * request it fits. */
+#define LARGE_BLOCK ((size_t)1 << 20)
+#define KEPT_BLOCKS 64
+#define KEPT_BYTES ((size_t)128 << 20)
+
+static struct {
+    uint8_t *data[KEPT_BLOCKS];
+    size_t cap[KEPT_BLOCKS], bytes;
+    int n;
+} kept;
+static atomic_flag kept_lock = ATOMIC_FLAG_INIT;
+
+static void lock(void) {
+    while (atomic_flag_test_and_set_explicit(&kept_lock, memory_order_acquire)) continue;
+}
+
+static void unlock(void) { atomic_flag_clear_explicit(&kept_lock, memory_order_release); }
+
+/* Remove kept block i (the others keep their order, oldest first) and return it. */
+static uint8_t *unkeep(int i) {
+    uint8_t *data = kept.data[i];
+    kept.bytes -= kept.cap[i];
+    kept.n--;
+    memmove(kept.data + i, kept.data + i + 1, (size_t)(kept.n - i) * sizeof *kept.data);
+    memmove(kept.cap + i, kept.cap + i + 1, (size_t)(kept.n - i) * sizeof *kept.cap);
+    return data;
+}
+
+/* The smallest kept block of at least *cap bytes and at most four times that (a larger one
+ * would waste what it holds), or a new one; *cap becomes the block's size. */
+static uint8_t *block_take(size_t *cap) {
+    int best = -1;
+    lock();
+    for (int i = 0; i < kept.n; i++) {
+        if (kept.cap[i] >= *cap && kept.cap[i] / 4 <= *cap && (best < 0 || kept.cap[i] < kept.cap[best])) best = i;
+    }
+    uint8_t *data = NULL;
+    if (best >= 0) *cap = kept.cap[best], data = unkeep(best);
+    unlock();
+    return data ? data : malloc(*cap);
+}
+
+/* Keep a large block, making room by freeing the blocks kept longest (sizes change with the
+ * batches, and an old size may never be asked for again). */
+void un_block_give(uint8_t *data, size_t cap) {
+    if (!data || cap < LARGE_BLOCK || cap > KEPT_BYTES) {
+        free(data);
+        return;
+    }
+    uint8_t *evicted[KEPT_BLOCKS];
+    int n_evicted = 0;
+    lock();
+    while (kept.n == KEPT_BLOCKS || kept.bytes + cap > KEPT_BYTES) evicted[n_evicted++] = unkeep(0);
+    kept.data[kept.n] = data, kept.cap[kept.n++] = cap, kept.bytes += cap;
+    unlock();
+    for (int i = 0; i < n_evicted; i++) free(evicted[i]);
+}
+
+static uint8_t *large_realloc(un_buf *b, size_t *cap) {
+    uint8_t *data = block_take(cap);
+    if (!data) return NULL;
+    if (b->len) memcpy(data, b->data, b->len);
+    un_block_give(b->data, b->cap);
+    return data;
+}
+
 void un_buf_free(un_buf *b) {
-    free(b->data);
+    un_block_give(b->data, b->cap);
     b->data = NULL;
     b->len = b->cap = 0;
     b->failed = 0;
@@ -21,7 +93,7 @@ int un_buf_grow(un_buf *b, size_t extra) {
     }
     size_t cap = b->cap ? b->cap : 64;
     while (cap - b->len < extra) cap *= 2;
-    uint8_t *data = realloc(b->data, cap);
+    uint8_t *data = cap >= LARGE_BLOCK ? large_realloc(b, &cap) : realloc(b->data, cap);
     if (!data) {
         b->failed = 1;
         return 0;

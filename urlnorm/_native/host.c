@@ -56,6 +56,9 @@ int un_ends_in_a_number(const uint8_t *p, size_t n) {
     uint64_t v;
     last_part(p, n, &s, &len);
     if (len == 0) return 0;
+    /* A number's last byte is a digit, a hex digit or the 'x' of "0x": most names end otherwise. */
+    uint8_t last = p[s + len - 1];
+    if (!un_is(last, UN_HEXDIG) && (last | 0x20) != 'x') return 0;
     int digits = 1;
     for (size_t i = 0; i < len; i++) digits &= p[s + i] >= '0' && p[s + i] <= '9';
     return digits || ipv4_number(p + s, len, &v);
@@ -203,17 +206,18 @@ static int domain_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
     }
     if (n == 0) return UN_ERR_DOMAIN_TO_ASCII;
     if (!un_buf_reserve(out, n)) return UN_ERR_MEMORY;
-    int forbidden = 0;
+    /* Lower-case every byte, and collect their bits and classes: the loop has no exit, and a
+     * non-ASCII byte (asked about) takes precedence over a forbidden one wherever it is. */
+    uint8_t *o = out->data, bits = 0;
+    uint16_t classes = 0;
     for (size_t i = 0; i < n; i++) {
-        uint8_t b = p[i];
-        if (b >= 0x80) {
-            out->len = 0;
-            return UN_ASK_HOST;
-        }
-        forbidden |= un_is(b, UN_FORBIDDEN_DOMAIN);
-        out->data[out->len++] = un_ascii_lower(b);
+        bits |= p[i];
+        classes |= un_t.classes[p[i]];
+        o[i] = un_ascii_lower(p[i]);
     }
-    if (forbidden) return UN_ERR_DOMAIN_INVALID_CODE_POINT;
+    if (bits & 0x80) return UN_ASK_HOST;
+    if (classes & UN_FORBIDDEN_DOMAIN) return UN_ERR_DOMAIN_INVALID_CODE_POINT;
+    out->len = n;
     if (!un_ends_in_a_number(out->data, out->len)) return UN_OK;
     uint32_t address;
     int err = parse_ipv4(out->data, out->len, &address);

@@ -21,22 +21,27 @@ typedef struct {
 } un_buf;
 
 void un_buf_free(un_buf *b);
+/* Free memory taken from an un_buf (data of cap bytes): a large block is kept for reuse. */
+void un_block_give(uint8_t *data, size_t cap);
 int un_buf_grow(un_buf *b, size_t extra); /* the slow path of un_buf_reserve */
 void un_buf_puts(un_buf *b, const char *s);
 void un_buf_put_uint(un_buf *b, unsigned long v);
 
-/* The per-byte paths are inline: they run several times for every byte of every row. */
-static inline int un_buf_reserve(un_buf *b, size_t extra) {
+/* The per-byte paths are inline: they run several times for every byte of every row, and
+ * left to its heuristics the compiler sometimes keeps a copy out of line in the hot loops. */
+#define UN_HOT static inline __attribute__((always_inline))
+
+UN_HOT int un_buf_reserve(un_buf *b, size_t extra) {
     return (!b->failed && extra <= b->cap - b->len) || un_buf_grow(b, extra);
 }
 
-static inline void un_buf_put(un_buf *b, const uint8_t *p, size_t n) {
+UN_HOT void un_buf_put(un_buf *b, const uint8_t *p, size_t n) {
     if (n == 0 || !un_buf_reserve(b, n)) return;
     memcpy(b->data + b->len, p, n);
     b->len += n;
 }
 
-static inline void un_buf_putc(un_buf *b, uint8_t c) {
+UN_HOT void un_buf_putc(un_buf *b, uint8_t c) {
     if (!un_buf_reserve(b, 1)) return;
     b->data[b->len++] = c;
 }
@@ -47,7 +52,7 @@ static inline void un_buf_set(un_buf *b, const uint8_t *p, size_t n) {
 }
 
 /* ASCII case folding: URLs fold only ASCII letters themselves (UTS #46 does the rest). */
-static inline uint8_t un_ascii_lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c; }
+UN_HOT uint8_t un_ascii_lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c; }
 
 /* Whether p[0, n) equals the lower-case ASCII text `lower` ignoring ASCII case. */
 static inline int un_ascii_ieq(const uint8_t *p, const char *lower, size_t n) {
@@ -96,7 +101,7 @@ typedef struct {
 
 extern un_tables un_t;
 void un_set_tables(const un_tables *t);
-static inline int un_is(uint8_t c, uint16_t cls) { return (un_t.classes[c] & cls) != 0; }
+UN_HOT int un_is(uint8_t c, uint16_t cls) { return (un_t.classes[c] & cls) != 0; }
 int un_special_index(const uint8_t *s, size_t n); /* -1 if not special */
 
 /* ---- errors.c: codes, in the order of UN_ERROR_NAMES ----------------------------------------- */

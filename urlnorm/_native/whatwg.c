@@ -27,6 +27,7 @@ typedef struct {
     int port_seen, port_digits;
     long port_value;
     long mark;      /* where the authority/host buffer starts in the input, or -1 */
+    long host_stop; /* in the authority's slice: the first ':', '[' or ']', or -1 */
     long seg_start; /* where the open path segment starts in url->path, or -1 */
 } parser;
 
@@ -51,48 +52,73 @@ static int same_scheme(const un_url *a, const un_url *b) {
 }
 
 /* Where the states that only accumulate bytes stop (core _RUN_END); '\\' ends a run only
- * in special URLs. One table per set, built once by un_whatwg_init. */
+ * in special URLs. One table per set, built once by un_whatwg_init, flags each byte: a stop,
+ * in the state's percent-encode set, or (in the authority) a byte the host state stops at. */
 typedef enum {
     STOP_AUTHORITY_SPECIAL, STOP_AUTHORITY, STOP_HOST_SPECIAL, STOP_HOST, STOP_PATH_SPECIAL,
     STOP_PATH, STOP_OPAQUE_PATH, STOP_FILE_HOST, N_STOPS,
 } stop_set;
 
-static const char *const STOP_CHARS[N_STOPS] = {
-    "@/?#\\", "@/?#", ":[]/?#\\", ":[]/?#", "/?#\\", "/?#", "?# ", "/\\?#",
+enum { RUN_STOP = 1, RUN_ENCODE = 2, RUN_HOST_STOP = 4 };
+
+typedef struct {
+    const char *stops, *host_stops;
+    uint16_t encode;
+} run_kind;
+
+static const run_kind RUNS[N_STOPS] = {
+    [STOP_AUTHORITY_SPECIAL] = {"@/?#\\", ":[]", 0},
+    [STOP_AUTHORITY] = {"@/?#", ":[]", 0},
+    [STOP_HOST_SPECIAL] = {":[]/?#\\", "", 0},
+    [STOP_HOST] = {":[]/?#", "", 0},
+    [STOP_PATH_SPECIAL] = {"/?#\\", "", UN_PATH},
+    [STOP_PATH] = {"/?#", "", UN_PATH},
+    [STOP_OPAQUE_PATH] = {"?# ", "", UN_C0_CONTROL},
+    [STOP_FILE_HOST] = {"/\\?#", "", 0},
 };
-static uint8_t stops[N_STOPS][256];
+static uint8_t runs[N_STOPS][256];
 
 void un_whatwg_init(void) {
-    memset(stops, 0, sizeof stops);
     for (int s = 0; s < N_STOPS; s++) {
-        for (const char *c = STOP_CHARS[s]; *c; c++) stops[s][(uint8_t)*c] = 1;
+        for (int b = 0; b < 256; b++) runs[s][b] = un_is((uint8_t)b, RUNS[s].encode) ? RUN_ENCODE : 0;
+        for (const char *c = RUNS[s].host_stops; *c; c++) runs[s][(uint8_t)*c] = RUN_HOST_STOP;
+        for (const char *c = RUNS[s].stops; *c; c++) runs[s][(uint8_t)*c] = RUN_STOP;
     }
 }
 
-/* Consume the current byte and what follows up to the next stop byte (core take_run). */
-static void take_run(parser *P, stop_set special_stop, stop_set other_stop, uint16_t set, un_buf *to) {
-    const uint8_t *stop = stops[special(P) ? special_stop : other_stop], *in = P->in;
-    long start = P->ptr, run = start, i = start;
-    /* One pass: find the run's end and percent-encode it as it goes (core percent_encode). */
-    do {
-        if (set && un_is(in[i], set)) {
+static const uint8_t *run_table(const parser *P, stop_set special_stop, stop_set other_stop) {
+    return runs[special(P) ? special_stop : other_stop];
+}
+
+/* Consume the current byte (never a stop: the caller checked it) and what follows up to the
+ * next stop, percent-encoding the run as it goes (core take_run and percent_encode). */
+static void take_run(parser *P, stop_set special_stop, stop_set other_stop, un_buf *to) {
+    const uint8_t *t = run_table(P, special_stop, other_stop), *in = P->in;
+    long i = P->ptr, run = i;
+    for (uint8_t flags = t[in[i]] & RUN_ENCODE;;) {
+        if (flags) {
             un_buf_put(to, in + run, (size_t)(i - run));
             un_put_escape(to, in[i]);
             run = i + 1;
         }
-        i++;
-    } while (i < P->n && !stop[in[i]]);
+        if (++i >= P->n || ((flags = t[in[i]]) & RUN_STOP)) break;
+    }
     un_buf_put(to, in + run, (size_t)(i - run));
     P->ptr = i - 1;
 }
 
 /* The authority and host states only ever buffer a contiguous run of the input, so their
- * buffer is kept as a slice of it (from mark to the current byte) rather than copied. */
+ * buffer is kept as a slice of it (from mark to the current byte) rather than copied. The
+ * current byte is never a stop (the caller checked it). The authority's slice also notes
+ * where in it the host state would first stop. */
 static void extend_slice(parser *P, stop_set special_stop, stop_set other_stop) {
-    if (P->mark < 0) P->mark = P->ptr;
-    const uint8_t *stop = stops[special(P) ? special_stop : other_stop];
-    long end = P->ptr + 1;
-    while (end < P->n && !stop[P->in[end]]) end++;
+    if (P->mark < 0) P->mark = P->ptr, P->host_stop = -1;
+    const uint8_t *t = run_table(P, special_stop, other_stop);
+    long end = P->ptr;
+    for (uint8_t flags = t[P->in[end]] & RUN_HOST_STOP;;) {
+        if (flags && P->host_stop < 0) P->host_stop = end;
+        if (++end >= P->n || ((flags = t[P->in[end]]) & RUN_STOP)) break;
+    }
     P->ptr = end - 1;
 }
 
@@ -271,21 +297,6 @@ static int ends_authority(const parser *P, int c) {
     return c == END || c == '/' || c == '?' || c == '#' || (special(P) && c == '\\');
 }
 
-static state authority(parser *P, int c) {
-    if (c == '@') {
-        take_userinfo(P);
-        return S_AUTHORITY;
-    }
-    if (ends_authority(P, c)) {
-        if (P->at_sign_seen && slice_len(P) == 0) return fail(P, UN_ERR_HOST_MISSING);
-        P->ptr -= (long)slice_len(P) + 1;
-        P->mark = -1;
-        return S_HOST;
-    }
-    extend_slice(P, STOP_AUTHORITY_SPECIAL, STOP_AUTHORITY);
-    return S_AUTHORITY;
-}
-
 static state set_host(parser *P, state next) {
     int err = un_parse_host(P->c, slice(P), slice_len(P), special(P), &P->url->host);
     if (err) return fail(P, err);
@@ -311,6 +322,33 @@ static state host(parser *P, int c) {
         extend_slice(P, STOP_HOST_SPECIAL, STOP_HOST);
     }
     return S_HOST;
+}
+
+/* The authority has ended: the standard goes back to its start in the host state. Where
+ * the host state would only take the slice up to its end or its first ':' (no brackets),
+ * the host is decided here instead, as the host state would at that byte. */
+static state to_host(parser *P, int c) {
+    if (P->mark < 0 || P->host_stop < 0) return host(P, c);
+    if (P->in[P->host_stop] == ':') {
+        P->ptr = P->host_stop;
+        return host(P, ':');
+    }
+    P->ptr -= (long)slice_len(P) + 1;
+    P->mark = -1;
+    return S_HOST;
+}
+
+static state authority(parser *P, int c) {
+    if (c == '@') {
+        take_userinfo(P);
+        return S_AUTHORITY;
+    }
+    if (ends_authority(P, c)) {
+        if (P->at_sign_seen && slice_len(P) == 0) return fail(P, UN_ERR_HOST_MISSING);
+        return to_host(P, c);
+    }
+    extend_slice(P, STOP_AUTHORITY_SPECIAL, STOP_AUTHORITY);
+    return S_AUTHORITY;
 }
 
 /* Digits are counted without leading zeros; the range is checked where the port ends, so that
@@ -443,7 +481,7 @@ static state path(parser *P, int c) {
     for (;;) {
         if (!(c == END || c == '?' || c == '#' || is_slash(P, c))) {
             open_segment(P);
-            take_run(P, STOP_PATH_SPECIAL, STOP_PATH, UN_PATH, &P->url->path);
+            take_run(P, STOP_PATH_SPECIAL, STOP_PATH, &P->url->path);
         } else {
             end_segment(P, c);
             if (c == '?') return start_query(P);
@@ -464,7 +502,7 @@ static state opaque_path(parser *P, int c) {
     } else if (c == ' ') {
         un_buf_putc(&P->url->path, ' ');
     } else if (c != END) {
-        take_run(P, STOP_OPAQUE_PATH, STOP_OPAQUE_PATH, UN_C0_CONTROL, &P->url->path);
+        take_run(P, STOP_OPAQUE_PATH, STOP_OPAQUE_PATH, &P->url->path);
     }
     return S_OPAQUE_PATH;
 }
