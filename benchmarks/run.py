@@ -69,40 +69,48 @@ TRACKING = ["utm_source", "utm_medium", "gclid", "fbclid"]
 
 def ada_anchor() -> Path:
     """Build ada's C++ parser from the ``ada-url`` sdist (fetched at bench time) and our driver."""
-    binary = ADA_DIR / "ada_anchor"
-    if binary.exists():
+    binary, driver = ADA_DIR / "ada_anchor", ROOT / "benchmarks" / "ada_anchor.cpp"
+    if binary.exists() and binary.stat().st_mtime >= driver.stat().st_mtime:
         return binary
     ADA_DIR.mkdir(parents=True, exist_ok=True)
     pip = [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:"]
-    subprocess.run([*pip, "ada-url", "-d", str(ADA_DIR)], check=True)
+    if not any(ADA_DIR.glob("ada_url-*.tar.gz")):
+        subprocess.run([*pip, "ada-url", "-d", str(ADA_DIR)], check=True)
     sdist = next(ADA_DIR.glob("ada_url-*.tar.gz"))
     with tarfile.open(sdist) as tar:
         for member in tar.getmembers():
             if member.name.endswith(("ada_url/ada.cpp", "ada_url/ada.h")):
                 member.name = Path(member.name).name
                 tar.extract(member, ADA_DIR, filter="data")
-    sources = [str(ROOT / "benchmarks" / "ada_anchor.cpp"), str(ADA_DIR / "ada.cpp")]
+    sources = [str(driver), str(ADA_DIR / "ada.cpp")]
     cxx = ["g++", "-O3", "-std=c++20", "-DNDEBUG", f"-I{ADA_DIR}", *sources, "-o", str(binary)]
     subprocess.run(cxx, check=True)
     return binary
 
 
-def anchor_ns(urls: list[str]) -> float:
-    """Ada's one-thread ns/URL over ``urls`` (parse and href)."""
+def anchor_ns(urls: list[str], repeat: int) -> float:
+    """Ada's one-thread ns/URL over ``urls`` (parse and href), the best of ``repeat`` passes."""
     with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt") as f:
         f.write("\n".join(u.replace("\n", "") for u in urls))
         f.flush()
-        out = subprocess.run([str(ada_anchor()), f.name], check=True, capture_output=True)
+        command = [str(ada_anchor()), f.name, str(repeat)]
+        out = subprocess.run(command, check=True, capture_output=True)
     return float(out.stdout.split()[0])
 
 
-def best_seconds(fn: Callable[[], object], repeat: int) -> float:
-    """The fastest of ``repeat`` runs of ``fn``, in seconds."""
-    best = float("inf")
+def best_seconds(entries: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
+    """The fastest of ``repeat`` runs of each entry, in seconds, the runs taken in rounds.
+
+    Each round runs every entry once, so an entry's runs are spread over the whole
+    measurement: a few seconds in which the machine is busy elsewhere slow one run of many
+    entries rather than every run of one.
+    """
+    best = dict.fromkeys(entries, float("inf"))
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
+        for name, fn in entries.items():
+            start = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - start)
     return best
 
 
@@ -214,16 +222,16 @@ def slow_shares(series: pl.Series) -> dict[str, float]:
 def measure(urls: list[str], args: argparse.Namespace) -> dict[str, Any]:
     """ns/URL of every entry, the target ratios and the slow-path shares for one source."""
     series = pl.Series("url", urls)
-    ns = {
-        name: best_seconds(fn, args.repeat) / len(urls) * 1e9
-        for name, fn in column_entries(series).items()
-    }
     sample = random.Random(1).sample(urls, min(args.peer_rows, len(urls)))
+    entries = column_entries(series)
+    rows = dict.fromkeys(entries, len(urls))
     for name, row_fn in peers().items():
-        ns[name] = best_seconds(per_row(row_fn, sample), args.repeat) / len(sample) * 1e9
+        entries[name], rows[name] = per_row(row_fn, sample), len(sample)
     for name, key_fn in key_peers().items():
-        ns[name] = best_seconds(into_set(key_fn, sample), args.repeat) / len(sample) * 1e9
-    ns[ANCHOR] = anchor_ns(urls)
+        entries[name], rows[name] = into_set(key_fn, sample), len(sample)
+    seconds = best_seconds(entries, args.repeat)
+    ns = {name: seconds[name] / rows[name] * 1e9 for name in entries}
+    ns[ANCHOR] = anchor_ns(urls, args.repeat)
     ratios = {label: ns[peer] / ns[ours] for label, (ours, peer, _) in TARGETS.items()}
     return {
         "rows": len(urls),
@@ -257,8 +265,8 @@ def main() -> None:
     """Time everything on the same data, source by source, and report."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--peer-rows", type=int, default=5_000)
-    # Every entry, peers and ada's anchor alike, is the best of five runs.
-    parser.add_argument("--repeat", type=int, default=5)
+    # Every entry, peers and ada's anchor alike, is the best of seven runs.
+    parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results.json")
     args = parser.parse_args()
     results = {name: measure(urls, args) for name, urls in mixes().items()}
