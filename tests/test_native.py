@@ -386,6 +386,14 @@ def test_kernel_names_are_the_cores() -> None:
 def test_rows_that_ask_are_counted() -> None:
     series = pl.Series(["http://bücher.example/", "http://a.example/", "http://www.example.com/"])
     assert engine.normalize(series, "canonical").slow_rows == 1
+    # a question the kernel has had is recalled, not asked again (the question is the host as
+    # written: two spellings, two questions)
+    again = pl.Series(
+        ["http://bücher.example/a", "http://BÜCHER.example/b", "http://bücher.example/a"]
+    )
+    result = engine.normalize(again, "canonical")
+    assert result.slow_rows == 2
+    assert result.frame["url"].to_list() == [urlnorm.normalize(u, "canonical") for u in again]
     # the PSL is in the kernel: strip_www asks nothing
     assert engine.normalize(series, "crawl").slow_rows == 1
 

@@ -4,7 +4,8 @@ Every column function runs the kernel (:mod:`urlnorm.native`) over the whole col
 GIL released. Python runs per distinct value for the questions the kernel asks (UTS #46 for
 a non-ASCII host, the Public Suffix List for ``strip_www``), for a user's own rules after the
 built-in ones, and for joins whose hosts need UTS #46. ``Result.slow_rows`` counts the rows
-that left the kernel. Without the extension (``URLNORM_NO_EXTENSIONS=1``, or no compiler at
+that left the kernel: a row asks only a question new to its thread, whose earlier answers
+the kernel recalls. Without the extension (``URLNORM_NO_EXTENSIONS=1``, or no compiler at
 install) the core runs once per distinct value: the same results, by the same reference.
 """
 

@@ -228,14 +228,10 @@ static int domain_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
 }
 
 static int answered_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
-    const un_answers *a = c->answers;
-    if (!a || (!a->host && !a->host_error)) {
-        un_buf_set(&c->question, p, n);
-        return UN_ASK_HOST;
-    }
-    if (a->host_error) return a->host_error;
-    un_buf_put(out, a->host, a->host_len);
-    return UN_OK;
+    un_answer a;
+    int status = un_recall(c, UN_ASK_HOST, p, n, &a);
+    if (status == UN_OK) un_buf_put(out, a.text, a.len);
+    return status;
 }
 
 int un_parse_host(un_ctx *c, const uint8_t *p, size_t n, int special, un_buf *out) {

@@ -12,7 +12,6 @@ typedef struct {
     un_ctx ctx;
     un_url url, base;
     un_buf repaired, name;
-    un_answers answers;
     answer_cache cache;
     un_domain_parts parts;
     int asked; /* the row asked a question */
@@ -215,7 +214,7 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
         size_t bn = 0;
         int64_t base_row = b->base->length == 1 ? 0 : row;
         if (un_column_get(b->base, base_row, &bp, &bn) != UN_ROW_VALUE) return -1;
-        w->ctx.answers = NULL; /* a join that needs UTS #46 goes to the core whole */
+        w->ctx.recall = NULL; /* a join that needs UTS #46 goes to the core whole */
         return un_join(&w->ctx, b->join_mode, bp, bn, p, n, &w->base, &w->url);
     }
     default: return UN_ERR_MEMORY;
@@ -275,17 +274,32 @@ static int grow_slots(answer_cache *s) {
     return 1;
 }
 
-/* The entry for (kind, question), asking b->answer when it is new; -1 on failure. */
-static int32_t find_or_answer(const un_batch *b, answer_cache *s, int kind, const uint8_t *q, size_t n, un_buf *scratch) {
-    if (!grow_slots(s)) return -1;
-    uint32_t *slots = (uint32_t *)(void *)s->slots.data;
+/* The slot of (kind, question): its entry's, or the empty one where it would go. */
+static size_t slot_of(const answer_cache *s, int kind, const uint8_t *q, size_t n) {
+    const uint32_t *slots = (const uint32_t *)(const void *)s->slots.data;
     size_t mask = s->slots.len / sizeof *slots - 1;
     size_t i = question_hash(kind, q, n) & mask;
     for (; slots[i]; i = (i + 1) & mask) {
-        entry *e = entry_at(s, (int32_t)slots[i] - 1);
-        int same = e->kind == kind && e->question_len == n && (n == 0 || memcmp(s->blob.data + e->question, q, n) == 0);
-        if (same) return (int32_t)slots[i] - 1;
+        const entry *e = (const entry *)(const void *)s->entries.data + slots[i] - 1;
+        if (e->kind == kind && e->question_len == n && (n == 0 || memcmp(s->blob.data + e->question, q, n) == 0)) break;
     }
+    return i;
+}
+
+/* The worker's recall (un_recall_fn): the answer the batch already had to (kind, question). */
+static int recall(const void *data, int kind, const uint8_t *q, size_t n, un_answer *a) {
+    const answer_cache *s = data;
+    if (s->slots.len == 0) return 0;
+    uint32_t slot = ((const uint32_t *)(const void *)s->slots.data)[slot_of(s, kind, q, n)];
+    if (!slot) return 0;
+    const entry *e = (const entry *)(const void *)s->entries.data + slot - 1;
+    a->text = s->blob.data + e->answer, a->len = e->answer_len, a->code = e->code;
+    return 1;
+}
+
+/* Ask b->answer about (kind, question), new to the cache, and keep the answer; -1 on failure. */
+static int answer(const un_batch *b, answer_cache *s, int kind, const uint8_t *q, size_t n, un_buf *scratch) {
+    if (!grow_slots(s)) return -1;
     entry e = {kind, 0, s->blob.len, n, 0, 0};
     un_buf_put(&s->blob, q, n);
     scratch->len = 0;
@@ -295,37 +309,18 @@ static int32_t find_or_answer(const un_batch *b, answer_cache *s, int kind, cons
     un_buf_put(&s->blob, scratch->data, scratch->len);
     un_buf_put(&s->entries, (const uint8_t *)&e, sizeof e);
     if (s->blob.failed || s->entries.failed) return -1;
-    slots[i] = (uint32_t)n_entries(s);
-    return (int32_t)slots[i] - 1;
+    ((uint32_t *)(void *)s->slots.data)[slot_of(s, kind, q, n)] = (uint32_t)n_entries(s);
+    return 0;
 }
 
-static void load_answers(worker *w, int32_t host, int32_t www) {
-    un_answers *ans = &w->answers;
-    memset(ans, 0, sizeof *ans);
-    if (host >= 0) {
-        const entry *e = entry_at(&w->cache, host);
-        ans->host_error = e->code;
-        ans->host = w->cache.blob.data + e->answer, ans->host_len = e->answer_len;
-    }
-    if (www >= 0) {
-        const entry *e = entry_at(&w->cache, www);
-        ans->www = w->cache.blob.data + e->answer, ans->www_len = e->answer_len;
-    }
-    w->ctx.answers = ans;
-}
-
-/* The row's status once its questions are answered: it asks at most once per kind, so a
- * third run has every answer. -3 if the answerer failed. */
+/* The row's status once its questions are answered. A question the worker has had is
+ * recalled in the parse itself; a new one is asked, and the row runs again. A row asks at
+ * most once per kind, so a third run has every answer. -3 if the answerer failed. */
 static int answered_status(const un_batch *b, worker *w, int64_t row) {
-    w->ctx.answers = NULL;
     int status = row_status(b, w, row);
-    int32_t host = -1, www = -1;
     w->asked = status >= UN_ASK_HOST;
     for (int round = 0; round < 3 && status >= UN_ASK_HOST && b->answer; round++) {
-        int32_t e = find_or_answer(b, &w->cache, status, w->ctx.question.data, w->ctx.question.len, &w->ctx.scratch2);
-        if (e < 0) return -3;
-        *(status == UN_ASK_WWW ? &www : &host) = e;
-        load_answers(w, host, www);
+        if (answer(b, &w->cache, status, w->ctx.question.data, w->ctx.question.len, &w->ctx.scratch2) < 0) return -3;
         status = row_status(b, w, row);
     }
     return status >= UN_ASK_HOST && b->answer ? -3 : status;
@@ -363,6 +358,8 @@ static void reserve_outputs(const un_batch *b, un_result *r) {
 int un_run_batch(const un_batch *b, un_result *r) {
     worker w;
     memset(&w, 0, sizeof w);
+    w.ctx.recall = b->answer ? recall : NULL;
+    w.ctx.recall_data = &w.cache;
     reserve_outputs(b, r);
     int failed = 0;
     for (int64_t row = 0; row < b->input.length && !failed; row++) {

@@ -56,7 +56,7 @@ typedef struct {
     un_buf port, port_validity;   /* split: uint16 per row and its bitmap */
     un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* left unanswered */
     size_t error_at[UN_N_ERRORS]; /* where each error name is in data */
-    int64_t asked;                /* rows that asked a question */
+    int64_t asked;                /* rows that asked a question (not one the worker recalled) */
 } un_result;
 
 /* How many text columns the batch's operation emits, and whether they hold a list a row. */

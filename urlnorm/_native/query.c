@@ -149,12 +149,10 @@ int un_strip_www(un_ctx *c, un_url *u) {
         u->host.len = n - i - 1;
         return UN_OK;
     }
-    const un_answers *a = c->answers;
-    if (!a || !a->www) {
-        un_buf_set(&c->question, h, n);
-        return UN_ASK_WWW;
-    }
-    un_buf_set(&u->host, a->www, a->www_len);
+    un_answer a;
+    int status = un_recall(c, UN_ASK_WWW, h, n, &a);
+    if (status) return status;
+    un_buf_set(&u->host, a.text, a.len);
     return u->host.failed ? UN_ERR_MEMORY : UN_OK;
 }
 

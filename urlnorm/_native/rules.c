@@ -73,13 +73,10 @@ static int host_rule(un_ctx *c, un_url *u, int rule) {
         return UN_OK;
     }
     if (c->host_answered) return UN_OK;
-    const un_answers *a = c->answers;
-    if (!a || (!a->host && !a->host_error)) {
-        un_buf_set(&c->question, u->host.data, u->host.len);
-        return UN_ASK_HOST_RULES;
-    }
-    if (a->host_error) return a->host_error;
-    un_buf_set(&u->host, a->host, a->host_len);
+    un_answer a;
+    int status = un_recall(c, UN_ASK_HOST_RULES, u->host.data, u->host.len, &a);
+    if (status) return status;
+    un_buf_set(&u->host, a.text, a.len);
     c->host_answered = 1;
     return UN_OK;
 }

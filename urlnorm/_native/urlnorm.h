@@ -155,18 +155,20 @@ enum {
 void un_serialize_spans(const un_url *u, un_buf *out, size_t at[UN_N_FIELDS]);
 int un_url_failed(const un_url *u);
 
-/* Answers from Python for rows that asked (UN_ASK_*): present when non-NULL. */
+/* Python's answer to a question a row asked (UN_ASK_*): a text, or an error code. */
 typedef struct {
-    const uint8_t *host; /* the host parser's result for the asked host */
-    size_t host_len;
-    int host_error; /* or its error code */
-    const uint8_t *www;  /* strip_www's result for the asked host */
-    size_t www_len;
-} un_answers;
+    const uint8_t *text;
+    size_t len;
+    int code;
+} un_answer;
 
-/* A parse or rule that needs an answer writes the question here. */
+/* The answers the caller already has: 1 and *a when (kind, question) has one. */
+typedef int (*un_recall_fn)(const void *data, int kind, const uint8_t *question, size_t n, un_answer *a);
+
+/* A parse or rule that needs an answer it cannot recall writes the question here. */
 typedef struct {
-    const un_answers *answers;
+    un_recall_fn recall; /* NULL: nothing is known, every question is asked */
+    const void *recall_data;
     un_buf question;
     un_buf text, input, scratch, scratch2;
     int host_answered; /* the answer replaced the host: later host rules leave it */
@@ -174,6 +176,14 @@ typedef struct {
 } un_ctx;
 
 void un_ctx_free(un_ctx *c);
+
+/* The answer to (kind, q): UN_OK and *a when it is known, its error code, or else the
+ * question is written to c->question and the row asks (the result is kind). */
+static inline int un_recall(un_ctx *c, int kind, const uint8_t *q, size_t n, un_answer *a) {
+    if (c->recall && c->recall(c->recall_data, kind, q, n, a)) return a->code;
+    un_buf_set(&c->question, q, n);
+    return kind;
+}
 
 /* ---- percent.c (core/percent.py) ------------------------------------------------------------ */
 

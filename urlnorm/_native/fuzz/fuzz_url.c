@@ -22,19 +22,23 @@ static void check_href(const un_url *u) {
     (void)sum;
 }
 
-static void normalize_with_answers(const un_profile *prof, const uint8_t *p, size_t n) {
+/* Every question has the same answer once the row has asked one. */
+static int fixed_recall(const void *data, int kind, const uint8_t *question, size_t n, un_answer *a) {
     static const uint8_t answer[] = "example.com";
-    un_answers answers = {0};
-    ctx.answers = NULL;
+    (void)data, (void)kind, (void)question, (void)n;
+    *a = (un_answer){answer, sizeof answer - 1, UN_OK};
+    return 1;
+}
+
+static void normalize_with_answers(const un_profile *prof, const uint8_t *p, size_t n) {
+    ctx.recall = NULL;
     for (int round = 0; round < 3; round++) {
         int status = un_normalize(&ctx, prof, p, n, &url);
         if (status == UN_OK) check_href(&url);
         if (status < UN_ASK_HOST) break;
-        if (status == UN_ASK_WWW) answers.www = answer, answers.www_len = sizeof answer - 1;
-        else answers.host = answer, answers.host_len = sizeof answer - 1;
-        ctx.answers = &answers;
+        ctx.recall = fixed_recall;
     }
-    ctx.answers = NULL;
+    ctx.recall = NULL;
 }
 
 /* Two rows (the input and an empty one) as an Arrow column, in offsets or view layout. */
@@ -92,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         ready = 1;
     }
     if (size < 1) return 0;
-    ctx.answers = NULL;
+    ctx.recall = NULL;
     uint8_t selector = data[0];
     const uint8_t *p = data + 1;
     size_t n = size - 1;
