@@ -246,6 +246,34 @@ def test_threads_split_large_batches_the_same_way() -> None:
         native.set_threads(0)
 
 
+FORKED = """
+import multiprocessing, sys
+import polars as pl
+import urlnorm
+values = pl.Series([f"HTTP://H{i % 9}.example:80/{i}/../p" for i in range(200_000)])
+expected = values.url.normalize("canonical")  # the parent's threads are running
+
+def child(queue):
+    queue.put(values.url.normalize("canonical").equals(expected))
+
+ctx = multiprocessing.get_context("fork")
+queue = ctx.Queue()
+process = ctx.Process(target=child, args=(queue,))
+process.start()
+print(queue.get(timeout=60))
+process.join(timeout=60)
+"""
+
+
+@needs_kernel
+def test_a_forked_child_has_threads_of_its_own() -> None:
+    # Spark and Ray fork their workers: the parent's kept threads do not exist in the child.
+    run = subprocess.run(
+        [sys.executable, "-c", FORKED], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert run.stdout.split() == ["True"], run.stderr
+
+
 @needs_kernel
 def test_slices_are_bounded_by_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(native, "MAX_SLICE_BYTES", 1_000)

@@ -413,8 +413,25 @@ def _run(op: Op, array: pa.Array, base: pa.Array | None = None) -> Batch:
         part_base = base if base is None or literal_base else base.slice(start, size)
         return _run_one(op, array.slice(start, size), part_base)
 
-    with ThreadPoolExecutor(min(len(parts), max(1, threads()))) as pool:
-        return _concat(list(pool.map(one, parts)))
+    return _concat(list(_pool(threads()).map(one, parts)))
+
+
+_pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
+
+
+def _pool(size: int) -> ThreadPoolExecutor:
+    """``size`` threads kept from batch to batch (starting them anew cost a millisecond a batch).
+
+    A forked child (Spark's and Ray's workers) has none of its parent's threads, so the pools
+    are the process's own.
+    """
+    key = (os.getpid(), max(1, size))
+    if key not in _pools:
+        for old in _pools.values():
+            old.shutdown(wait=False)
+        _pools.clear()
+        _pools[key] = ThreadPoolExecutor(key[1], thread_name_prefix="urlnorm")
+    return _pools[key]
 
 
 # ---- questions and answers -------------------------------------------------------------------
