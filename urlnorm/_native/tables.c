@@ -5,15 +5,28 @@
 
 un_tables un_t;
 
+/* A name shorter than UN_SCHEME_LEN as one word, zero-padded: every URL's scheme is looked
+ * up, and one comparison a special scheme is cheaper than a memcmp call. */
+static uint64_t scheme_key(const uint8_t *s, size_t n) {
+    uint64_t key = 0;
+    for (size_t i = 0; i < n; i++) key |= (uint64_t)s[i] << (8 * i);
+    return key;
+}
+
 void un_set_tables(const un_tables *t) {
     un_t = *t;
-    for (int i = 0; i < un_t.n_special; i++) un_t.special_len[i] = strlen(un_t.special[i]);
+    for (int i = 0; i < un_t.n_special; i++) {
+        un_t.special_len[i] = strlen(un_t.special[i]);
+        un_t.special_key[i] = scheme_key((const uint8_t *)un_t.special[i], un_t.special_len[i]);
+    }
     un_whatwg_init();
 }
 
 int un_special_index(const uint8_t *s, size_t n) {
+    if (n >= UN_SCHEME_LEN) return -1;
+    uint64_t key = scheme_key(s, n);
     for (int i = 0; i < un_t.n_special; i++) {
-        if (un_t.special_len[i] == n && memcmp(un_t.special[i], s, n) == 0) return i;
+        if (un_t.special_key[i] == key && un_t.special_len[i] == n) return i;
     }
     return -1;
 }

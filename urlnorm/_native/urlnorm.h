@@ -97,6 +97,7 @@ typedef struct {
     char special[UN_MAX_SCHEMES][UN_SCHEME_LEN]; /* special schemes (URL Standard §4.1) */
     int default_port[UN_MAX_SCHEMES];            /* -1: none (file) */
     size_t special_len[UN_MAX_SCHEMES];          /* filled by un_set_tables */
+    uint64_t special_key[UN_MAX_SCHEMES];        /* the name's bytes as one word, likewise */
 } un_tables;
 
 extern un_tables un_t;
