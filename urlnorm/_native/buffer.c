@@ -9,12 +9,13 @@
 /* ---- large blocks: kept for the next batch ------------------------------------------------
  * A batch's outputs are large (tens of MiB) and handed to Arrow, which frees them when the
  * columns die, often just before the next batch asks for as much again. Fresh memory from
- * the system faults in a page at a time, a fifth of a row's time and a lock that the threads
- * of a batch share; a freed large block is kept (within a bound) and given to the next
- * request it fits. */
+ * the system faults in a page at a time (on one thread, a quarter of a row's time on the
+ * corpora); a freed large block is kept and given to the next request it fits. The bound is
+ * about one large batch's outputs: every process keeps its own (a Spark executor's workers
+ * too). */
 #define LARGE_BLOCK ((size_t)1 << 20)
 #define KEPT_BLOCKS 64
-#define KEPT_BYTES ((size_t)128 << 20)
+#define KEPT_BYTES ((size_t)64 << 20)
 
 static struct {
     uint8_t *data[KEPT_BLOCKS];
