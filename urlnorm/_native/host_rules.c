@@ -86,46 +86,42 @@ static int listed(reader *r, uint8_t count, const uint8_t *key, size_t n, int *o
     return found;
 }
 
-static size_t key_len(const uint8_t *p, size_t n) {
-    const uint8_t *eq = memchr(p, '=', n);
-    return eq ? (size_t)(eq - p) : n;
+/* A host's parameter lists in the table: the drop list, and the allow-list if it has one. */
+typedef struct {
+    const uint8_t *table;
+    size_t len, drop_at, keep_at; /* each list: its count byte, then its names */
+    int has_keep;
+} param_lists;
+
+static int in_list(const param_lists *l, size_t at, const uint8_t *key, size_t n) {
+    reader r = {l->table, l->len, at};
+    uint8_t count;
+    int ok = 1;
+    return read_u8(&r, &count) && listed(&r, count, key, n, &ok) && ok;
+}
+
+/* HostRules._select_params' wanted (un_keep_fn): not dropped, and allowed if listed. */
+static int wanted(const uint8_t *p, size_t n, const void *data) {
+    const param_lists *l = data;
+    size_t k = un_key_len(p, n);
+    return !in_list(l, l->drop_at, p, k) && (!l->has_keep || in_list(l, l->keep_at, p, k));
 }
 
 /* HostRules._select_params: each parameter kept unless dropped, or not kept by the
  * allow-list; an emptied query goes. The reader is at the drop list; it ends past both. */
 static int select_params(un_ctx *c, un_url *u, reader *r, int has_keep) {
+    param_lists lists = {r->data, r->len, r->at, 0, has_keep};
     uint8_t n_drop, n_keep;
-    size_t drop_at = r->at, keep_at;
     int ok = 1;
     if (!read_u8(r, &n_drop)) return 0;
     listed(r, n_drop, (const uint8_t *)"", 0, &ok);
-    keep_at = r->at;
+    lists.keep_at = r->at;
     if (!ok || !read_u8(r, &n_keep)) return 0;
     listed(r, n_keep, (const uint8_t *)"", 0, &ok);
-    size_t end = r->at;
     if (!ok || !u->has_query || u->query.len == 0 || (n_drop == 0 && !has_keep)) return ok;
-    un_buf *out = &c->scratch;
-    out->len = 0;
-    const uint8_t *q = u->query.data;
-    int first = 1;
-    for (size_t start = 0, i = 0; i <= u->query.len; i++) {
-        if (i < u->query.len && q[i] != '&') continue;
-        size_t k = key_len(q + start, i - start);
-        r->at = drop_at + 1;
-        int wanted = !listed(r, n_drop, q + start, k, &ok);
-        r->at = keep_at + 1;
-        wanted = wanted && (!has_keep || listed(r, n_keep, q + start, k, &ok));
-        if (wanted) {
-            if (!first) un_buf_putc(out, '&'); /* an empty parameter kept keeps its '&' */
-            un_buf_put(out, q + start, i - start);
-            first = 0;
-        }
-        start = i + 1;
-    }
-    r->at = end;
-    un_buf_set(&u->query, out->data, out->len);
-    u->has_query = out->len > 0;
-    return ok && !out->failed;
+    un_filter_parameters(c, u, wanted, &lists);
+    u->has_query = u->query.len > 0;
+    return !u->query.failed;
 }
 
 /* HostRules._path: the first matching ending aliased, a trailing slash, the case. */

@@ -250,7 +250,7 @@ typedef struct {
     size_t question, question_len, answer, answer_len; /* offsets into the blob */
 } entry;
 
-static entry *entry_at(answer_cache *s, int32_t i) { return (entry *)(void *)s->entries.data + i; }
+static const entry *entry_at(const answer_cache *s, size_t i) { return (const entry *)(const void *)s->entries.data + i; }
 static size_t n_entries(const answer_cache *s) { return s->entries.len / sizeof(entry); }
 
 static uint64_t question_hash(int kind, const uint8_t *p, size_t n) { return un_fnv1a(UN_FNV_SEED ^ (uint64_t)kind, p, n); }
@@ -266,7 +266,7 @@ static int grow_slots(answer_cache *s) {
     s->slots.len = size * sizeof(uint32_t);
     uint32_t *slots = (uint32_t *)(void *)s->slots.data;
     for (size_t k = 0; k < n_entries(s); k++) {
-        entry *e = entry_at(s, (int32_t)k);
+        const entry *e = entry_at(s, k);
         size_t i = question_hash(e->kind, s->blob.data + e->question, e->question_len) & (size - 1);
         while (slots[i]) i = (i + 1) & (size - 1);
         slots[i] = (uint32_t)k + 1;
@@ -280,7 +280,7 @@ static size_t slot_of(const answer_cache *s, int kind, const uint8_t *q, size_t 
     size_t mask = s->slots.len / sizeof *slots - 1;
     size_t i = question_hash(kind, q, n) & mask;
     for (; slots[i]; i = (i + 1) & mask) {
-        const entry *e = (const entry *)(const void *)s->entries.data + slots[i] - 1;
+        const entry *e = entry_at(s, slots[i] - 1);
         if (e->kind == kind && e->question_len == n && (n == 0 || memcmp(s->blob.data + e->question, q, n) == 0)) break;
     }
     return i;
@@ -292,7 +292,7 @@ static int recall(const void *data, int kind, const uint8_t *q, size_t n, un_ans
     if (s->slots.len == 0) return 0;
     uint32_t slot = ((const uint32_t *)(const void *)s->slots.data)[slot_of(s, kind, q, n)];
     if (!slot) return 0;
-    const entry *e = (const entry *)(const void *)s->entries.data + slot - 1;
+    const entry *e = entry_at(s, slot - 1);
     a->text = s->blob.data + e->answer, a->len = e->answer_len, a->code = e->code;
     return 1;
 }

@@ -10,7 +10,7 @@ typedef struct {
     size_t n, key_len, index;
 } param;
 
-static size_t key_len(const uint8_t *p, size_t n) {
+size_t un_key_len(const uint8_t *p, size_t n) {
     const uint8_t *eq = memchr(p, '=', n);
     return eq ? (size_t)(eq - p) : n;
 }
@@ -29,10 +29,8 @@ static int listed(const char *list, size_t list_len, const uint8_t *key, size_t 
     return 0;
 }
 
-typedef int (*keep_fn)(const uint8_t *p, size_t n, const un_params *params);
-
 /* core query.filter_parameters: the kept parameters, in order, joined by '&'. */
-static void filter_parameters(un_ctx *c, un_url *u, keep_fn keep, const un_params *params) {
+void un_filter_parameters(un_ctx *c, un_url *u, un_keep_fn keep, const void *data) {
     un_buf *out = &c->scratch;
     out->len = 0;
     const uint8_t *q = u->query.data ? u->query.data : (const uint8_t *)""; /* "?" alone */
@@ -40,7 +38,7 @@ static void filter_parameters(un_ctx *c, un_url *u, keep_fn keep, const un_param
     int first = 1;
     for (size_t i = 0; i <= n; i++) {
         if (i < n && q[i] != '&') continue;
-        if (keep(q + start, i - start, params)) {
+        if (keep(q + start, i - start, data)) {
             if (!first) un_buf_putc(out, '&');
             un_buf_put(out, q + start, i - start);
             first = 0;
@@ -50,26 +48,27 @@ static void filter_parameters(un_ctx *c, un_url *u, keep_fn keep, const un_param
     un_buf_set(&u->query, out->data, out->len);
 }
 
-static int not_listed(const uint8_t *p, size_t n, const un_params *params) {
-    size_t k = key_len(p, n);
+static int not_listed(const uint8_t *p, size_t n, const void *data) {
+    const un_params *params = data;
+    size_t k = un_key_len(p, n);
     return !listed(params->names, params->names_len, p, k, 0, 1) &&
            !listed(params->prefixes, params->prefixes_len, p, k, 1, 1);
 }
 
-static int not_empty(const uint8_t *p, size_t n, const un_params *params) {
-    (void)p, (void)params;
+static int not_empty(const uint8_t *p, size_t n, const void *data) {
+    (void)p, (void)data;
     return n > 0;
 }
 
 int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params) {
-    if (u->has_query && u->query.len) filter_parameters(c, u, not_listed, params);
+    if (u->has_query && u->query.len) un_filter_parameters(c, u, not_listed, params);
     return u->query.failed ? UN_ERR_MEMORY : UN_OK;
 }
 
 /* Drop empty parameters (redundant '&'), then an empty query (RFC 3986 §6.2.3). */
 int un_clean_query(un_ctx *c, un_url *u) {
     if (!u->has_query) return UN_OK;
-    filter_parameters(c, u, not_empty, NULL);
+    un_filter_parameters(c, u, not_empty, NULL);
     u->has_query = u->query.len > 0;
     return u->query.failed ? UN_ERR_MEMORY : UN_OK;
 }
@@ -97,7 +96,7 @@ int un_sort_query(un_ctx *c, un_url *u) {
     size_t k = 0, start = 0;
     for (size_t i = 0; i <= n; i++) {
         if (i < n && q[i] != '&') continue;
-        ps[k] = (param){q + start, i - start, key_len(q + start, i - start), k};
+        ps[k] = (param){q + start, i - start, un_key_len(q + start, i - start), k};
         k++;
         start = i + 1;
     }
@@ -158,12 +157,14 @@ int un_strip_www(un_ctx *c, un_url *u) {
 
 /* ---- parameters selected by raw key (core query.select_parameters) ------------------------- */
 
-static int named(const uint8_t *p, size_t n, const un_params *params) {
-    return n && listed(params->names, params->names_len, p, key_len(p, n), 0, 0);
+static int named(const uint8_t *p, size_t n, const void *data) {
+    const un_params *params = data;
+    return n && listed(params->names, params->names_len, p, un_key_len(p, n), 0, 0);
 }
 
-static int not_named(const uint8_t *p, size_t n, const un_params *params) {
-    return n && !listed(params->names, params->names_len, p, key_len(p, n), 0, 0);
+static int not_named(const uint8_t *p, size_t n, const void *data) {
+    const un_params *params = data;
+    return n && !listed(params->names, params->names_len, p, un_key_len(p, n), 0, 0);
 }
 
 void un_select_parameters(un_ctx *c, un_url *u, const uint8_t *p, size_t n, const un_params *params, int keep, un_buf *out) {
@@ -173,7 +174,7 @@ void un_select_parameters(un_ctx *c, un_url *u, const uint8_t *p, size_t n, cons
     un_buf_put(out, p, head);
     if (head < fragment) { /* p[head] is the '?' */
         un_buf_set(&u->query, p + head + 1, fragment - head - 1);
-        filter_parameters(c, u, keep ? named : not_named, params);
+        un_filter_parameters(c, u, keep ? named : not_named, params);
         if (u->query.len) un_buf_putc(out, '?'), un_buf_put(out, u->query.data, u->query.len);
     }
     un_buf_put(out, p + fragment, n - fragment);
@@ -187,7 +188,7 @@ int un_next_form_pair(const uint8_t **q, size_t *n, un_form_pair *pair) {
         size_t len = amp ? (size_t)(amp - p) : *n, used = len + (amp != NULL);
         *q = p + used, *n -= used;
         if (!len) continue; /* empty sequences are skipped */
-        pair->name = p, pair->name_len = key_len(p, len);
+        pair->name = p, pair->name_len = un_key_len(p, len);
         pair->value = p + pair->name_len + (pair->name_len < len);
         pair->value_len = len - (size_t)(pair->value - p);
         return 1;

@@ -277,6 +277,11 @@ typedef struct {
 int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u);
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
 int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params);
+/* core query.key and query.filter_parameters: a parameter's raw key; the query's parameters
+ * for which keep(parameter, data) is true, in order, joined by '&'. */
+size_t un_key_len(const uint8_t *p, size_t n);
+typedef int (*un_keep_fn)(const uint8_t *p, size_t n, const void *data);
+void un_filter_parameters(un_ctx *c, un_url *u, un_keep_fn keep, const void *data);
 int un_sort_query(un_ctx *c, un_url *u);
 /* host_rules.c (core/host_rules.py): the per-host rules table in table->names. */
 int un_host_rules(un_ctx *c, un_url *u, const un_params *table);
