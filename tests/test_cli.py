@@ -69,7 +69,7 @@ def test_normalize_dedup(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     table = pl.read_parquet(out)
-    assert table["count"].sum() == 40_000 and table["key"].n_unique() == table.height
+    assert table["count"].sum() == 40_000 and table["normalized"].n_unique() == table.height
 
 
 def test_explain_and_stats() -> None:

@@ -76,6 +76,63 @@ def arrow_split(values: list[str | None], mode: str) -> list[tuple[Any, str | No
     return list(zip(records, urlnorm.arrow.error(array, mode=mode).to_pylist(), strict=True))
 
 
+# Every output of one pass, against the core's separate functions for each.
+PARSE_FIELDS = ["normalized", "error", *urlnorm.engine.RECORD_FIELDS, "surt", "key_hash"]
+
+
+def expected_parse(values: list[str | None], profile: str) -> list[dict[str, Any]]:
+    def outputs(value: str) -> dict[str, Any]:
+        record = urlnorm.get_profile(profile).apply(value)
+        key = urlnorm.normalize(value, profile)
+        fields = {name: getattr(record, name) for name in urlnorm.engine.RECORD_FIELDS}
+        surt = urlnorm.surt(value, profile, with_scheme=True)
+        return {"normalized": key, **fields, "surt": surt, "key_hash": fnv1a_64(key)}
+
+    rows = []
+    for value in values:
+        got, code = core_or_error(outputs, value)
+        row = dict.fromkeys(PARSE_FIELDS) if got is None else got
+        rows.append({**row, "error": code})
+    return [{name: row[name] for name in PARSE_FIELDS} for row in rows]
+
+
+def fnv1a_64(text: str) -> int:
+    h = 0xCBF29CE484222325
+    for byte in text.encode():
+        h = ((h ^ byte) * 0x100000001B3) % 2**64
+    return h
+
+
+def polars_parse(values: list[str | None], profile: str) -> list[dict[str, Any]]:
+    series = pl.Series("u", values, dtype=pl.String)
+    return series.url.parse(profile, PARSE_FIELDS, with_scheme=True).to_list()
+
+
+def streaming_parse(values: list[str | None], profile: str) -> list[dict[str, Any]]:
+    lazy = pl.LazyFrame({"u": values}, schema={"u": pl.String})
+    parsed = pl.col("u").url.parse(profile, PARSE_FIELDS, with_scheme=True)
+    return lazy.select(parsed).collect(engine="streaming")["u"].to_list()
+
+
+def test_parse_fields_in_any_order() -> None:
+    values = ["HTTP://A.com:8080/x?b#f", "http://[1", None]
+    wanted = ["key_hash", "port", "error", "host"]
+    got = pl.Series("u", values).url.parse("canonical", wanted).to_list()
+    full = polars_parse(values, "canonical")
+    assert got == [{name: row[name] for name in wanted} for row in full]
+    assert [list(r) for r in got] == [wanted] * 3
+    assert [(r["port"], r["error"]) for r in got] == [
+        (8080, None),
+        (None, "IPv6-unclosed"),
+        (None, None),
+    ]
+
+
+def test_parse_rejects_unknown_fields() -> None:
+    with pytest.raises(ValueError, match="unknown field 'hostname'"):
+        pl.Series(["http://a/"]).url.parse("canonical", ["hostname"])
+
+
 NORMALIZERS = [polars_normalize, arrow_normalize]
 SPLITTERS = [polars_split, arrow_split]
 
@@ -92,6 +149,10 @@ def check_all(values: list[str | None], *, streaming: bool = False) -> None:
         expected = expected_normalize(values, profile)
         for run in normalizers:
             assert_same(values, run(values, profile), expected)
+    for profile in [*PROFILES, "ia"]:
+        expected_all = expected_parse(values, profile)
+        for parse in [polars_parse, streaming_parse] if streaming else [polars_parse]:
+            assert_same(values, parse(values, profile), expected_all)
     for mode in MODES:
         expected = expected_split(values, mode)
         for run in SPLITTERS:
@@ -134,6 +195,7 @@ def test_corpus(name: str) -> None:
         expected = expected_normalize(values, profile)
         assert_same(values, polars_normalize(values, profile), expected)
         assert_same(values, streaming_normalize(values, profile), expected)
+        assert_same(values, polars_parse(values, profile), expected_parse(values, profile))
     for mode in MODES:
         assert_same(values, polars_split(values, mode), expected_split(values, mode))
 

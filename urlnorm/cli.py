@@ -23,8 +23,9 @@ import polars as pl
 
 import urlnorm
 from urlnorm import engine, io, progress
-from urlnorm.polars import KEEP, UrlExprNamespace, UrlSeriesNamespace, dedup, dedup_summary
+from urlnorm.polars import KEEP, UrlExprNamespace, UrlSeriesNamespace, dedup_keyed, dedup_summary
 
+PARSED = "__urlnorm_parsed"
 PIPELINES = {"crawl-dedup": "crawl_dedup", "clickstream": "clickstream", "lake": "lake"}
 
 
@@ -65,15 +66,12 @@ def cmd_normalize(args: argparse.Namespace) -> None:
     ) as counter:
         frame = counter.track(frame)
         url = UrlExprNamespace(pl.col(args.column))
+        fields = ("normalized", "error", *(engine.RECORD_FIELDS if args.split else ()))
+        # One pass a row: the key, its error and the record come from one normalisation.
+        parsed = url.parse(args.profile, fields, invalid_utf8=args.invalid_utf8)
+        frame = frame.with_columns(parsed.alias(PARSED)).unnest(PARSED)
         if args.dedup:
-            frame = dedup(frame, args.column, args.profile, keep=args.keep)
-        utf8 = args.invalid_utf8
-        frame = frame.with_columns(
-            url.normalize(args.profile, invalid_utf8=utf8).alias("normalized"),
-            url.error(args.profile, invalid_utf8=utf8).alias("error"),
-        )
-        if args.split:
-            frame = frame.with_columns(url.split(invalid_utf8=utf8).alias("parts")).unnest("parts")
+            frame = dedup_keyed(frame, args.column, "normalized", keep=args.keep)
         io.write(frame, args.output, args.format, text_column="normalized")
     if args.output != "-":
         say(f"wrote {args.output}")
@@ -218,7 +216,9 @@ def parser() -> argparse.ArgumentParser:
     )
     _input_options(norm)
     norm.add_argument("output", help="the file to write; - for standard output")
-    norm.add_argument("--split", action="store_true", help="add the URL record's columns")
+    norm.add_argument(
+        "--split", action="store_true", help="add the normalised URL's record columns"
+    )
     norm.add_argument("--dedup", action="store_true", help="one row per equivalence class")
     norm.add_argument(
         "--keep", default="first", choices=KEEP, help="with --dedup: which row of a class stays"

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import partial
 from typing import Any
 
 import polars as pl
 import pyarrow as pa
 
 from urlnorm import native
-from urlnorm.core import errors
+from urlnorm.core import errors, outputs
 from urlnorm.core.errors import URLError
 from urlnorm.core.percent import encode_invalid_utf8
 from urlnorm.core.profiles import Profile, get_profile
@@ -35,6 +36,12 @@ RECORD_SCHEMA: dict[str, pl.DataType] = {
     name: pl.UInt16() if name == "port" else pl.String() for name in RECORD_FIELDS
 }
 SPLIT_DTYPE = pl.Struct(RECORD_SCHEMA)
+# The type of each output of :func:`parse`.
+PARSE_SCHEMA: dict[str, pl.DataType] = {
+    **{name: pl.String() for name in outputs.FIELDS},
+    **RECORD_SCHEMA,
+    "key_hash": pl.UInt64(),
+}
 TEXT_FIELDS = tuple(name for name in RECORD_FIELDS if name != "port")
 # What to do with bytes that are not UTF-8: a null and an error code, or percent-encode them
 # as they are (what crawlers do with Latin-1 URLs).
@@ -208,6 +215,66 @@ def _then_python_rules(
     return Result(pl.DataFrame({"url": out}), outcome.errors.scatter(rows, codes), rows.len())
 
 
+def parse(
+    series: pl.Series,
+    profile: str | Profile = "canonical",
+    fields: tuple[str, ...] = outputs.DEFAULT_FIELDS,
+    *,
+    invalid_utf8: str = "error",
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+) -> Result:
+    """The outputs ``fields`` of each row, from one normalisation by ``profile``.
+
+    ``fields`` are names of :data:`urlnorm.core.outputs.FIELDS`; the result's frame holds
+    them in that order (``error`` included where asked for), and its errors are the rows'.
+    """
+    wanted, prof = outputs.check_fields(fields), get_profile(profile)
+    encode = _check_utf8_option(invalid_utf8)
+    whole = native.native_profile(prof)
+    if whole is None:
+        schema = {name: PARSE_SCHEMA[name] for name in (*wanted, "error")}
+        core = partial(
+            outputs.outputs,
+            profile=prof,
+            names=tuple(schema),
+            with_scheme=with_scheme,
+            trailing_comma=trailing_comma,
+        )
+        result = _on_core(series, core, schema, encode)
+        return Result(result.frame.select(wanted), result.errors, result.slow_rows)
+    outcome = native.parse(
+        to_arrow(series),
+        whole,
+        _kernel_outputs(wanted),
+        with_scheme=with_scheme,
+        trailing_comma=trailing_comma,
+        encode_invalid_utf8=encode,
+    )
+    return Result(pl.DataFrame(_kernel_columns(outcome, wanted)), outcome.errors, outcome.asked)
+
+
+def _kernel_outputs(wanted: tuple[str, ...]) -> tuple[str, ...]:
+    """The kernel's outputs (``native.parse``) that give the fields ``wanted``."""
+    record = any(name in RECORD_FIELDS for name in wanted)
+    asked = {"normalized", "surt", "key_hash"} & set(wanted)
+    return (*sorted(asked), *(("record",) if record else ()))
+
+
+def _kernel_columns(outcome: native.Outcome, wanted: tuple[str, ...]) -> list[pl.Series]:
+    """The kernel's columns named, in the order ``wanted``."""
+    texts = iter(outcome.texts)
+    by_name: dict[str, pl.Series] = {"error": outcome.errors}
+    for name in ("normalized", *TEXT_FIELDS, "surt"):
+        if name in wanted or (name in TEXT_FIELDS and any(f in wanted for f in RECORD_FIELDS)):
+            by_name[name] = next(texts).alias(name)
+    if outcome.port is not None:
+        by_name["port"] = outcome.port.alias("port")
+    if outcome.key_hash is not None:
+        by_name["key_hash"] = outcome.key_hash.alias("key_hash")
+    return [by_name[name] for name in wanted]
+
+
 def surt(
     series: pl.Series,
     profile: str | Profile = "crawl",
@@ -315,4 +382,14 @@ def raise_first_error(result: Result, series: pl.Series) -> None:
         raise URLError(str(result.errors[index]), str(value), f"row {index}")
 
 
-__all__ = ["RECORD_FIELDS", "SPLIT_DTYPE", "Result", "errors", "join", "normalize", "split", "surt"]
+__all__ = [
+    "RECORD_FIELDS",
+    "SPLIT_DTYPE",
+    "Result",
+    "errors",
+    "join",
+    "normalize",
+    "parse",
+    "split",
+    "surt",
+]

@@ -62,7 +62,8 @@ MAX_SLICE_BYTES = 1 << 29
     _OP_QUERY,
     _OP_PATH_SEGMENTS,
     _OP_SELECT_PARAMS,
-) = range(9)
+    _OP_PARSE,
+) = range(10)
 JOIN_MODES = {"whatwg": 0, "rfc3986": 1, "legacy": 2}
 QUERY_MODES = {"pairs": 0, "all": 1, "first": 2}
 _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
@@ -317,18 +318,27 @@ ArrowColumn: TypeAlias = "pa.Array | list[pa.Array]"
 
 @dataclass
 class Batch:
-    """The kernel's output: text columns, ports, per-row status and error names."""
+    """The kernel's output: text columns (None where not asked for), ports, key hashes, status."""
 
-    texts: list[ArrowColumn]
+    texts: list[ArrowColumn | None]
     port: ArrowColumn | None
     status: ArrowColumn
     errors: ArrowColumn
     asked: int
+    key_hash: ArrowColumn | None = None
+
+
+def _fixed(kind: pa.DataType, length: int, parts: tuple[Any, Any] | None) -> pa.Array | None:
+    """A fixed-width column of the kernel's (values, validity), or None if not asked for."""
+    if parts is None:
+        return None
+    values, valid = parts
+    return pa.Array.from_buffers(kind, length, [pa.py_buffer(valid), pa.py_buffer(values)])
 
 
 def _run_one(op: Op, array: pa.Array, base: pa.Array | None) -> Batch:
     assert KERNEL is not None
-    data, texts, port, status, errors, asked, lists = KERNEL.run(
+    data, texts, port, status, errors, asked, lists, key_hash = KERNEL.run(
         op.code,
         op.option,
         _spec(array),
@@ -338,18 +348,14 @@ def _run_one(op: Op, array: pa.Array, base: pa.Array | None) -> Batch:
     )
     n = len(array)
     shared = pa.py_buffer(data)
-    port_array = None
-    if port is not None:
-        values, valid = port
-        buffers = [pa.py_buffer(valid), pa.py_buffer(values)]
-        port_array = pa.Array.from_buffers(pa.uint16(), n, buffers)
-    columns = [_string_view(shared, t) for t in texts]
+    columns = [None if t is None else _string_view(shared, t) for t in texts]
     return Batch(
-        columns if lists is None else [_list(columns, lists, n)],
-        port_array,
+        columns if lists is None else [_list([c for c in columns if c is not None], lists, n)],
+        _fixed(pa.uint16(), n, port),
         pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(status)]),
         _string_view(shared, errors),
         asked,
+        _fixed(pa.uint64(), n, key_hash),
     )
 
 
@@ -384,12 +390,17 @@ def _concat(batches: list[Batch]) -> Batch:
         return batches[0]
     width = len(batches[0].texts)
     ports = [b.port for b in batches if b.port is not None]
+    hashes = [b.key_hash for b in batches if b.key_hash is not None]
+    texts: list[ArrowColumn | None] = [
+        None if batches[0].texts[i] is None else [b.texts[i] for b in batches] for i in range(width)
+    ]
     return Batch(
-        [[b.texts[i] for b in batches] for i in range(width)],
+        texts,
         ports or None,
         [b.status for b in batches],
         [b.errors for b in batches],
         sum(b.asked for b in batches),
+        hashes or None,
     )
 
 
@@ -477,6 +488,7 @@ class Outcome:
     port: pl.Series | None
     errors: pl.Series
     asked: int
+    key_hash: pl.Series | None = None
 
 
 def _asking(status: pl.Series) -> pl.Series:
@@ -485,9 +497,11 @@ def _asking(status: pl.Series) -> pl.Series:
 
 def _finish(op: Op, array: pa.Array, *, one_chunk: bool = True) -> Outcome:
     batch = _run(op, array)
-    texts = [_series(t, one_chunk) for t in batch.texts]
+    texts = [_series(t, one_chunk) for t in batch.texts if t is not None]
     port = None if batch.port is None else _series(batch.port, one_chunk)
-    return Outcome(texts, port, _series(batch.errors, one_chunk).alias("error"), batch.asked)
+    errors = _series(batch.errors, one_chunk).alias("error")
+    key_hash = None if batch.key_hash is None else _series(batch.key_hash, one_chunk)
+    return Outcome(texts, port, errors, batch.asked, key_hash)
 
 
 def _column(op: Op, array: pa.Array) -> pl.Series:
@@ -534,6 +548,28 @@ def surt(
     """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
     op = Op(_OP_SURT, (profile.spec, with_scheme, trailing_comma), answer=answerer(profile))
     return _finish(op, as_kernel_array(array))
+
+
+def parse(
+    array: pa.Array,
+    profile: NativeProfile,
+    outputs: tuple[str, ...],
+    *,
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+    encode_invalid_utf8: bool = False,
+) -> Outcome:
+    """The ``outputs`` (kernel output names) of every row normalised once by ``profile``.
+
+    The outcome's texts are, of those asked for and in this order: the normalised URL, the
+    record's text fields, the SURT key; ``port`` and ``key_hash`` are set if asked for.
+    """
+    assert KERNEL is not None
+    names: tuple[str, ...] = KERNEL.OUTPUT_NAMES
+    bits = sum(1 << names.index(name) for name in outputs)
+    option = (profile.spec, bits, with_scheme, trailing_comma)
+    op = Op(_OP_PARSE, option, encode_invalid_utf8, answerer(profile))
+    return _finish(op, as_kernel_array(array), one_chunk=False)
 
 
 def split(array: pa.Array, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
@@ -664,6 +700,7 @@ __all__ = [
     "native_profile",
     "normalize",
     "normalize_record",
+    "parse",
     "path_segments",
     "query",
     "select_params",

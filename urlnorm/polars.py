@@ -8,13 +8,14 @@ it works eagerly, in ``LazyFrame`` plans and in the streaming engine. Invalid ro
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, TypeVar
 
 import polars as pl
 
 from urlnorm import analytics, engine
+from urlnorm.core import outputs
 from urlnorm.core.profiles import Profile, get_profile
 
 _Fn = Callable[[pl.Series], pl.Series]
@@ -28,6 +29,21 @@ def _split(mode: str, strict: bool, invalid_utf8: str = "error") -> _Fn:
         return engine.record_struct(result, series)
 
     return run
+
+
+def _parse(fields: tuple[str, ...], strict: bool, **options: Any) -> _Fn:
+    def run(series: pl.Series) -> pl.Series:
+        result = engine.parse(series, fields=fields, **options)
+        if strict:
+            engine.raise_first_error(result, series)
+        return result.frame.to_struct(series.name)
+
+    return run
+
+
+def parse_dtype(fields: tuple[str, ...]) -> pl.Struct:
+    """The struct :meth:`UrlExprNamespace.parse` returns for ``fields``."""
+    return pl.Struct({name: engine.PARSE_SCHEMA[name] for name in outputs.check_fields(fields)})
 
 
 def _join(mode: str, strict: bool) -> _Fn:
@@ -85,6 +101,44 @@ class UrlExprNamespace:
         """
         fn = partial(engine.normalize, profile=profile, invalid_utf8=invalid_utf8)
         return self._map(_column(fn, "url", strict), pl.String())
+
+    def parse(
+        self,
+        profile: str | Profile = "canonical",
+        fields: Sequence[str] = outputs.DEFAULT_FIELDS,
+        *,
+        strict: bool = False,
+        invalid_utf8: str = "error",
+        with_scheme: bool = False,
+        trailing_comma: bool = False,
+    ) -> pl.Expr:
+        """Every output a job needs from one normalisation of each URL, as a struct.
+
+        ``fields`` are any of ``normalized``, ``error``, the URL record's fields of the
+        normalised URL (``scheme`` … ``fragment``, ``port`` a UInt16), ``surt`` (its SURT key;
+        ``with_scheme`` and ``trailing_comma`` as for :meth:`surt`) and ``key_hash`` (UInt64,
+        FNV-1a of the normalised URL). Each row is parsed and normalised once, however many
+        fields are asked for; ``.struct.unnest()`` makes them columns.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> df = pl.DataFrame({"u": ["HTTP://A.com:80/x?b=1", "http://a:99999/"]})
+        >>> parsed = df.select(pl.col("u").url.parse("canonical", ["normalized", "error", "host"]))
+        >>> parsed.unnest("u").rows()
+        [('http://a.com/x?b=1', None, 'a.com'), (None, 'port-out-of-range', None)]
+
+        """
+        wanted = tuple(fields)
+        fn = _parse(
+            wanted,
+            strict,
+            profile=profile,
+            invalid_utf8=invalid_utf8,
+            with_scheme=with_scheme,
+            trailing_comma=trailing_comma,
+        )
+        return self._map(fn, parse_dtype(wanted))
 
     def split(
         self, mode: str = "whatwg", *, strict: bool = False, invalid_utf8: str = "error"
@@ -344,6 +398,15 @@ class UrlSeriesNamespace:
         """See :meth:`UrlExprNamespace.normalize`."""
         return self._call("normalize", profile, strict=strict, invalid_utf8=invalid_utf8)
 
+    def parse(
+        self,
+        profile: str | Profile = "canonical",
+        fields: Sequence[str] = outputs.DEFAULT_FIELDS,
+        **options: Any,
+    ) -> pl.Series:
+        """See :meth:`UrlExprNamespace.parse`."""
+        return self._call("parse", profile, fields, **options)
+
     def split(
         self, mode: str = "whatwg", *, strict: bool = False, invalid_utf8: str = "error"
     ) -> pl.Series:
@@ -535,15 +598,26 @@ def dedup(
     if column not in lazy.collect_schema().names():
         raise pl.exceptions.ColumnNotFoundError(f"column {column!r} not in frame")
     keyed = lazy.with_columns(UrlExprNamespace(pl.col(column)).key(profile).alias(key))
+    result = dedup_keyed(keyed, column, key, keep, count=count)
+    return result.collect() if isinstance(frame, pl.DataFrame) else result
+
+
+def dedup_keyed(
+    keyed: pl.LazyFrame, column: str, key: str, keep: str = "first", *, count: str = "count"
+) -> pl.LazyFrame:
+    """:func:`dedup` over a key column ``keyed`` already has (a row with a null key stays).
+
+    For a job that computed the key in the same pass as its other outputs
+    (:meth:`UrlExprNamespace.parse`'s ``normalized``).
+    """
     merged = (
         keyed.filter(pl.col(key).is_not_null())
         .group_by(key, maintain_order=True)
         .agg(*_kept(column, keep), pl.len().alias(count))
     )
     alone = keyed.filter(pl.col(key).is_null()).with_columns(pl.lit(1, pl.UInt32).alias(count))
-    names = [*lazy.collect_schema().names(), key, count]
-    result = pl.concat([merged.select(names), alone.select(names)])
-    return result.collect() if isinstance(frame, pl.DataFrame) else result
+    names = [*keyed.collect_schema().names(), count]
+    return pl.concat([merged.select(names), alone.select(names)])
 
 
 def dedup_summary(series: pl.Series, profile: str | Profile = "canonical") -> pl.DataFrame:

@@ -163,12 +163,19 @@ static PyObject *take_lists(const un_batch *b, un_result *r) {
     return Py_BuildValue("(NNL)", take(&r->list_offsets), take(&r->list_validity), (long long)r->list_nulls);
 }
 
+/* A fixed-width column the kernel wrote: (values, validity). */
+static PyObject *take_fixed(un_buf *values, un_buf *validity) { return Py_BuildValue("(NN)", take(values), take(validity)); }
+
 static PyObject *result_to_python(const un_batch *b, un_result *r) {
-    int record = b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD;
     int n = un_text_columns(b);
     PyObject *texts = PyList_New(n);
     if (!texts) return NULL;
     for (int i = 0; i < n; i++) {
+        if (!un_text_wanted(b, i)) {
+            Py_INCREF(Py_None);
+            PyList_SET_ITEM(texts, i, Py_None);
+            continue;
+        }
         PyObject *t = take_builder(&r->text[i]);
         if (!t) {
             Py_DECREF(texts);
@@ -176,14 +183,11 @@ static PyObject *result_to_python(const un_batch *b, un_result *r) {
         }
         PyList_SET_ITEM(texts, i, t);
     }
-    PyObject *port = Py_None;
-    Py_INCREF(Py_None);
-    if (record) {
-        Py_DECREF(Py_None);
-        port = Py_BuildValue("(NN)", take(&r->port), take(&r->port_validity));
-    }
-    return Py_BuildValue("(NNNNNLN)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
-                         (long long)r->asked, take_lists(b, r));
+    int hashed = b->op == UN_OP_PARSE && (b->outputs >> UN_OUT_KEY_HASH & 1u);
+    PyObject *port = un_record_out(b) ? take_fixed(&r->port, &r->port_validity) : Py_NewRef(Py_None);
+    PyObject *key_hash = hashed ? take_fixed(&r->key_hash, &r->key_hash_validity) : Py_NewRef(Py_None);
+    return Py_BuildValue("(NNNNNLNN)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
+                         (long long)r->asked, take_lists(b, r), key_hash);
 }
 
 /* The kernel's answerer: the Python callable answer(kind, question) -> str | int, called with
@@ -208,11 +212,15 @@ static int python_answer(void *data, int kind, const uint8_t *question, size_t n
     return code;
 }
 
+/* Rows every run has read, so that a test can count how often a job passes over its rows. */
+static unsigned long long rows_run;
+
 /* run(op, option, input, base, answer, utf8)
  * op 0 normalize and 3 normalize to a record (option: profile spec), 1 split (option:
  * generic), 2 join (option: mode), 4 surt (option: (profile spec, with_scheme, comma)),
  * 5 host (option: (column, include_private)), 6 query (option: (mode, name bytes)), 7 path
- * segments, 8 select parameters (option: (keep, length-prefixed names)).
+ * segments, 8 select parameters (option: (keep, length-prefixed names)), 9 parse (option:
+ * (profile spec, output bits, with_scheme, comma)).
  * answer: a callable for the rows' questions, or None to leave them asking.
  * utf8: 0 the input is text (Arrow guarantees UTF-8), 1 binary whose invalid rows are errors,
  * 2 binary whose invalid bytes are percent-encoded. */
@@ -231,7 +239,11 @@ static PyObject *run(PyObject *self, PyObject *args) {
     int ok = 1;
     held_column *local = PyMem_Calloc(2, sizeof(held_column));
     if (!local) return PyErr_NoMemory();
-    if (op == UN_OP_SURT) {
+    if (op == UN_OP_PARSE) {
+        PyObject *spec;
+        ok = PyArg_ParseTuple(option, "OIpp", &spec, &b.outputs, &b.with_scheme, &b.trailing_comma) && profile_from(spec, &prof, &keep) == 0;
+        b.profile = &prof;
+    } else if (op == UN_OP_SURT) {
         PyObject *spec;
         ok = PyArg_ParseTuple(option, "Opp", &spec, &b.with_scheme, &b.trailing_comma) && profile_from(spec, &prof, &keep) == 0;
         b.profile = &prof;
@@ -274,6 +286,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
         Py_END_ALLOW_THREADS
         if (failed && !PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "the kernel ran out of memory or met a malformed array");
         if (!failed) out = result_to_python(&b, &r);
+        rows_run += (unsigned long long)b.input.length;
         un_result_free(&r);
     }
     for (int i = 0; i < 2; i++) release(&local[i]);
@@ -325,7 +338,13 @@ static PyObject *names_tuple(const char *const *names, int n) {
     return t;
 }
 
+static PyObject *rows_read(PyObject *self, PyObject *args) {
+    (void)self, (void)args;
+    return PyLong_FromUnsignedLongLong(rows_run);
+}
+
 static PyMethodDef methods[] = {
+    {"rows_read", rows_read, METH_NOARGS, "How many rows the kernel has run over in this process."},
     {"run", run, METH_VARARGS, "Run one operation over a batch of rows."},
     {"set_tables", set_tables, METH_VARARGS, "Give the kernel urlnorm.core's character tables."},
     {"set_psl", set_psl, METH_VARARGS, "Give the kernel the Public Suffix List's rule set."},
@@ -342,6 +361,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
     if (!m) return NULL;
     if (PyModule_AddObject(m, "ERROR_NAMES", names_tuple(UN_ERROR_NAMES, UN_N_ERRORS)) < 0 ||
         PyModule_AddObject(m, "RULE_NAMES", names_tuple(RULE_NAMES, UN_N_RULES)) < 0 ||
+        PyModule_AddObject(m, "OUTPUT_NAMES", names_tuple(UN_OUTPUT_NAMES, UN_N_OUTPUTS)) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||
         PyModule_AddIntConstant(m, "ASK_WWW", UN_ASK_WWW) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST_RULES", UN_ASK_HOST_RULES) < 0) {

@@ -17,6 +17,10 @@ typedef struct {
     int asked; /* the row asked a question */
 } worker;
 
+const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS] = {
+    [UN_OUT_NORMALIZED] = "normalized", [UN_OUT_RECORD] = "record", [UN_OUT_SURT] = "surt", [UN_OUT_KEY_HASH] = "key_hash",
+};
+
 void un_result_init(un_result *r) { memset(r, 0, sizeof *r); }
 
 void un_result_free(un_result *r) {
@@ -25,6 +29,8 @@ void un_result_free(un_result *r) {
     un_builder_free(&r->errors);
     un_buf_free(&r->port);
     un_buf_free(&r->port_validity);
+    un_buf_free(&r->key_hash);
+    un_buf_free(&r->key_hash_validity);
     un_buf_free(&r->status);
     un_buf_free(&r->list_offsets);
     un_buf_free(&r->list_validity);
@@ -47,22 +53,40 @@ void un_ctx_free(un_ctx *c) {
     un_buf_free(&c->scratch2);
 }
 
-static int record_out(const un_batch *b) { return b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD; }
+static int wants(const un_batch *b, int output) { return b->op == UN_OP_PARSE && (b->outputs >> output & 1u); }
+int un_record_out(const un_batch *b) { return b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD || wants(b, UN_OUT_RECORD); }
 int un_list_out(const un_batch *b) {
     return b->op == UN_OP_PATH_SEGMENTS || (b->op == UN_OP_QUERY && b->query_mode != UN_QUERY_FIRST);
 }
 int un_text_columns(const un_batch *b) {
     if (b->op == UN_OP_QUERY && b->query_mode == UN_QUERY_PAIRS) return 2;
-    return record_out(b) ? UN_N_FIELDS : 1;
+    if (b->op == UN_OP_PARSE) return UN_PARSE_COLUMNS;
+    return un_record_out(b) ? UN_N_FIELDS : 1;
+}
+int un_text_wanted(const un_batch *b, int column) {
+    if (b->op != UN_OP_PARSE) return column < un_text_columns(b);
+    if (column == UN_PARSE_URL) return wants(b, UN_OUT_NORMALIZED);
+    if (column == UN_PARSE_SURT) return wants(b, UN_OUT_SURT);
+    return wants(b, UN_OUT_RECORD) && column < UN_PARSE_COLUMNS;
 }
 
 /* ---- a row's outputs ------------------------------------------------------------------------ */
 
+/* A bit of a validity bitmap, the row's, written as the rows go. */
+static void put_valid(un_buf *bits, int64_t row, int valid) {
+    if (row % 8 == 0) un_buf_putc(bits, 0);
+    if (valid && !bits->failed) bits->data[row / 8] |= (uint8_t)(1u << (row % 8));
+}
+
+static void put_key_hash(un_result *r, int64_t row, int valid, uint64_t h) {
+    un_buf_put(&r->key_hash, (const uint8_t *)&h, sizeof h);
+    put_valid(&r->key_hash_validity, row, valid);
+}
+
 static void put_port(un_result *r, int64_t row, int32_t port) {
     uint16_t v = port >= 0 ? (uint16_t)port : 0;
     un_buf_put(&r->port, (const uint8_t *)&v, sizeof v);
-    if (row % 8 == 0) un_buf_putc(&r->port_validity, 0);
-    if (port >= 0 && !r->port_validity.failed) r->port_validity.data[row / 8] |= (uint8_t)(1u << (row % 8));
+    put_valid(&r->port_validity, row, port >= 0);
 }
 
 /* End a value written to r->data since start; a short one moves into its view. */
@@ -80,21 +104,21 @@ static void put_bytes(un_builder *col, un_result *r, const uint8_t *p, size_t n)
 
 /* A list row ends: its offset, and whether it is a list or null. */
 static void end_list(un_result *r, int64_t row, int valid) {
-    if (row % 8 == 0) un_buf_putc(&r->list_validity, 0);
-    if (valid && !r->list_validity.failed) r->list_validity.data[row / 8] |= (uint8_t)(1u << (row % 8));
+    put_valid(&r->list_validity, row, valid);
     r->list_nulls += !valid;
     int32_t end = (int32_t)r->text[0].length;
     un_buf_put(&r->list_offsets, (const uint8_t *)&end, sizeof end);
 }
 
-static void emit_record(un_result *r, const un_url *u) {
+/* The record's fields as views into its serialisation, written to r->data from its start. */
+static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
     size_t at[UN_N_FIELDS];
     un_serialize_spans(u, &r->data, at);
     const un_buf *fields[UN_N_FIELDS] = {&u->scheme, &u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     int present[UN_N_FIELDS] = {u->has_scheme, u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
     for (int i = 0; i < UN_N_FIELDS; i++) {
-        if (present[i] && !r->data.failed) un_builder_view(&r->text[i], &r->data, at[i], fields[i]->len);
-        else un_builder_null(&r->text[i]);
+        if (present[i] && !r->data.failed) un_builder_view(&columns[i], &r->data, at[i], fields[i]->len);
+        else un_builder_null(&columns[i]);
     }
 }
 
@@ -161,15 +185,40 @@ static void emit_segments(un_result *r, const un_url *u, int64_t row) {
     end_list(r, row, 1);
 }
 
+/* The key hash is the published 64-bit FNV-1a (core outputs.key_hash), not the tables' seed. */
+#define FNV_OFFSET_BASIS 0xCBF29CE484222325ULL
+
+/* Every output PARSE was asked for, from the one normalised record. The URL, its hash and
+ * the record's fields share one serialisation: the fields are views into the URL's bytes. */
+static void emit_parse(const un_batch *b, un_result *r, const un_url *u, int64_t row) {
+    size_t start = r->data.len;
+    if (wants(b, UN_OUT_RECORD)) {
+        emit_record(r, u, &r->text[UN_PARSE_FIELDS]);
+        put_port(r, row, u->port);
+    } else if (wants(b, UN_OUT_NORMALIZED) || wants(b, UN_OUT_KEY_HASH)) {
+        un_serialize(u, &r->data);
+    }
+    if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 1, un_fnv1a(FNV_OFFSET_BASIS, r->data.data + start, r->data.len - start));
+    /* The fields' views of a URL of 12 bytes or less are inline, so committing may drop it. */
+    if (wants(b, UN_OUT_NORMALIZED)) commit(&r->text[UN_PARSE_URL], r, start);
+    else if (!wants(b, UN_OUT_RECORD)) r->data.len = start;
+    if (wants(b, UN_OUT_SURT)) {
+        start = r->data.len;
+        un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
+        commit(&r->text[UN_PARSE_SURT], r, start);
+    }
+}
+
 static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     const un_url *u = &w->url;
     size_t start = r->data.len;
     switch (b->op) {
     case UN_OP_SPLIT:
     case UN_OP_NORMALIZE_RECORD:
-        emit_record(r, u);
+        emit_record(r, u, r->text);
         put_port(r, row, u->port);
         return;
+    case UN_OP_PARSE: emit_parse(b, r, u, row); return;
     case UN_OP_HOST: emit_host(b, r, w); return;
     case UN_OP_QUERY: emit_query(b, r, w, row); return;
     case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;
@@ -187,8 +236,10 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
     } else if (un_list_out(b)) {
         end_list(r, row, 0);
     } else {
-        for (int i = 0; i < un_text_columns(b); i++) un_builder_null(&r->text[i]);
-        if (record_out(b)) put_port(r, row, -1);
+        for (int i = 0; i < un_text_columns(b); i++)
+            if (un_text_wanted(b, i)) un_builder_null(&r->text[i]);
+        if (un_record_out(b)) put_port(r, row, -1);
+        if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 0, 0);
     }
     un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
     if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->data, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
@@ -199,7 +250,8 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
     switch (b->op) {
     case UN_OP_NORMALIZE:
     case UN_OP_NORMALIZE_RECORD:
-    case UN_OP_SURT: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
+    case UN_OP_SURT:
+    case UN_OP_PARSE: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
     case UN_OP_SPLIT:
         return b->generic ? un_split_generic(p, n, &w->url) : un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
     case UN_OP_HOST: return un_whatwg_parse_host(&w->ctx, p, n, &w->url);
@@ -346,7 +398,8 @@ static void reserve_outputs(const un_batch *b, un_result *r) {
         r->error_at[i] = r->data.len;
         un_buf_puts(&r->data, UN_ERROR_NAMES[i]);
     }
-    for (int i = 0; i < un_text_columns(b); i++) un_builder_reserve(&r->text[i], rows);
+    for (int i = 0; i < un_text_columns(b); i++)
+        if (un_text_wanted(b, i)) un_builder_reserve(&r->text[i], rows);
     if (un_list_out(b)) {
         un_buf_reserve(&r->list_offsets, (rows + 1) * sizeof(int32_t));
         un_buf_put(&r->list_offsets, (const uint8_t *)&(int32_t){0}, sizeof(int32_t));
@@ -372,6 +425,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     for (int i = 0; i < un_text_columns(b); i++) failed |= un_builder_failed(&r->text[i]);
     failed |= un_builder_failed(&r->errors) || r->data.failed;
     failed |= r->status.failed || r->port.failed || r->port_validity.failed;
+    failed |= r->key_hash.failed || r->key_hash_validity.failed;
     failed |= r->list_offsets.failed || r->list_validity.failed;
     /* A list's offsets are int32: its values must number fewer than 2^31. */
     failed |= un_list_out(b) && r->text[0].length > INT32_MAX;

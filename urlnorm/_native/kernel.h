@@ -5,7 +5,16 @@
 
 #include "column.h"
 
-#define UN_N_COLUMNS 7 /* the most text columns an operation emits */
+/* PARSE emits any of these outputs of one normalisation, each asked for by its bit: the
+ * normalised URL, its record (the text fields and the port), its SURT key, and a 64-bit hash
+ * of the normalised URL (FNV-1a of its bytes, core outputs.key_hash). Their names, in bit
+ * order, are UN_OUTPUT_NAMES; Python reads them from the binding. */
+enum { UN_OUT_NORMALIZED, UN_OUT_RECORD, UN_OUT_SURT, UN_OUT_KEY_HASH, UN_N_OUTPUTS };
+extern const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS];
+/* PARSE's text columns: the URL, the record's fields, the SURT key. */
+enum { UN_PARSE_URL = 0, UN_PARSE_FIELDS = 1, UN_PARSE_SURT = UN_PARSE_FIELDS + UN_N_FIELDS, UN_PARSE_COLUMNS };
+
+#define UN_N_COLUMNS UN_PARSE_COLUMNS /* the most text columns an operation emits */
 
 /* NORMALIZE_RECORD emits the normalised record's columns as SPLIT does, for profiles whose
  * last rules only Python has; SURT emits the normalised URL's SURT key. */
@@ -16,7 +25,7 @@
  * the text as written. */
 typedef enum {
     UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_HOST,
-    UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_N_OPS,
+    UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_OP_PARSE, UN_N_OPS,
 } un_op;
 
 enum { UN_HOST_TEXT, UN_HOST_TYPE, UN_HOST_PARTS, UN_N_HOST_COLUMNS = UN_HOST_PARTS + UN_N_PARTS };
@@ -28,10 +37,11 @@ typedef int (*un_answer_fn)(void *data, int kind, const uint8_t *question, size_
 
 typedef struct {
     un_op op;
-    const un_profile *profile; /* UN_OP_NORMALIZE */
+    const un_profile *profile; /* UN_OP_NORMALIZE, NORMALIZE_RECORD, SURT, PARSE */
+    unsigned outputs;          /* UN_OP_PARSE: a bit for each UN_OUT_* asked for */
     int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
     int join_mode;             /* UN_OP_JOIN */
-    int with_scheme, trailing_comma; /* UN_OP_SURT */
+    int with_scheme, trailing_comma; /* UN_OP_SURT, UN_OP_PARSE */
     int psl_table;                   /* UN_OP_HOST: UN_PSL_ALL or UN_PSL_ICANN */
     int host_column;                 /* UN_OP_HOST: UN_HOST_* */
     int query_mode;                  /* UN_OP_QUERY: UN_QUERY_* */
@@ -54,13 +64,17 @@ typedef struct {
     int64_t list_nulls;
     un_builder errors;            /* the error code's name, else null */
     un_buf port, port_validity;   /* split: uint16 per row and its bitmap */
+    un_buf key_hash, key_hash_validity; /* parse: uint64 per row and its bitmap */
     un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* left unanswered */
     size_t error_at[UN_N_ERRORS]; /* where each error name is in data */
     int64_t asked;                /* rows that asked a question (not one the worker recalled) */
 } un_result;
 
-/* How many text columns the batch's operation emits, and whether they hold a list a row. */
+/* How many text columns the batch's operation has, which of them it emits, and whether they
+ * hold a list a row. */
 int un_text_columns(const un_batch *b);
+int un_text_wanted(const un_batch *b, int column);
+int un_record_out(const un_batch *b);
 int un_list_out(const un_batch *b);
 void un_result_init(un_result *r);
 void un_result_free(un_result *r);

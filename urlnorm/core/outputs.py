@@ -1,0 +1,89 @@
+"""The outputs of one normalisation: everything a caller can ask of a single parse of a URL.
+
+A job that needs a URL's normal form, its error, its record's fields, its SURT key and a hash
+of its key asks for all of them at once, and each row is parsed and normalised once. The
+kernel's ``PARSE`` operation is this module's twin (``_native/kernel.c``, ``emit_parse``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import fields
+from typing import Any
+
+from .errors import URLError
+from .profiles import Profile
+from .record import URL, serialize
+from .surt import surt_key
+
+RECORD_FIELDS = tuple(f.name for f in fields(URL))
+# Every output, in the order a struct of them lists its fields.
+FIELDS = ("normalized", "error", *RECORD_FIELDS, "surt", "key_hash")
+DEFAULT_FIELDS = ("normalized", "error")
+_FNV_OFFSET, _FNV_PRIME, _MASK = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
+
+
+def key_hash(key: str) -> int:
+    """FNV-1a (64-bit) of the key's UTF-8 bytes: a fixed-width key to group and join on.
+
+    FNV-1a is the Fowler–Noll–Vo hash (IETF draft-eastlake-fnv); it is stable across
+    processes and versions, unlike Python's ``hash``.
+
+    >>> key_hash(""), key_hash("a")
+    (14695981039346656037, 12638187200555641996)
+    """
+    h = _FNV_OFFSET
+    for byte in key.encode("utf-8", "surrogatepass"):
+        h = ((h ^ byte) * _FNV_PRIME) & _MASK
+    return h
+
+
+def check_fields(names: Iterable[str]) -> tuple[str, ...]:
+    """``names`` as a tuple, each an output of :data:`FIELDS` and none twice.
+
+    >>> check_fields(["normalized", "host"])
+    ('normalized', 'host')
+    """
+    wanted = tuple(names)
+    unknown = [n for n in wanted if n not in FIELDS]
+    if unknown:
+        raise ValueError(f"unknown field {unknown[0]!r}; fields are {', '.join(FIELDS)}")
+    if len(set(wanted)) != len(wanted):
+        raise ValueError("a field is asked for twice")
+    return wanted
+
+
+def outputs(
+    text: str,
+    profile: Profile,
+    names: tuple[str, ...] = DEFAULT_FIELDS,
+    *,
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+) -> dict[str, Any]:
+    """The outputs ``names`` of ``text`` normalised by ``profile``, from one normalisation.
+
+    An invalid URL gives its error code and null for every other output.
+
+    >>> from urlnorm.core.profiles import get_profile
+    >>> outputs("HTTP://A.com:80/x", get_profile("canonical"), ("normalized", "host", "surt"))
+    {'normalized': 'http://a.com/x', 'host': 'a.com', 'surt': 'com,a)/x'}
+    >>> outputs("http://a:99999/", get_profile("canonical"))
+    {'normalized': None, 'error': 'port-out-of-range'}
+    """
+    try:
+        url = profile.apply(text)
+    except URLError as exc:
+        return {name: exc.code if name == "error" else None for name in names}
+    return {name: _output(name, url, with_scheme, trailing_comma) for name in names}
+
+
+def _output(name: str, url: URL, with_scheme: bool, trailing_comma: bool) -> Any:
+    """One output of a normalised record."""
+    if name == "normalized":
+        return serialize(url)
+    if name == "surt":
+        return surt_key(url, with_scheme=with_scheme, trailing_comma=trailing_comma)
+    if name == "key_hash":
+        return key_hash(serialize(url))
+    return None if name == "error" else getattr(url, name)
