@@ -16,27 +16,48 @@ DEFAULT_OUTPUT = Path("output") / "clickstream.parquet"
 
 
 def run(source: str, target: Path, *, column: str = "page_url") -> dict[str, object]:
-    """Write views per (domain, path) to ``target``; parameters and referrers beside it."""
-    views = io.scan(source, column).with_columns(
-        domain=pl.col(column).url.registered_domain(),
-        path=pl.col(column).url.path(),
-        referrer_domain=pl.col("referrer_url").url.registered_domain(),
+    """Write views per (domain, path) to ``target``; parameters and referrers beside it.
+
+    Each URL is parsed once (``url.parse`` in ``whatwg``, the URL as browsers read it); the
+    parameters are decoded once per distinct page URL, weighted by its views. The three
+    files come from one run of the plan.
+    """
+    pages = pl.col(column).url.parse("whatwg", ["registered_domain", "path"]).alias("page")
+    referrer = pl.col("referrer_url").url.parse("whatwg", ["registered_domain"])
+    views = (
+        io.scan(source, column)
+        .with_columns(pages, referrer_domain=referrer.struct.field("registered_domain"))
+        .with_columns(pl.col("page").struct.rename_fields(["domain", "path"]))
+        .unnest("page")
+        # The three outputs need different columns, so without a shared cache Polars would
+        # plan each branch apart and parse some URLs twice.
+        .cache()
     )
     per_page = (
         views.group_by("domain", "path")
         .agg(pl.len().alias("views"), pl.col("user").n_unique().alias("users"))
         .sort("views", descending=True)
     )
-    io.write(per_page, target)
-    params = views.select(pl.col(column).url.query_params().alias("p")).explode("p").unnest("p")
-    top_params = params.drop_nulls("key").group_by("key").agg(pl.len().alias("count"))
-    io.write(
-        top_params.sort("count", descending=True), target.with_name(target.stem + ".params.parquet")
+    distinct = views.group_by(column).agg(pl.len().alias("views"))
+    params = distinct.select(pl.col(column).url.query_params().alias("p"), "views")
+    top_params = (
+        params.explode("p")
+        .unnest("p")
+        .drop_nulls("key")
+        .group_by("key")
+        .agg(pl.col("views").sum().alias("count"))
+        .sort("count", "key", descending=[True, False])
     )
     referrers = views.group_by("referrer_domain").agg(pl.len().alias("views"))
-    io.write(
-        referrers.sort("views", descending=True),
-        target.with_name(target.stem + ".referrers.parquet"),
+    io.write_all(
+        [
+            (per_page, target),
+            (top_params, target.with_name(target.stem + ".params.parquet")),
+            (
+                referrers.sort("views", descending=True),
+                target.with_name(target.stem + ".referrers.parquet"),
+            ),
+        ]
     )
     top = pl.read_parquet(target).head(3).select("domain", "path", "views").rows()
     return {"pages": pl.scan_parquet(target).select(pl.len()).collect().item(), "top pages": top}

@@ -7,8 +7,8 @@ from pathlib import Path
 import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
-from urlnorm import io
-from urlnorm.polars import dedup, dedup_summary
+from urlnorm import engine, io
+from urlnorm.polars import dedup_keyed, dedup_summary
 
 from . import SAMPLE_DATA
 
@@ -19,19 +19,20 @@ DEFAULT_OUTPUT = Path("output") / "crawl-dedup.parquet"
 def run(
     source: str, target: Path, *, column: str = "url", profile: str = "crawl"
 ) -> dict[str, object]:
-    """Write one row per resource to ``target`` and the per-rule merge report beside it."""
+    """Write one row per resource to ``target`` and the per-rule merge report beside it.
+
+    Each row is normalised once: its key (``normalized``, under ``profile``), error and the
+    key's record come from one ``url.parse``; the report reruns the rules only on the
+    distinct spellings of classes that merged more than one.
+    """
     frontier = io.scan(source, column)
-    kept = (
-        dedup(frontier, column, profile, keep="first")
-        .with_columns(
-            pl.col(column).url.split().alias("parts"),
-            pl.col(column).url.normalize("canonical").alias("normalized"),
-            pl.col(column).url.error("canonical").alias("error"),
-        )
-        .unnest("parts")
-    )
-    io.write(kept, target)
-    report = dedup_summary(frontier.select(column).collect().to_series(), profile)
+    fields = ("normalized", "error", *engine.RECORD_FIELDS)
+    parsed = pl.col(column).url.parse(profile, fields).alias("parsed")
+    keyed = frontier.with_columns(parsed).unnest("parsed")
+    kept = dedup_keyed(keyed, column, "normalized", keep="first")
+    (spellings,) = io.write_all([(kept, target)], collect=[keyed.select(column, "normalized")])
+    spellings = spellings.unique()
+    report = dedup_summary(spellings[column], profile, keys=spellings["normalized"])
     io.write(report, target.with_name(target.stem + ".merges.parquet"))
     rows_in = frontier.select(pl.len()).collect().item()
     rows_out = pl.scan_parquet(target).select(pl.len()).collect().item()

@@ -16,6 +16,7 @@ import urlnorm
 import urlnorm.arrow
 from tests.conftest import load_wpt
 from tests.strategies import COLUMN_VALUE, EDGE_URL
+from urlnorm.core import outputs
 
 # Every test here runs on the native kernel and on the pure-Python path.
 pytestmark = pytest.mark.usefixtures("engine_path")
@@ -77,20 +78,23 @@ def arrow_split(values: list[str | None], mode: str) -> list[tuple[Any, str | No
 
 
 # Every output of one pass, against the core's separate functions for each.
-PARSE_FIELDS = ["normalized", "error", *urlnorm.engine.RECORD_FIELDS, "surt", "key_hash"]
+PARSE_FIELDS = list(outputs.FIELDS)
 
 
 def expected_parse(values: list[str | None], profile: str) -> list[dict[str, Any]]:
-    def outputs(value: str) -> dict[str, Any]:
-        record = urlnorm.get_profile(profile).apply(value)
+    prof = urlnorm.get_profile(profile)
+
+    def every_output(value: str) -> dict[str, Any]:
+        record = prof.apply(value)
         key = urlnorm.normalize(value, profile)
         fields = {name: getattr(record, name) for name in urlnorm.engine.RECORD_FIELDS}
         surt = urlnorm.surt(value, profile, with_scheme=True)
-        return {"normalized": key, **fields, "surt": surt, "key_hash": fnv1a_64(key)}
+        host = outputs.outputs(value, prof, ("host_type", "registered_domain"))
+        return {"normalized": key, **fields, "surt": surt, "key_hash": fnv1a_64(key), **host}
 
     rows = []
     for value in values:
-        got, code = core_or_error(outputs, value)
+        got, code = core_or_error(every_output, value)
         row = dict.fromkeys(PARSE_FIELDS) if got is None else got
         rows.append({**row, "error": code})
     return [{name: row[name] for name in PARSE_FIELDS} for row in rows]

@@ -60,7 +60,7 @@ def test_arrow_reader_streams_batches(tmp_path: Path) -> None:
         pa.RecordBatchReader.from_batches(pq.read_schema(source), reader),
         "url",
         profile="canonical",
-        split_mode="whatwg",
+        split=True,
     )
     table = mapped.read_all()
     assert table.num_rows == 3 * BATCH_ROWS
@@ -99,7 +99,7 @@ import pyarrow.parquet as pq
 import urlnorm.arrow
 batches = urlnorm.arrow.map_batches(
     pq.ParquetFile(sys.argv[1]).iter_batches(batch_size={batch}),
-    "url", profile="canonical", split_mode="whatwg",
+    "url", profile="canonical", split=True,
 )
 first = next(batches)
 with pq.ParquetWriter(sys.argv[2], first.schema) as writer:

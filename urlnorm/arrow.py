@@ -9,13 +9,16 @@ viewed as a Polars Series without copying where Arrow allows, run through
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TypeAlias
 
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from urlnorm import analytics, engine
+from urlnorm.core import outputs
+from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import Profile
 
 ArrowStrings: TypeAlias = "pa.Array | pa.ChunkedArray"
@@ -54,6 +57,49 @@ def normalize(
     result = engine.normalize(series, profile, invalid_utf8=invalid_utf8)
     result = _checked(result, series, strict)
     return _arrow(result.frame.get_column("url"))
+
+
+def parse(
+    array: ArrowStrings,
+    profile: str | Profile = "canonical",
+    fields: Sequence[str] = outputs.DEFAULT_FIELDS,
+    *,
+    strict: bool = False,
+    invalid_utf8: str = "error",
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+) -> pa.Table:
+    """Every output a job needs from one normalisation of each URL, as a table of ``fields``.
+
+    The fields are those of ``url.parse`` in Polars. The table's columns are the kernel's own
+    buffers (text as ``string_view``; no copy), a chunk a thread slice of each input chunk.
+
+    >>> import pyarrow as pa
+    >>> table = parse(pa.array(["HTTP://A.com:80/x", "http://[1"]), "canonical", ["host", "error"])
+    >>> table.to_pylist()
+    [{'host': 'a.com', 'error': None}, {'host': None, 'error': 'IPv6-unclosed'}]
+    """
+    wanted = tuple(fields)
+    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+    options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
+    batches = []
+    for chunk in chunks:
+        parsed = engine.parse_arrow(chunk, profile, wanted, invalid_utf8=invalid_utf8, **options)
+        if strict:
+            _raise_first_error(chunk, parsed)
+        batches += parsed
+    if not batches:
+        batches = engine.parse_arrow(pa.array([], pa.string()), profile, wanted)
+    return pa.Table.from_batches(batches)
+
+
+def _raise_first_error(array: pa.Array, batches: list[pa.RecordBatch]) -> None:
+    """For ``strict``: raise :class:`urlnorm.URLError` for the first invalid row."""
+    errors = pa.chunked_array([b.column("error") for b in batches])
+    bad = pc.indices_nonzero(pc.is_valid(errors))
+    if len(bad):
+        index = bad[0].as_py()
+        raise URLError(str(errors[index]), str(array[index]), f"row {index}")
 
 
 def split(
@@ -95,31 +141,36 @@ def map_batches(
     column: str,
     *,
     profile: str | Profile = "rfc3986",
-    split_mode: str | None = None,
+    split: bool = False,
 ) -> Iterator[pa.RecordBatch]:
-    """Add normalised, error (and, with ``split_mode``, record) columns to each batch, lazily.
+    """Add normalised, error (and, with ``split``, record) columns to each batch, lazily.
 
-    The new columns are ``{column}_normalized``, ``{column}_error`` and the record's fields;
-    ``batches`` may be a ``RecordBatchReader`` or any iterator of batches.
+    The new columns are ``{column}_normalized``, ``{column}_error`` and the normalised URL's
+    record fields, all from one pass of the kernel, whose buffers they are (no copy); a
+    batch the kernel splits across threads comes out as one batch a slice. ``batches`` may
+    be a ``RecordBatchReader`` or any iterator of batches.
     """
+    fields = ("normalized", "error", *(engine.RECORD_FIELDS if split else ()))
     for batch in batches:
-        yield _add_columns(batch, column, profile, split_mode)
+        if column not in batch.schema.names:
+            raise KeyError(f"column {column!r} not in batch; columns are {batch.schema.names}")
+        yield from _add_columns(
+            batch, column, engine.parse_arrow(batch.column(column), profile, fields)
+        )
 
 
 def _add_columns(
-    batch: pa.RecordBatch, column: str, profile: str | Profile, split_mode: str | None
-) -> pa.RecordBatch:
-    if column not in batch.schema.names:
-        raise KeyError(f"column {column!r} not in batch; columns are {batch.schema.names}")
-    urls = batch.column(column)
-    result = engine.normalize(_series(urls), profile)
-    arrays = [*batch.columns, _arrow(result.frame.get_column("url")), _arrow(result.errors)]
-    names = [*batch.schema.names, f"{column}_normalized", f"{column}_error"]
-    if split_mode is not None:
-        parts = engine.split(_series(urls), split_mode).frame
-        arrays += [_arrow(parts.get_column(name)) for name in parts.columns]
-        names += parts.columns
-    return pa.RecordBatch.from_arrays(arrays, names=names)
+    batch: pa.RecordBatch, column: str, parsed: list[pa.RecordBatch]
+) -> Iterator[pa.RecordBatch]:
+    """``batch``'s rows with the columns of ``parsed``, a batch a slice of ``parsed``."""
+    names = [f"{column}_{n}" if n in ("normalized", "error") else n for n in parsed[0].schema.names]
+    start = 0
+    for part in parsed:
+        rows = batch.slice(start, part.num_rows)
+        start += part.num_rows
+        yield pa.RecordBatch.from_arrays(
+            [*rows.columns, *part.columns], names=[*batch.schema.names, *names]
+        )
 
 
 def map_reader(
@@ -127,10 +178,10 @@ def map_reader(
     column: str,
     *,
     profile: str | Profile = "rfc3986",
-    split_mode: str | None = None,
+    split: bool = False,
 ) -> pa.RecordBatchReader:
     """:func:`map_batches` as a ``RecordBatchReader``, for writers that take one."""
-    batches = map_batches(reader, column, profile=profile, split_mode=split_mode)
+    batches = map_batches(reader, column, profile=profile, split=split)
     first = next(batches, None)
     if first is None:
         return pa.RecordBatchReader.from_batches(reader.schema, [])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import inspect
 import os
 import sys
@@ -23,7 +24,7 @@ import polars as pl
 
 import urlnorm
 from urlnorm import engine, io, progress
-from urlnorm.polars import KEEP, UrlExprNamespace, UrlSeriesNamespace, dedup_keyed, dedup_summary
+from urlnorm.polars import KEEP, UrlExprNamespace, dedup_keyed, dedup_summary
 
 PARSED = "__urlnorm_parsed"
 PIPELINES = {"crawl-dedup": "crawl_dedup", "clickstream": "clickstream", "lake": "lake"}
@@ -127,11 +128,12 @@ def cmd_learn(args: argparse.Namespace) -> None:
 
 def cmd_report(args: argparse.Namespace) -> None:
     """Write an HTML report on a URL column."""
-    try:
-        from urlnorm import report
-    except ImportError:  # pragma: no cover - the report extra is installed by make test
+    if importlib.util.find_spec("matplotlib") is None:
+        # Checked first: the charts import matplotlib only when they are drawn.
         message = "the report needs matplotlib: pip install 'polars-urlnorm[report]'"
-        raise io.InputError(message) from None
+        raise io.InputError(message)
+    from urlnorm import report
+
     urls = _read(args, args.column).to_series()
     with elapsed("summarising", quiet=args.quiet):
         page = report.render(report.summarise(urls, args.profile), args.input)
@@ -141,17 +143,17 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 
 def summarise(urls: pl.Series, profile: str) -> list[str]:
-    """The lines ``urlnorm stats`` prints."""
-    url = UrlSeriesNamespace(urls)
-    errors = url.error(profile)
-    keys = url.key(profile)
-    domains = url.registered_domain().drop_nulls().value_counts(sort=True).head(5)
-    merged = dedup_summary(urls, profile).filter(pl.col("merged") > 0)
+    """The lines ``urlnorm stats`` prints: one pass of ``profile`` over the rows."""
+    fields = ("error", "normalized", "host", "registered_domain")
+    parsed = engine.parse(urls, profile, fields).frame
+    errors, keys = parsed.get_column("error"), parsed.get_column("normalized")
+    domains = parsed.get_column("registered_domain").drop_nulls().value_counts(sort=True).head(5)
+    merged = dedup_summary(urls, profile, keys=keys).filter(pl.col("merged") > 0)
     invalid = errors.is_not_null().sum()
     lines = [
         f"rows: {urls.len():,}",
         f"invalid: {invalid:,} ({invalid / max(urls.len(), 1):.2%})",
-        f"distinct hosts: {url.host().n_unique():,}",
+        f"distinct hosts: {parsed.get_column('host').n_unique():,}",
         f"duplicates under {profile}: {urls.len() - keys.n_unique():,}",
     ]
     lines += [f"  merged by {rule}: {n:,}" for rule, n in merged.rows()]

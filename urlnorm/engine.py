@@ -11,10 +11,10 @@ install) the core runs once per distinct value: the same results, by the same re
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 import polars as pl
 import pyarrow as pa
@@ -251,27 +251,91 @@ def parse(
         trailing_comma=trailing_comma,
         encode_invalid_utf8=encode,
     )
-    return Result(pl.DataFrame(_kernel_columns(outcome, wanted)), outcome.errors, outcome.asked)
+    columns = _kernel_columns(outcome.texts, outcome.port, outcome.key_hash, outcome.errors, wanted)
+    return Result(
+        pl.DataFrame([c.alias(n) for c, n in zip(columns, wanted, strict=True)]),
+        outcome.errors,
+        outcome.asked,
+    )
+
+
+def parse_arrow(
+    array: pa.Array,
+    profile: str | Profile = "canonical",
+    fields: tuple[str, ...] = outputs.DEFAULT_FIELDS,
+    *,
+    invalid_utf8: str = "error",
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+) -> list[pa.RecordBatch]:
+    """:func:`parse` from Arrow to Arrow: record batches of ``fields`` that cover the rows.
+
+    On the kernel these hold its own buffers (text as ``string_view``, one data buffer a
+    batch that every text column points into): nothing is copied, and a batch split across
+    threads gives one record batch a thread slice.
+    """
+    wanted, prof = outputs.check_fields(fields), get_profile(profile)
+    whole = native.native_profile(prof)
+    options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
+    if whole is None:
+        series = pl.from_arrow(native.as_kernel_array(array))
+        assert isinstance(series, pl.Series)
+        result = parse(series, prof, wanted, invalid_utf8=invalid_utf8, **options)
+        table = result.frame.to_arrow(compat_level=pl.CompatLevel.newest())
+        return table.to_batches() or [_empty_batch(wanted)]
+    encode = _check_utf8_option(invalid_utf8)
+    slices = native.parse_slices(
+        array, whole, _kernel_outputs(wanted), encode_invalid_utf8=encode, **options
+    )
+    return [
+        pa.RecordBatch.from_arrays(
+            _kernel_columns(b.texts, b.port, b.key_hash, b.errors, wanted), names=list(wanted)
+        )
+        for b in slices
+    ]
+
+
+def _empty_batch(wanted: tuple[str, ...]) -> pa.RecordBatch:
+    schema = pl.Schema({name: PARSE_SCHEMA[name] for name in wanted})
+    table = pl.DataFrame(schema=schema).to_arrow(compat_level=pl.CompatLevel.newest())
+    return pa.RecordBatch.from_pylist([], schema=table.schema)
+
+
+# The kernel's text columns of ``native.parse``, in its order, and the output giving each.
+_PARSE_TEXTS = (
+    ("normalized", "normalized"),
+    *((name, "record") for name in TEXT_FIELDS),
+    ("surt", "surt"),
+    ("host_type", "host_type"),
+    ("registered_domain", "registered_domain"),
+)
 
 
 def _kernel_outputs(wanted: tuple[str, ...]) -> tuple[str, ...]:
     """The kernel's outputs (``native.parse``) that give the fields ``wanted``."""
-    record = any(name in RECORD_FIELDS for name in wanted)
-    asked = {"normalized", "surt", "key_hash"} & set(wanted)
-    return (*sorted(asked), *(("record",) if record else ()))
+    record = ("record",) if any(name in RECORD_FIELDS for name in wanted) else ()
+    return (*(name for name in wanted if name not in RECORD_FIELDS and name != "error"), *record)
 
 
-def _kernel_columns(outcome: native.Outcome, wanted: tuple[str, ...]) -> list[pl.Series]:
-    """The kernel's columns named, in the order ``wanted``."""
-    texts = iter(outcome.texts)
-    by_name: dict[str, pl.Series] = {"error": outcome.errors}
-    for name in ("normalized", *TEXT_FIELDS, "surt"):
-        if name in wanted or (name in TEXT_FIELDS and any(f in wanted for f in RECORD_FIELDS)):
-            by_name[name] = next(texts).alias(name)
-    if outcome.port is not None:
-        by_name["port"] = outcome.port.alias("port")
-    if outcome.key_hash is not None:
-        by_name["key_hash"] = outcome.key_hash.alias("key_hash")
+Column = TypeVar("Column")
+
+
+def _kernel_columns(
+    texts: Sequence[Column | None],
+    port: Column | None,
+    key_hash: Column | None,
+    errors: Column,
+    wanted: tuple[str, ...],
+) -> list[Column]:
+    """The columns of a ``native.parse`` (Series, or a slice's arrays) in the order ``wanted``.
+
+    ``texts`` are the kernel's text columns in its order, those not asked for left out or None.
+    """
+    present = iter(t for t in texts if t is not None)
+    asked = set(_kernel_outputs(wanted))
+    by_name = {name: next(present) for name, output in _PARSE_TEXTS if output in asked}
+    fixed = {"error": errors, "port": port, "key_hash": key_hash}
+    by_name |= {name: column for name, column in fixed.items() if column is not None}
     return [by_name[name] for name in wanted]
 
 

@@ -12,8 +12,8 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -204,6 +204,27 @@ def write(
         return
     with atomic_target(Path(target)) as temporary:
         _sink(lazy, temporary, fmt)
+
+
+def write_all(
+    outputs: Sequence[tuple[pl.LazyFrame, str | Path]],
+    *,
+    collect: Sequence[pl.LazyFrame] = (),
+) -> list[pl.DataFrame]:
+    """Write each frame to its Parquet target, and collect ``collect``, in one run of the plan.
+
+    Frames that share a plan (one scan, one ``url.parse``) compute their shared part once,
+    so a job that writes its rows and its quarantine, or keeps a summary, passes over each
+    row once. Every target is written atomically. Returns the frames of ``collect``.
+    """
+    with ExitStack() as stack:
+        paths = [stack.enter_context(atomic_target(Path(target))) for _, target in outputs]
+        sinks = [
+            frame.sink_parquet(path, lazy=True)
+            for (frame, _), path in zip(outputs, paths, strict=True)
+        ]
+        done = pl.collect_all([*sinks, *collect], engine="streaming")
+    return done[len(sinks) :]
 
 
 def _sink(lazy: pl.LazyFrame, path: Path | BinaryIO, fmt: str) -> None:

@@ -413,18 +413,23 @@ def _utf8_mode(array: pa.Array, encode: bool) -> int:
 
 
 def _run(op: Op, array: pa.Array, base: pa.Array | None = None) -> Batch:
-    """One operation over ``array``, its slices on Polars' thread count with the GIL released."""
+    """One operation over ``array``, its slices' outputs as one batch of lists."""
+    return _concat(_run_slices(op, array, base))
+
+
+def _run_slices(op: Op, array: pa.Array, base: pa.Array | None = None) -> list[Batch]:
+    """One operation over ``array``: each slice's outputs, on the threads, GIL released."""
     literal_base = base is not None and len(base) == 1 and len(array) != 1
     parts = list(_slices(len(array), array.nbytes))
     if len(parts) <= 1:
-        return _run_one(op, array, base)
+        return [_run_one(op, array, base)]
 
     def one(part: tuple[int, int]) -> Batch:
         start, size = part
         part_base = base if base is None or literal_base else base.slice(start, size)
         return _run_one(op, array.slice(start, size), part_base)
 
-    return _concat(list(_pool(threads()).map(one, parts)))
+    return list(_pool(threads()).map(one, parts))
 
 
 _pools: dict[tuple[int, int], ThreadPoolExecutor] = {}
@@ -564,12 +569,31 @@ def parse(
     The outcome's texts are, of those asked for and in this order: the normalised URL, the
     record's text fields, the SURT key; ``port`` and ``key_hash`` are set if asked for.
     """
+    op = _parse_op(profile, outputs, with_scheme, trailing_comma, encode_invalid_utf8)
+    return _finish(op, as_kernel_array(array), one_chunk=False)
+
+
+def parse_slices(
+    array: pa.Array,
+    profile: NativeProfile,
+    outputs: tuple[str, ...],
+    *,
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+    encode_invalid_utf8: bool = False,
+) -> list[Batch]:
+    """:func:`parse` as the kernel's own Arrow arrays, one batch a thread slice (no copy)."""
+    op = _parse_op(profile, outputs, with_scheme, trailing_comma, encode_invalid_utf8)
+    return _run_slices(op, as_kernel_array(array))
+
+
+def _parse_op(
+    profile: NativeProfile, outputs: tuple[str, ...], scheme: bool, comma: bool, encode: bool
+) -> Op:
     assert KERNEL is not None
     names: tuple[str, ...] = KERNEL.OUTPUT_NAMES
     bits = sum(1 << names.index(name) for name in outputs)
-    option = (profile.spec, bits, with_scheme, trailing_comma)
-    op = Op(_OP_PARSE, option, encode_invalid_utf8, answerer(profile))
-    return _finish(op, as_kernel_array(array), one_chunk=False)
+    return Op(_OP_PARSE, (profile.spec, bits, scheme, comma), encode, answerer(profile))
 
 
 def split(array: pa.Array, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
@@ -701,6 +725,7 @@ __all__ = [
     "normalize",
     "normalize_record",
     "parse",
+    "parse_slices",
     "path_segments",
     "query",
     "select_params",

@@ -620,12 +620,16 @@ def dedup_keyed(
     return pl.concat([merged.select(names), alone.select(names)])
 
 
-def dedup_summary(series: pl.Series, profile: str | Profile = "canonical") -> pl.DataFrame:
+def dedup_summary(
+    series: pl.Series, profile: str | Profile = "canonical", *, keys: pl.Series | None = None
+) -> pl.DataFrame:
     """Per step of ``profile``, how many rows it merged that would otherwise stay apart.
 
     A step's count is how many more classes there would be without it (the profile minus
-    that rule; for the parse step, the input spellings themselves). Computed on the distinct
-    values, each without-one-rule profile running on the core.
+    that rule; for the parse step, the input spellings themselves). ``keys`` are the rows'
+    keys under ``profile`` if the caller has them (else they are computed). The rules run
+    again only on the distinct spellings of classes that hold more than one: a class of one
+    spelling has nothing to split without a rule.
 
     Examples
     --------
@@ -636,10 +640,13 @@ def dedup_summary(series: pl.Series, profile: str | Profile = "canonical") -> pl
 
     """
     prof = get_profile(profile)
-    distinct = series.drop_nulls().unique()
-    classes = _classes(distinct, prof)
-    rows = [(f"{prof.mode}-parse", distinct.len() - _classes(distinct, _bare(prof)))]
-    rows += [(r.name, _classes(distinct, prof.without(r.name)) - classes) for r in prof.rules]
+    if keys is None:
+        keys = engine.normalize(series, prof).frame.get_column("url")
+    pairs = pl.DataFrame({"u": series, "k": keys}).drop_nulls().unique()
+    merged = pairs.filter(pl.len().over("k") > 1)
+    spellings, classes = merged.get_column("u"), merged.get_column("k").n_unique()
+    rows = [(f"{prof.mode}-parse", spellings.len() - _classes(spellings, _bare(prof)))]
+    rows += [(r.name, _classes(spellings, prof.without(r.name)) - classes) for r in prof.rules]
     return pl.DataFrame(rows, schema={"rule": pl.String, "merged": pl.Int64}, orient="row")
 
 

@@ -10,19 +10,20 @@ from typing import Any
 import pyarrow as pa
 
 from urlnorm import arrow
+from urlnorm.engine import RECORD_FIELDS
 
 
 def normalize_table(
     table: pa.Table, column: str, profile: str = "canonical", *, split: bool = False
 ) -> pa.Table:
-    """``table`` plus ``normalized`` and ``error`` (and the URL record's) columns."""
-    urls = table.column(column)
-    table = table.append_column("normalized", arrow.normalize(urls, profile))
-    table = table.append_column("error", arrow.error(urls, profile))
-    if split:
-        record = arrow.split(urls)
-        for index, field in enumerate(record.type):
-            table = table.append_column(field.name, record.field(index))
+    """``table`` plus ``normalized`` and ``error`` (and the normalised URL's record) columns.
+
+    One pass of the kernel gives them all; the text columns are ``string_view``.
+    """
+    fields = ("normalized", "error", *(RECORD_FIELDS if split else ()))
+    parsed = arrow.parse(table.column(column), profile, fields)
+    for name in fields:
+        table = table.append_column(name, parsed.column(name))
     return table
 
 

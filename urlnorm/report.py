@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 
 import polars as pl
 
+from urlnorm import engine
 from urlnorm.core.profiles import get_profile
 from urlnorm.polars import UrlSeriesNamespace, dedup_summary
 
@@ -57,35 +58,55 @@ def _counts(values: pl.Series, top: int = TOP) -> list[tuple[str, int]]:
     return [(str(v), int(n)) for v, n in counts.rows()]
 
 
+REPORT_FIELDS = ("error", "normalized", "scheme", "host", "port", "host_type", "registered_domain")
+
+
 def summarise(urls: pl.Series, profile: str = "canonical") -> Summary:
-    """Count what the report shows (every count is a column function over ``urls``)."""
-    url = UrlSeriesNamespace(urls)
-    errors = url.error(profile)
-    ports = url.port().cast(pl.String).fill_null("(scheme default)")
-    params = url.query_params().explode().struct.field("key")
-    merged = dedup_summary(urls, profile).filter(pl.col("merged") > 0)
+    """Count what the report shows: one pass of ``profile`` over ``urls``.
+
+    The record's charts (schemes, ports, host types, domains) are of the normalised URLs;
+    query parameters are counted once per distinct URL, weighted by its rows.
+    """
+    parsed = engine.parse(urls, profile, REPORT_FIELDS).frame
+    errors, keys = parsed.get_column("error"), parsed.get_column("normalized")
+    ports = parsed.get_column("port").cast(pl.String).fill_null("(scheme default)")
+    merged = dedup_summary(urls, profile, keys=keys).filter(pl.col("merged") > 0)
     present = urls.drop_nulls()
     same = [("same spelling", present.len() - present.n_unique())]
     charts = [
         Chart("Error codes", _counts(errors)),
-        Chart("Schemes", _counts(url.scheme())),
+        Chart("Schemes", _counts(parsed.get_column("scheme"))),
         Chart("Ports", _counts(ports.filter(errors.is_null()))),
-        Chart("Host types", _counts(url.host_type())),
-        Chart(f"Top {TOP} registered domains", _counts(url.registered_domain())),
+        Chart("Host types", _counts(parsed.get_column("host_type"))),
+        Chart(f"Top {TOP} registered domains", _counts(parsed.get_column("registered_domain"))),
         Chart(
             f"Duplicates: same spelling, and merged by each step of {profile}",
             same + [(r, int(n)) for r, n in merged.rows()],
         ),
-        Chart(f"Top {TOP} query parameters", _counts(params)),
+        Chart(f"Top {TOP} query parameters", _parameter_counts(present)),
     ]
     return Summary(
         rows=urls.len(),
         invalid=int(errors.is_not_null().sum()),
-        distinct_hosts=url.host().n_unique(),
-        duplicates=present.len() - url.key(profile).drop_nulls().n_unique(),
+        distinct_hosts=parsed.get_column("host").n_unique(),
+        duplicates=present.len() - keys.drop_nulls().n_unique(),
         profile=get_profile(profile).name,
         charts=charts,
     )
+
+
+def _parameter_counts(urls: pl.Series) -> list[tuple[str, int]]:
+    """The most common query parameter names, each distinct URL's weighted by its rows."""
+    distinct = urls.value_counts(name="rows")
+    params = UrlSeriesNamespace(distinct.get_column(urls.name)).query_params()
+    keys = (
+        distinct.with_columns(params.alias("p"))
+        .explode("p")
+        .select(pl.col("p").struct.field("key"), "rows")
+    )
+    counts = keys.drop_nulls("key").group_by("key").agg(pl.col("rows").sum().alias("n"))
+    top = counts.sort(["n", "key"], descending=[True, False]).head(TOP)
+    return [(str(k), int(n)) for k, n in top.rows()]
 
 
 def svg(chart: Chart) -> str:

@@ -46,16 +46,16 @@ def _batch_columns(
     key_profile: Profile | None,
     analytics: Sequence[str],
 ) -> dict[str, pa.Array]:
-    """The columns ``normalize`` adds to one batch, in schema order."""
+    """The columns ``normalize`` adds to one batch, in schema order, from one kernel pass."""
+    fields = ("normalized", "error", *(RECORD_FIELDS if split else ()))
+    parsed = arrow.parse(urls, profile, fields)
     columns = {
-        "normalized": _strings(arrow.normalize(urls, profile)),
-        "error": _strings(arrow.error(urls, profile)),
+        # Spark reads neither string_view nor unsigned integers: the one cast it needs.
+        name: _strings(parsed.column(name).combine_chunks())
+        if name != "port"
+        else parsed.column(name).combine_chunks().cast(pa.int32())
+        for name in fields
     }
-    if split:
-        record = arrow.split(urls)
-        for name in RECORD_FIELDS:
-            field = record.field(name)
-            columns[name] = field.cast(pa.int32()) if name == "port" else _strings(field)
     if key_profile is not None:
         columns["key"] = _strings(arrow.normalize(urls, key_profile))
     for name in analytics:

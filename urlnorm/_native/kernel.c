@@ -18,7 +18,8 @@ typedef struct {
 } worker;
 
 const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS] = {
-    [UN_OUT_NORMALIZED] = "normalized", [UN_OUT_RECORD] = "record", [UN_OUT_SURT] = "surt", [UN_OUT_KEY_HASH] = "key_hash",
+    [UN_OUT_NORMALIZED] = "normalized", [UN_OUT_RECORD] = "record", [UN_OUT_SURT] = "surt",
+    [UN_OUT_KEY_HASH] = "key_hash", [UN_OUT_HOST_TYPE] = "host_type", [UN_OUT_REGISTERED_DOMAIN] = "registered_domain",
 };
 
 void un_result_init(un_result *r) { memset(r, 0, sizeof *r); }
@@ -65,9 +66,13 @@ int un_text_columns(const un_batch *b) {
 }
 int un_text_wanted(const un_batch *b, int column) {
     if (b->op != UN_OP_PARSE) return column < un_text_columns(b);
-    if (column == UN_PARSE_URL) return wants(b, UN_OUT_NORMALIZED);
-    if (column == UN_PARSE_SURT) return wants(b, UN_OUT_SURT);
-    return wants(b, UN_OUT_RECORD) && column < UN_PARSE_COLUMNS;
+    switch (column) {
+    case UN_PARSE_URL: return wants(b, UN_OUT_NORMALIZED);
+    case UN_PARSE_SURT: return wants(b, UN_OUT_SURT);
+    case UN_PARSE_HOST_TYPE: return wants(b, UN_OUT_HOST_TYPE);
+    case UN_PARSE_REGISTERED_DOMAIN: return wants(b, UN_OUT_REGISTERED_DOMAIN);
+    default: return wants(b, UN_OUT_RECORD) && column > UN_PARSE_URL && column < UN_PARSE_SURT;
+    }
 }
 
 /* ---- a row's outputs ------------------------------------------------------------------------ */
@@ -127,25 +132,37 @@ static const char *host_type(const un_url *u) {
     const un_buf *h = &u->host;
     if (!u->has_host || h->len == 0) return NULL;
     if (h->data[0] == '[') return "ipv6";
-    if (u->special < 0) return "opaque";
+    /* A generic-mode (RFC 3986) record does not note its scheme's specialness. */
+    if (u->special < 0 && un_special_index(u->scheme.data, u->scheme.len) < 0) return "opaque";
     return un_ends_in_a_number(h->data, h->len) ? "ipv4" : "domain";
+}
+
+/* A text, or null. */
+static void put_text(un_builder *col, un_result *r, const char *text) {
+    if (text) put_bytes(col, r, (const uint8_t *)text, strlen(text));
+    else un_builder_null(col);
+}
+
+/* A Public Suffix List part of the row's host (core public_suffix.domain_parts), null but for
+ * a domain host that has it. */
+static void put_part(un_builder *col, un_result *r, worker *w, int psl_table, int part) {
+    const un_url *u = &w->url;
+    const char *type = host_type(u);
+    if (type && type[0] == 'd' && un_domain_parts_of(psl_table, u->host.data, u->host.len, &w->name, &w->parts) == 0 && w->parts.present[part]) {
+        put_bytes(col, r, w->name.data + w->parts.start[part], w->parts.len[part]);
+    } else {
+        un_builder_null(col);
+    }
 }
 
 /* The one host column the batch asks for (UN_HOST_*): a PSL part only for a domain host. */
 static void emit_host(const un_batch *b, un_result *r, worker *w) {
     const un_url *u = &w->url;
-    const char *type = host_type(u);
     un_builder *col = &r->text[0];
-    int part = b->host_column - UN_HOST_PARTS;
-    if (b->host_column == UN_HOST_TEXT && u->has_host) {
-        put_bytes(col, r, u->host.data, u->host.len);
-    } else if (b->host_column == UN_HOST_TYPE && type) {
-        put_bytes(col, r, (const uint8_t *)type, strlen(type));
-    } else if (part >= 0 && type && type[0] == 'd' && un_domain_parts_of(b->psl_table, u->host.data, u->host.len, &w->name, &w->parts) == 0 && w->parts.present[part]) {
-        put_bytes(col, r, w->name.data + w->parts.start[part], w->parts.len[part]);
-    } else {
-        un_builder_null(col);
-    }
+    if (b->host_column == UN_HOST_TEXT && u->has_host) put_bytes(col, r, u->host.data, u->host.len);
+    else if (b->host_column == UN_HOST_TEXT) un_builder_null(col);
+    else if (b->host_column == UN_HOST_TYPE) put_text(col, r, host_type(u));
+    else put_part(col, r, w, b->psl_table, b->host_column - UN_HOST_PARTS);
 }
 
 /* The form-urlencoded pairs of the row's query (un_form_pairs), as the mode asks. */
@@ -190,7 +207,8 @@ static void emit_segments(un_result *r, const un_url *u, int64_t row) {
 
 /* Every output PARSE was asked for, from the one normalised record. The URL, its hash and
  * the record's fields share one serialisation: the fields are views into the URL's bytes. */
-static void emit_parse(const un_batch *b, un_result *r, const un_url *u, int64_t row) {
+static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) {
+    const un_url *u = &w->url;
     size_t start = r->data.len;
     if (wants(b, UN_OUT_RECORD)) {
         emit_record(r, u, &r->text[UN_PARSE_FIELDS]);
@@ -207,6 +225,8 @@ static void emit_parse(const un_batch *b, un_result *r, const un_url *u, int64_t
         un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
         commit(&r->text[UN_PARSE_SURT], r, start);
     }
+    if (wants(b, UN_OUT_HOST_TYPE)) put_text(&r->text[UN_PARSE_HOST_TYPE], r, host_type(u));
+    if (wants(b, UN_OUT_REGISTERED_DOMAIN)) put_part(&r->text[UN_PARSE_REGISTERED_DOMAIN], r, w, UN_PSL_ALL, UN_PART_REGISTERED);
 }
 
 static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
@@ -218,7 +238,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
         emit_record(r, u, r->text);
         put_port(r, row, u->port);
         return;
-    case UN_OP_PARSE: emit_parse(b, r, u, row); return;
+    case UN_OP_PARSE: emit_parse(b, r, w, row); return;
     case UN_OP_HOST: emit_host(b, r, w); return;
     case UN_OP_QUERY: emit_query(b, r, w, row); return;
     case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;

@@ -6,13 +6,21 @@
 #include "column.h"
 
 /* PARSE emits any of these outputs of one normalisation, each asked for by its bit: the
- * normalised URL, its record (the text fields and the port), its SURT key, and a 64-bit hash
- * of the normalised URL (FNV-1a of its bytes, core outputs.key_hash). Their names, in bit
+ * normalised URL, its record (the text fields and the port), its SURT key, a 64-bit hash of
+ * the normalised URL (FNV-1a of its bytes, core outputs.key_hash), its host's type and its
+ * registered domain (Public Suffix List, private section included). Their names, in bit
  * order, are UN_OUTPUT_NAMES; Python reads them from the binding. */
-enum { UN_OUT_NORMALIZED, UN_OUT_RECORD, UN_OUT_SURT, UN_OUT_KEY_HASH, UN_N_OUTPUTS };
+enum {
+    UN_OUT_NORMALIZED, UN_OUT_RECORD, UN_OUT_SURT, UN_OUT_KEY_HASH, UN_OUT_HOST_TYPE,
+    UN_OUT_REGISTERED_DOMAIN, UN_N_OUTPUTS,
+};
 extern const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS];
-/* PARSE's text columns: the URL, the record's fields, the SURT key. */
-enum { UN_PARSE_URL = 0, UN_PARSE_FIELDS = 1, UN_PARSE_SURT = UN_PARSE_FIELDS + UN_N_FIELDS, UN_PARSE_COLUMNS };
+/* PARSE's text columns: the URL, the record's fields, the SURT key, the host's type and
+ * registered domain. */
+enum {
+    UN_PARSE_URL = 0, UN_PARSE_FIELDS = 1, UN_PARSE_SURT = UN_PARSE_FIELDS + UN_N_FIELDS,
+    UN_PARSE_HOST_TYPE, UN_PARSE_REGISTERED_DOMAIN, UN_PARSE_COLUMNS,
+};
 
 #define UN_N_COLUMNS UN_PARSE_COLUMNS /* the most text columns an operation emits */
 

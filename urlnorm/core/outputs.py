@@ -12,13 +12,24 @@ from dataclasses import fields
 from typing import Any
 
 from .errors import URLError
+from .host import host_type
 from .profiles import Profile
+from .public_suffix import domain_parts
 from .record import URL, serialize
 from .surt import surt_key
+from .whatwg import SPECIAL_SCHEMES
 
 RECORD_FIELDS = tuple(f.name for f in fields(URL))
 # Every output, in the order a struct of them lists its fields.
-FIELDS = ("normalized", "error", *RECORD_FIELDS, "surt", "key_hash")
+FIELDS = (
+    "normalized",
+    "error",
+    *RECORD_FIELDS,
+    "surt",
+    "key_hash",
+    "host_type",
+    "registered_domain",
+)
 DEFAULT_FIELDS = ("normalized", "error")
 _FNV_OFFSET, _FNV_PRIME, _MASK = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
 
@@ -68,6 +79,8 @@ def outputs(
     >>> from urlnorm.core.profiles import get_profile
     >>> outputs("HTTP://A.com:80/x", get_profile("canonical"), ("normalized", "host", "surt"))
     {'normalized': 'http://a.com/x', 'host': 'a.com', 'surt': 'com,a)/x'}
+    >>> outputs("http://www.a.co.uk/", get_profile("canonical"), ("host_type", "registered_domain"))
+    {'host_type': 'domain', 'registered_domain': 'a.co.uk'}
     >>> outputs("http://a:99999/", get_profile("canonical"))
     {'normalized': None, 'error': 'port-out-of-range'}
     """
@@ -86,4 +99,14 @@ def _output(name: str, url: URL, with_scheme: bool, trailing_comma: bool) -> Any
         return surt_key(url, with_scheme=with_scheme, trailing_comma=trailing_comma)
     if name == "key_hash":
         return key_hash(serialize(url))
+    if name in ("host_type", "registered_domain"):
+        return _host_output(name, url)
     return None if name == "error" else getattr(url, name)
+
+
+def _host_output(name: str, url: URL) -> str | None:
+    """The host's type, or its registered domain (Public Suffix List, private rules too)."""
+    kind = host_type(url.host, special=url.scheme in SPECIAL_SCHEMES)
+    if name == "host_type" or kind != "domain":
+        return kind if name == "host_type" else None
+    return domain_parts(str(url.host)).registered_domain
