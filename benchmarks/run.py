@@ -33,6 +33,7 @@ from urlnorm import compat, engine, native
 from urlnorm.polars import dedup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import end_to_end
 from mixes import mixes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -267,11 +268,15 @@ def main() -> None:
     parser.add_argument("--peer-rows", type=int, default=5_000)
     # Every entry, peers and ada's anchor alike, is the best of seven runs.
     parser.add_argument("--repeat", type=int, default=7)
+    # Whole processes: the median of five.
+    parser.add_argument("--whole-repeat", type=int, default=5)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results.json")
     args = parser.parse_args()
-    results = {name: measure(urls, args) for name, urls in mixes().items()}
+    data = mixes()
+    results = {name: measure(urls, args) for name, urls in data.items()}
     for name, result in results.items():
         print_source(name, result)
+    whole = end_to_end.report(data, args.whole_repeat, print)
     meta = {
         "machine": platform.platform(),
         "python": platform.python_version(),
@@ -280,7 +285,8 @@ def main() -> None:
         "threads": pl.thread_pool_size(),
         "urlnorm_profiles": list(urlnorm.PROFILES),
     }
-    args.out.write_text(json.dumps({"meta": meta, "sources": results}, indent=2) + "\n", "utf-8")
+    report = {"meta": meta, "sources": results, **whole}
+    args.out.write_text(json.dumps(report, indent=2) + "\n", "utf-8")
     print(f"\nwrote {args.out}")
 
 

@@ -226,9 +226,7 @@ def test_every_arrow_layout(kind: pa.DataType) -> None:
 
 @needs_kernel
 def test_threads_split_large_batches_the_same_way() -> None:
-    values = [
-        f"HTTP://Host{i % 97}.example:80/{i}/../p?b=2&a={i}" for i in range(3 * native.MIN_SLICE)
-    ]
+    values = [f"HTTP://Host{i % 97}.example:80/{i}/../p?b=2&a={i}" for i in range(20_000)]
     series = pl.Series("u", values)
     native.set_threads(1)
     try:
@@ -244,6 +242,21 @@ def test_threads_split_large_batches_the_same_way() -> None:
     assert one["url"][5] == urlnorm.normalize(values[5], "crawl")
     with pytest.raises(ValueError, match="at least 1"):
         native.set_threads(0)
+
+
+def test_every_thread_has_work_from_two_thousand_rows() -> None:
+    native.set_threads(2)
+    try:
+        assert len(list(native._slices(2048, 2048 * 64))) == 2
+        assert list(native._slices(100, 100 * 64)) == [(0, 100)]
+        assert len(list(native._slices(200_000, 200_000 * 64))) == 2
+    finally:
+        native.set_threads(None)
+    native.set_threads(3)
+    try:
+        assert [rows for _, rows in native._slices(20_000, 20_000 * 45)] == [6667, 6667, 6666]
+    finally:
+        native.set_threads(None)
 
 
 FORKED = """

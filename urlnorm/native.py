@@ -13,6 +13,7 @@ yarl and aiohttp do.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
@@ -48,8 +49,10 @@ _CLASSES = (
     host.FORBIDDEN_HOST,
     host.FORBIDDEN_DOMAIN,
 )
-# Rows are split across threads in slices of at least this many.
-MIN_SLICE = 50_000
+# A slice holds at least this many input bytes (about a thousand URLs, a few hundred
+# microseconds of kernel work): handing a slice to another thread costs tens of microseconds,
+# so from about two thousand rows up, as SQL engines hand them over, every thread has work.
+MIN_SLICE_BYTES = 1 << 16
 # Output views address 2 GiB of a slice's data, and percent-encoding can triple a row's bytes.
 MAX_SLICE_BYTES = 1 << 29
 (
@@ -102,13 +105,29 @@ def _load() -> ModuleType | None:
         from urlnorm import _urlnorm  # type: ignore[attr-defined]
     except ImportError:
         return None
-    _urlnorm.set_tables(class_table(), special_schemes())
-    for include_private in (True, False):
-        _urlnorm.set_psl(include_private, *psl_rules(include_private=include_private))
     return _urlnorm  # type: ignore[no-any-return]
 
 
 KERNEL = _load()
+_tables_lock = threading.Lock()
+_tables_given = False
+
+
+def _give_tables() -> None:
+    """Give the kernel the core's tables, once, before its first batch.
+
+    Not at import: building the Public Suffix List's rule sets takes a tenth of a second,
+    which a command that never runs the kernel (``--version``, ``explain``) need not pay.
+    """
+    global _tables_given
+    assert KERNEL is not None
+    with _tables_lock:
+        if _tables_given:
+            return
+        KERNEL.set_tables(class_table(), special_schemes())
+        for include_private in (True, False):
+            KERNEL.set_psl(include_private, *psl_rules(include_private=include_private))
+        _tables_given = True
 
 
 def available() -> bool:
@@ -338,6 +357,8 @@ def _fixed(kind: pa.DataType, length: int, parts: tuple[Any, Any] | None) -> pa.
 
 def _run_one(op: Op, array: pa.Array, base: pa.Array | None) -> Batch:
     assert KERNEL is not None
+    if not _tables_given:
+        _give_tables()
     data, texts, port, status, errors, asked, lists, key_hash = KERNEL.run(
         op.code,
         op.option,
@@ -376,8 +397,11 @@ def threads() -> int:
 
 
 def _slices(length: int, nbytes: int) -> Iterator[tuple[int, int]]:
-    """(start, rows) of each slice: one a thread, and none with more than MAX_SLICE_BYTES."""
-    size = max(MIN_SLICE, -(-length // max(1, threads())))
+    """(start, rows) of each slice: one a thread, each of at least MIN_SLICE_BYTES and none
+    with more than MAX_SLICE_BYTES.
+    """
+    count = max(1, min(threads(), nbytes // MIN_SLICE_BYTES))
+    size = max(1, -(-length // count))
     if nbytes > MAX_SLICE_BYTES:
         size = min(size, max(1, length * MAX_SLICE_BYTES // nbytes))
     for start in range(0, length, size):
@@ -429,7 +453,9 @@ def _run_slices(op: Op, array: pa.Array, base: pa.Array | None = None) -> list[B
         part_base = base if base is None or literal_base else base.slice(start, size)
         return _run_one(op, array.slice(start, size), part_base)
 
-    return list(_pool(threads()).map(one, parts))
+    # The calling thread runs the first slice itself: one hand-over fewer a batch.
+    others = [_pool(threads()).submit(one, part) for part in parts[1:]]
+    return [one(parts[0]), *(future.result() for future in others)]
 
 
 _pools: dict[tuple[int, int], ThreadPoolExecutor] = {}

@@ -6,6 +6,7 @@ the standards define them.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Callable
@@ -27,18 +28,27 @@ class EncodeSet:
     printable ASCII members are stored.
     """
 
-    __slots__ = ("extra", "pattern")
+    __slots__ = ("extra",)
 
     def __init__(self, extra: str | frozenset[str] = "") -> None:
         self.extra = frozenset(extra)
-        members = "".join(re.escape(c) for c in sorted(self.extra))
-        self.pattern = re.compile(f"[\\x00-\\x1f\\x7f-\\U0010ffff{members}]")
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """A regular expression matching one member (compiled on first use: import stays quick)."""
+        return _members_pattern(self.extra)
 
     def __contains__(self, char: object) -> bool:
         return isinstance(char, str) and (char <= "\x1f" or char > "~" or char in self.extra)
 
     def __or__(self, more: str) -> EncodeSet:
         return EncodeSet(self.extra | frozenset(more))
+
+
+@functools.cache
+def _members_pattern(extra: frozenset[str]) -> re.Pattern[str]:
+    members = "".join(re.escape(c) for c in sorted(extra))
+    return re.compile(f"[\\x00-\\x1f\\x7f-\\U0010ffff{members}]")
 
 
 # https://url.spec.whatwg.org/#c0-control-percent-encode-set

@@ -1,0 +1,161 @@
+"""What a user waits for: whole commands, batch sizes and threads, and start-up.
+
+* **End to end**: ``urlnorm normalize`` (plain, ``--split``, ``--dedup --profile crawl``) as
+  a whole process on a Parquet file of at least a million rows per mix, against the floor:
+  the same process start and imports, Polars reading and writing the same rows with a
+  trivial string operation of the same output shape (``floor.py``).
+* **Threads and batch sizes**: canonical ``url.parse`` over many batches of one size, on one
+  thread and on two; and the per-URL cost of 2,048-row batches (what SQL engines hand a
+  function) against 200,000-row ones.
+* **Start-up**: ``import polars`` against ``import urlnorm``, ``urlnorm --version`` and
+  ``urlnorm explain URL``.
+
+Each figure is the median of ``repeat`` runs taken in rounds (every command once a round).
+"""
+
+from __future__ import annotations
+
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from urlnorm import engine, native
+
+HERE = Path(__file__).resolve().parent
+WORK = HERE.parent / "build" / "bench"
+FILE_ROWS = 1_200_000
+URLNORM = str(Path(sys.executable).with_name("urlnorm"))
+# Command: (urlnorm's options, the floor's output shape, the target ratio to the floor).
+COMMANDS: dict[str, tuple[list[str], str, float]] = {
+    "normalize": ([], "plain", 1.25),
+    "normalize --split": (["--split"], "split", 1.5),
+    "normalize --dedup --profile crawl": (["--dedup", "--profile", "crawl"], "dedup", 1.5),
+}
+BATCH_ROWS = (2_048, 10_000, 50_000, 200_000)
+THREAD_TARGET, SMALL_BATCH_TARGET = 1.7, 1.5
+STARTUP_BOUND_S, IMPORT_EXTRA_S = 0.3, 0.1
+
+
+def parquet_file(name: str, urls: list[str]) -> Path:
+    """The mix repeated to :data:`FILE_ROWS` rows, with an id column, as Parquet."""
+    WORK.mkdir(parents=True, exist_ok=True)
+    path = WORK / f"{name}.parquet"
+    if not path.exists():
+        column = pl.Series("url", urls * -(-FILE_ROWS // len(urls)))[:FILE_ROWS]
+        pl.DataFrame({"url": column, "id": range(FILE_ROWS)}).write_parquet(path)
+    return path
+
+
+def median_seconds(commands: dict[str, list[str]], repeat: int) -> dict[str, float]:
+    """The median wall time of each command as a whole process, runs taken in rounds."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, check=True, capture_output=True)
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def end_to_end(name: str, urls: list[str], repeat: int) -> dict[str, Any]:
+    """Each command's seconds, its floor's, and their ratio, on one mix's Parquet file."""
+    source = str(parquet_file(name, urls))
+    out = str(WORK / "out.parquet")
+    runs: dict[str, list[str]] = {}
+    for label, (options, shape, _) in COMMANDS.items():
+        runs[label] = [URLNORM, "normalize", source, out, "--quiet", *options]
+        runs[f"floor {shape}"] = [sys.executable, str(HERE / "floor.py"), source, out, shape]
+    seconds = median_seconds(runs, repeat)
+    return {
+        label: {
+            "seconds": seconds[label],
+            "floor_seconds": seconds[f"floor {shape}"],
+            "ratio": seconds[label] / seconds[f"floor {shape}"],
+            "target": target,
+        }
+        for label, (_, shape, target) in COMMANDS.items()
+    }
+
+
+def _ns_per_url(series: pl.Series, rows: int, threads: int, repeat: int) -> float:
+    """ns/URL of canonical ``parse`` over ``series`` in batches of ``rows``, on ``threads``."""
+    batches = [series.slice(i, rows) for i in range(0, series.len() - rows + 1, rows)]
+    native.set_threads(threads)
+    try:
+        best = float("inf")
+        for _ in range(repeat):
+            start = time.perf_counter()
+            for batch in batches:
+                engine.parse(batch, "canonical")
+            best = min(best, time.perf_counter() - start)
+    finally:
+        native.set_threads(None)
+    return best / (len(batches) * rows) * 1e9
+
+
+def thread_scaling(urls: list[str], repeat: int) -> dict[str, Any]:
+    """Per batch size: ns/URL on one and two threads, and the speed-up."""
+    series = pl.Series("url", urls * -(-400_000 // len(urls)))[:400_000].rechunk()
+    table: dict[str, Any] = {}
+    for rows in BATCH_ROWS:
+        one, two = (_ns_per_url(series, rows, t, repeat) for t in (1, 2))
+        table[str(rows)] = {"one_thread": one, "two_threads": two, "speedup": one / two}
+    small, large = table[str(BATCH_ROWS[0])], table[str(BATCH_ROWS[-1])]
+    table["small_over_large"] = small["two_threads"] / large["two_threads"]
+    return table
+
+
+def startup(repeat: int) -> dict[str, float]:
+    """Seconds to import Polars, to import urlnorm, and for two quick commands."""
+    python = sys.executable
+    commands = {
+        "import polars": [python, "-c", "import polars"],
+        "import urlnorm": [python, "-c", "import urlnorm"],
+        "urlnorm --version": [URLNORM, "--version"],
+        "urlnorm explain": [URLNORM, "explain", "HTTP://www.Example.com:80/a/../b?utm_source=x"],
+    }
+    return median_seconds(commands, repeat)
+
+
+def report(mixes: dict[str, list[str]], repeat: int, say: Callable[[str], None]) -> dict[str, Any]:
+    """Measure and print every section; returns the figures for ``results.json``."""
+    results: dict[str, Any] = {"end_to_end": {}, "threads": {}}
+    say("\nend to end (whole process, median seconds; ratio to the Polars floor)")
+    for name, urls in mixes.items():
+        figures = results["end_to_end"][name] = end_to_end(name, urls, repeat)
+        for label, f in figures.items():
+            met = "met" if f["ratio"] <= f["target"] else "MISSED"
+            say(
+                f"  {name:12s} {label:36s} {f['seconds']:6.2f} s  floor {f['floor_seconds']:6.2f}"
+                f" s  x{f['ratio']:.2f}  (target <= {f['target']}: {met})"
+            )
+    say("\nbatches and threads (canonical parse, ns/URL)")
+    for name, urls in mixes.items():
+        table = results["threads"][name] = thread_scaling(urls, repeat)
+        for rows in BATCH_ROWS:
+            row = table[str(rows)]
+            met = "met" if row["speedup"] >= THREAD_TARGET else "MISSED"
+            say(
+                f"  {name:12s} {rows:>8,} rows  1 thread {row['one_thread']:6.0f}  "
+                f"2 threads {row['two_threads']:6.0f}  x{row['speedup']:.2f}  "
+                f"(target >= {THREAD_TARGET}: {met})"
+            )
+        ratio = table["small_over_large"]
+        met = "met" if ratio <= SMALL_BATCH_TARGET else "MISSED"
+        say(
+            f"  {name:12s} 2,048-row batches cost x{ratio:.2f} a URL of 200,000-row ones "
+            f"(target <= {SMALL_BATCH_TARGET}: {met})"
+        )
+    times = results["startup"] = startup(repeat)
+    say("\nstart-up (whole process, median seconds)")
+    for label, seconds in times.items():
+        say(f"  {label:20s} {seconds:6.3f} s")
+    extra = times["import urlnorm"] - times["import polars"]
+    say(f"  import urlnorm costs {extra:.3f} s more than Polars (target <= {IMPORT_EXTRA_S})")
+    return results
