@@ -23,7 +23,7 @@ from typing import Any
 import polars as pl
 
 import urlnorm
-from urlnorm import engine, io, progress
+from urlnorm import engine, io
 from urlnorm.polars import KEEP, UrlExprNamespace, dedup_keyed, dedup_summary
 
 PARSED = "__urlnorm_parsed"
@@ -61,6 +61,8 @@ def elapsed(label: str, *, quiet: bool) -> Iterator[None]:
 
 def cmd_normalize(args: argparse.Namespace) -> None:
     """Normalise a column (optionally split and deduplicate it) into a new file."""
+    from urlnorm import progress  # rich, only for the commands that show progress
+
     frame = io.scan(args.input, args.column)
     with progress.rows(
         f"normalising {args.input}", io.row_total(args.input), quiet=args.quiet
@@ -94,6 +96,8 @@ def cmd_stats(args: argparse.Namespace) -> None:
 
 def _read(args: argparse.Namespace, *columns: str) -> pl.DataFrame:
     """The input's ``columns`` (the URL column first), read with a progress bar."""
+    from urlnorm import progress
+
     frame = io.scan(args.input, args.column)
     missing = [c for c in columns if c not in frame.collect_schema().names()]
     if missing:

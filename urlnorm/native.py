@@ -12,6 +12,7 @@ yarl and aiohttp do.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -19,16 +20,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
 from functools import partial
 from types import ModuleType
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import polars as pl
-import pyarrow as pa
 
+from urlnorm._lazy import lazy_module
 from urlnorm.core import crawl, host, host_rules, percent, public_suffix, rules, whatwg
 from urlnorm.core.crawl import strip_www_host
 from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import Profile
 from urlnorm.core.record import URL
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+else:
+    pa = lazy_module("pyarrow")
 
 # The classes in the kernel's bit order (urlnorm.h); encode sets include every byte above
 # 0x7F because the kernel encodes UTF-8 bytes one by one.
@@ -272,19 +278,23 @@ def native_profile(profile: Profile) -> NativeProfile | None:
 
 # ---- Arrow in and out ------------------------------------------------------------------------
 
-_LAYOUTS = {
-    pa.string(): 0,
-    pa.binary(): 0,
-    pa.large_string(): 1,
-    pa.large_binary(): 1,
-    pa.string_view(): 2,
-    pa.binary_view(): 2,
-}
+
+@functools.cache
+def _layouts() -> dict[pa.DataType, int]:
+    """The kernel's layout code of each Arrow type it reads."""
+    return {
+        pa.string(): 0,
+        pa.binary(): 0,
+        pa.large_string(): 1,
+        pa.large_binary(): 1,
+        pa.string_view(): 2,
+        pa.binary_view(): 2,
+    }
 
 
 def as_kernel_array(array: pa.Array) -> pa.Array:
     """``array`` in a layout the kernel reads (every string and binary type reads as it is)."""
-    if array.type in _LAYOUTS:
+    if array.type in _layouts():
         return array
     if pa.types.is_null(array.type):
         return array.cast(pa.large_string())
@@ -293,7 +303,7 @@ def as_kernel_array(array: pa.Array) -> pa.Array:
 
 def _spec(array: pa.Array) -> tuple[int, int, int, Any, Any, list[Any]]:
     buffers = array.buffers()
-    layout = _LAYOUTS[array.type]
+    layout = _layouts()[array.type]
     validity = buffers[0] if array.null_count else None
     data = [b if b is not None else pa.py_buffer(b"") for b in buffers[2:]]
     if layout < 2 and not data:
@@ -397,9 +407,7 @@ def threads() -> int:
 
 
 def _slices(length: int, nbytes: int) -> Iterator[tuple[int, int]]:
-    """(start, rows) of each slice: one a thread, each of at least MIN_SLICE_BYTES and none
-    with more than MAX_SLICE_BYTES.
-    """
+    """(start, rows) of each slice: one a thread, each of MIN_SLICE_BYTES to MAX_SLICE_BYTES."""
     count = max(1, min(threads(), nbytes // MIN_SLICE_BYTES))
     size = max(1, -(-length // count))
     if nbytes > MAX_SLICE_BYTES:
@@ -484,7 +492,22 @@ def _error_index(code: str) -> int:
     return KERNEL.ERROR_NAMES.index(code)  # type: ignore[no-any-return]
 
 
+# Answers are kept across batches: the kernel's own cache lasts one batch of one thread, and
+# streaming and SQL engines hand over many small batches that ask the same few hosts.
+ANSWERS_KEPT = 1 << 16
+_answerers: dict[int, tuple[NativeProfile | None, Callable[[int, str], str | int]]] = {}
+
+
 def answerer(profile: NativeProfile | None) -> Callable[[int, str], str | int]:
+    """The kernel's answerer for ``profile``, made once: its answers outlive a batch."""
+    key = id(profile)
+    if key not in _answerers or _answerers[key][0] is not profile:
+        answer = functools.lru_cache(maxsize=ANSWERS_KEPT)(_new_answerer(profile))
+        _answerers[key] = (profile, answer)
+    return _answerers[key][1]
+
+
+def _new_answerer(profile: NativeProfile | None) -> Callable[[int, str], str | int]:
     """The kernel's answerer: each distinct question a batch's rows ask, answered by the core.
 
     UTS #46 through the host parser, the profile's host rules for a generic-mode host,

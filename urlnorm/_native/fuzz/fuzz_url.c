@@ -1,6 +1,6 @@
 /* libFuzzer harness over every entry point of the kernel: the WHATWG parse, the generic
  * split, normalise with every built-in profile, join in every mode, and a batch of every
- * operation (host and PSL parts, query pairs, path segments included) over an Arrow-layout
+ * operation (host and PSL parts, query pairs, path segments, one-pass outputs included) over an Arrow-layout
  * column, which also runs the answer path. Built by `make fuzz` with
  * AddressSanitizer and UndefinedBehaviorSanitizer; tables.h is generated from urlnorm.core. */
 #include <stdlib.h>
@@ -78,7 +78,8 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
                   .query_mode = selector % 3, .host_column = selector % UN_N_HOST_COLUMNS,
                   .params = {"\001q\003utm", 6, "", 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
                   .profile = &FUZZ_PROFILES[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
-                  .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input};
+                  .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input,
+                  .outputs = (unsigned)(selector >> 2 ^ selector << 3) & ((1u << UN_N_OUTPUTS) - 1)};
     if (b.op == UN_OP_JOIN) b.base = &bases;
     if (selector & 32 && b.op != UN_OP_JOIN) b.answer = fuzz_answer;
     un_result r;
