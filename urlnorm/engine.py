@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 import polars as pl
+import pyarrow as pa
 
 from urlnorm import native
-from urlnorm._lazy import lazy_module
 from urlnorm.core import errors, outputs
 from urlnorm.core.errors import URLError
 from urlnorm.core.percent import encode_invalid_utf8
@@ -30,11 +30,6 @@ from urlnorm.core.resolve import join as core_join
 from urlnorm.core.split import MODES as SPLIT_MODES
 from urlnorm.core.split import split as core_split
 from urlnorm.core.surt import surt as core_surt
-
-if TYPE_CHECKING:
-    import pyarrow as pa
-else:
-    pa = lazy_module("pyarrow")
 
 RECORD_FIELDS = tuple(f.name for f in fields(URL))
 RECORD_SCHEMA: dict[str, pl.DataType] = {

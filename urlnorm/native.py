@@ -20,21 +20,16 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
 from functools import partial
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import polars as pl
+import pyarrow as pa
 
-from urlnorm._lazy import lazy_module
 from urlnorm.core import crawl, host, host_rules, percent, public_suffix, rules, whatwg
 from urlnorm.core.crawl import strip_www_host
 from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import Profile
 from urlnorm.core.record import URL
-
-if TYPE_CHECKING:
-    import pyarrow as pa
-else:
-    pa = lazy_module("pyarrow")
 
 # The classes in the kernel's bit order (urlnorm.h); encode sets include every byte above
 # 0x7F because the kernel encodes UTF-8 bytes one by one.
