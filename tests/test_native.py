@@ -8,6 +8,7 @@ layouts it reads, bytes that are not UTF-8, and its own bookkeeping.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -530,3 +531,21 @@ def test_custom_parameter_lists_equal_the_core(engine_path: str, long_name: bool
     got = pl.Series(values).url.normalize(profile).to_list()
     assert got == [urlnorm.normalize(v, profile) for v in values]
     assert got[0] is not None and "a.example/?" in got[0]
+
+
+@needs_kernel
+def test_profiles_with_one_hash_keep_their_own_compiled_form() -> None:
+    class SameHash(urlnorm.Rule):
+        def __hash__(self) -> int:
+            return 0
+
+    def profile(name: str) -> urlnorm.Profile:
+        builtin = urlnorm.RULES[name]
+        rule = SameHash(**{f.name: getattr(builtin, f.name) for f in dataclasses.fields(builtin)})
+        return urlnorm.get_profile("canonical").with_rules(rule)
+
+    drop_fragment, fold_https = profile("drop_fragment"), profile("fold_https")
+    assert hash(drop_fragment.rules) == hash(fold_https.rules)
+    urls = pl.Series(["https://a.com/x#f"])
+    assert urls.url.normalize(drop_fragment).to_list() == ["https://a.com/x"]
+    assert urls.url.normalize(fold_https).to_list() == ["http://a.com/x#f"]

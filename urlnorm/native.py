@@ -238,7 +238,11 @@ class NativeProfile:
         return str(url.host)
 
 
-_NATIVE_PROFILES: dict[int, NativeProfile | None] = {}
+# Keyed by the profile's value (its mode and rules), never by a hash alone: two profiles
+# whose hashes collide must not share a compiled form.
+_NATIVE_PROFILES: dict[
+    tuple[str, tuple[rules.Rule | rules.TextRule, ...]], NativeProfile | None
+] = {}
 
 
 def native_prefix(profile: Profile) -> tuple[NativeProfile | None, tuple[rules.Rule, ...]]:
@@ -262,7 +266,7 @@ def native_profile(profile: Profile) -> NativeProfile | None:
     """The kernel's form of ``profile``, or None if a rule of it exists only in Python."""
     if KERNEL is None:
         return None
-    key = hash((profile.mode, profile.rules))
+    key = (profile.mode, profile.rules)
     if key not in _NATIVE_PROFILES:
         specs = [_rule_spec(r) for r in profile.rules]
         ok = KERNEL is not None and profile.mode in ("whatwg", "generic") and None not in specs
