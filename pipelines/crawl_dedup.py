@@ -61,8 +61,10 @@ def run_spark(
 
     spark = SparkSession.builder.appName("urlnorm crawl-dedup").getOrCreate()
     frontier = spark.read.parquet(source)
-    kept = urlnorm.spark.dedup(frontier, column, profile, keep="first", order_by="discovered_at")
-    kept = urlnorm.spark.normalize(kept, column, "canonical", split=True)
+    keyed = urlnorm.spark.normalize(frontier, column, profile, split=True)
+    kept = urlnorm.spark.dedup(
+        keyed, column, keep="first", order_by="discovered_at", key_column="normalized"
+    )
     kept.write.mode("overwrite").parquet(str(target))
     rows_in, rows_out = frontier.count(), spark.read.parquet(str(target)).count()
     return {"rows in": rows_in, "resources": rows_out, "merged": rows_in - rows_out}

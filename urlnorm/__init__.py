@@ -7,8 +7,6 @@ The scalar API works on one URL at a time with the pure-Python reference core::
     'http://example.com/a/b'
 """
 
-from typing import Any
-
 import urlnorm.polars  # noqa: F401  (registers the ``url`` namespace)
 from urlnorm.core.api import explain, join, normalize, split
 from urlnorm.core.crawl import crawl_profile
@@ -25,16 +23,7 @@ from urlnorm.core.profiles import PROFILES, Profile, Step, get_profile, register
 from urlnorm.core.record import URL
 from urlnorm.core.rules import RULES, Rule, TextRule
 from urlnorm.core.surt import surt
-
-
-def __getattr__(name: str) -> Any:
-    """``learn_rules`` is imported on first use: the learner is the command line's concern."""
-    if name == "learn_rules":
-        from urlnorm.learn import learn_rules
-
-        return learn_rules
-    raise AttributeError(f"module 'urlnorm' has no attribute {name!r}")
-
+from urlnorm.learn import learn_rules
 
 __all__ = [
     "PROFILES",

@@ -18,12 +18,16 @@ def normalize_table(
 ) -> pa.Table:
     """``table`` plus ``normalized`` and ``error`` (and the normalised URL's record) columns.
 
-    One pass of the kernel gives them all; the text columns are ``string_view``.
+    One pass of the kernel gives them all. Ray Data does not take ``string_view``, so the
+    text columns are cast to ``large_string`` (the one copy).
     """
     fields = ("normalized", "error", *(RECORD_FIELDS if split else ()))
     parsed = arrow.parse(table.column(column), profile, fields)
     for name in fields:
-        table = table.append_column(name, parsed.column(name))
+        values = parsed.column(name)
+        if pa.types.is_string_view(values.type):
+            values = values.cast(pa.large_string())
+        table = table.append_column(name, values)
     return table
 
 

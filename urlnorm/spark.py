@@ -147,16 +147,26 @@ def dedup(
     keep: str = "first",
     *,
     order_by: str | None = None,
+    key_column: str | None = None,
 ) -> DataFrame:
     """One row per equivalence class, with ``key`` and ``count``; Spark does the shuffle.
 
     ``keep="first"``/``"last"`` is decided by ``order_by`` (a column the user names: Spark
     rows have no inherent order); ``"shortest"`` keeps the shortest URL (ties: ``order_by``).
-    Rows whose URL is invalid or null are never merged.
+    Rows whose URL is invalid or null are never merged. ``key_column`` names a key the rows
+    already have (``normalized`` from :func:`normalize`), so that they are not keyed again.
     """
     if keep in ("first", "last") and order_by is None:
         raise ValueError("keep='first' or 'last' needs order_by: Spark rows have no order")
-    keyed = df.withColumn("key", key(column, profile))
+    if key_column is not None:
+        return _dedup_keyed(df, column, key_column, keep, order_by)
+    return _dedup_keyed(df.withColumn("key", key(column, profile)), column, "key", keep, order_by)
+
+
+def _dedup_keyed(
+    keyed: DataFrame, column: str, key: str, keep: str, order_by: str | None
+) -> DataFrame:
+    """:func:`dedup` over the key column ``key``."""
     tiebreak = [F.col(order_by)] if order_by else []
     order = {
         "first": [F.col(order_by).asc()] if order_by else [],
@@ -165,13 +175,13 @@ def dedup(
     }
     if keep not in order:
         raise ValueError(f"keep must be first, last or shortest, not {keep!r}")
-    window = Window.partitionBy("key").orderBy(*order[keep])
-    ranked = keyed.filter(F.col("key").isNotNull()).withColumns(
+    window = Window.partitionBy(key).orderBy(*order[keep])
+    ranked = keyed.filter(F.col(key).isNotNull()).withColumns(
         {
             "__rank": F.row_number().over(window),
-            "count": F.count(F.lit(1)).over(Window.partitionBy("key")),
+            "count": F.count(F.lit(1)).over(Window.partitionBy(key)),
         }
     )
     kept = ranked.filter(F.col("__rank") == 1).drop("__rank")
-    alone = keyed.filter(F.col("key").isNull()).withColumn("count", F.lit(1).cast("long"))
+    alone = keyed.filter(F.col(key).isNull()).withColumn("count", F.lit(1).cast("long"))
     return kept.unionByName(alone)
