@@ -549,7 +549,11 @@ def _asking(status: pl.Series) -> pl.Series:
 
 
 def _finish(op: Op, array: pa.Array, *, one_chunk: bool = True) -> Outcome:
-    batch = _run(op, array)
+    return _outcome(_run(op, array), one_chunk)
+
+
+def _outcome(batch: Batch, one_chunk: bool) -> Outcome:
+    """The batch's columns as Polars series (see :func:`_series` for ``one_chunk``)."""
     texts = [_series(t, one_chunk) for t in batch.texts if t is not None]
     port = None if batch.port is None else _series(batch.port, one_chunk)
     errors = _series(batch.errors, one_chunk).alias("error")
@@ -615,10 +619,14 @@ def parse(
     """The ``outputs`` (kernel output names) of every row normalised once by ``profile``.
 
     The outcome's texts are, of those asked for and in this order: the normalised URL, the
-    record's text fields, the SURT key; ``port`` and ``key_hash`` are set if asked for.
+    record's text fields, the SURT key, the host's type and registered domain; ``port`` and
+    ``key_hash`` are set if asked for.
     """
-    op = _parse_op(profile, outputs, with_scheme, trailing_comma, encode_invalid_utf8)
-    return _finish(op, as_kernel_array(array), one_chunk=False)
+    options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
+    slices = parse_slices(
+        array, profile, outputs, encode_invalid_utf8=encode_invalid_utf8, **options
+    )
+    return _outcome(_concat(slices), one_chunk=False)
 
 
 def parse_slices(
