@@ -549,3 +549,31 @@ def test_profiles_with_one_hash_keep_their_own_compiled_form() -> None:
     urls = pl.Series(["https://a.com/x#f"])
     assert urls.url.normalize(drop_fragment).to_list() == ["https://a.com/x"]
     assert urls.url.normalize(fold_https).to_list() == ["http://a.com/x#f"]
+
+
+@needs_kernel
+def test_arrow_parse_returns_the_kernels_buffers_uncopied() -> None:
+    urls = pa.array(["HTTP://www.Example.com:80/a/./b?x=1#f" + "y" * i for i in range(3000)])
+    fields = ["normalized", "error", "host", "path", "surt", "registered_domain"]
+    table = urlnorm.arrow.parse(urls, "canonical", fields)
+    assert table.num_rows == len(urls)
+    for batch in table.to_batches():
+        kinds = {batch.column(name).type for name in fields}
+        assert kinds == {pa.string_view()}
+        # Every text column's views point into one data buffer: the kernel's, as it wrote it.
+        data = {batch.column(name).buffers()[2].address for name in fields}
+        assert len(data) == 1
+    expected = urlnorm.normalize(urls[5].as_py(), "canonical")
+    assert table.column("normalized")[5].as_py() == expected
+
+
+@needs_kernel
+def test_arrow_map_batches_keeps_the_kernels_buffers() -> None:
+    urls = pa.array([f"https://a.example/{i}/../p?q={i}" for i in range(5000)])
+    batch = pa.RecordBatch.from_pydict({"url": urls})
+    out = list(urlnorm.arrow.map_batches([batch], "url", profile="canonical", split=True))
+    for part in out:
+        text = [part.column(n) for n in ("url_normalized", "url_error", "host", "path")]
+        assert {t.type for t in text} == {pa.string_view()}
+        assert len({t.buffers()[2].address for t in text}) == 1
+    assert sum(p.num_rows for p in out) == len(urls)
