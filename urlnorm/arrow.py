@@ -14,11 +14,9 @@ from typing import TypeAlias
 
 import polars as pl
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from urlnorm import analytics, engine
 from urlnorm.core import outputs
-from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import Profile
 
 ArrowStrings: TypeAlias = "pa.Array | pa.ChunkedArray"
@@ -36,7 +34,7 @@ def _arrow(series: pl.Series) -> pa.Array:
 
 def _checked(result: engine.Result, series: pl.Series, strict: bool) -> engine.Result:
     if strict:
-        engine.raise_first_error(result, series)
+        engine.raise_first_error(result.errors, series)
     return result
 
 
@@ -81,25 +79,20 @@ def parse(
     """
     wanted = tuple(fields)
     chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
-    options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
-    batches = []
-    for chunk in chunks:
-        parsed = engine.parse_arrow(chunk, profile, wanted, invalid_utf8=invalid_utf8, **options)
-        if strict:
-            _raise_first_error(chunk, parsed)
-        batches += parsed
-    if not batches:
-        batches = engine.parse_arrow(pa.array([], pa.string()), profile, wanted)
+    batches = [
+        batch
+        for chunk in chunks or [pa.array([], pa.string())]
+        for batch in engine.parse_arrow(
+            chunk,
+            profile,
+            wanted,
+            invalid_utf8=invalid_utf8,
+            strict=strict,
+            with_scheme=with_scheme,
+            trailing_comma=trailing_comma,
+        )
+    ]
     return pa.Table.from_batches(batches)
-
-
-def _raise_first_error(array: pa.Array, batches: list[pa.RecordBatch]) -> None:
-    """For ``strict``: raise :class:`urlnorm.URLError` for the first invalid row."""
-    errors = pa.chunked_array([b.column("error") for b in batches])
-    bad = pc.indices_nonzero(pc.is_valid(errors))
-    if len(bad):
-        index = bad[0].as_py()
-        raise URLError(str(errors[index]), str(array[index]), f"row {index}")
 
 
 def split(

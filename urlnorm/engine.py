@@ -11,10 +11,10 @@ install) the core runs once per distinct value: the same results, by the same re
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 import polars as pl
 import pyarrow as pa
@@ -229,9 +229,8 @@ def parse(
     ``fields`` are names of :data:`urlnorm.core.outputs.FIELDS`; the result's frame holds
     them in that order (``error`` included where asked for), and its errors are the rows'.
     """
-    wanted, prof = outputs.check_fields(fields), get_profile(profile)
-    encode = _check_utf8_option(invalid_utf8)
-    whole = native.native_profile(prof)
+    wanted, prof, whole, encode = _parse_setup(profile, fields, invalid_utf8)
+    options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
     if whole is None:
         schema = {name: PARSE_SCHEMA[name] for name in (*wanted, "error")}
         core = partial(
@@ -243,20 +242,10 @@ def parse(
         )
         result = _on_core(series, core, schema, encode)
         return Result(result.frame.select(wanted), result.errors, result.slow_rows)
-    outcome = native.parse(
-        to_arrow(series),
-        whole,
-        _kernel_outputs(wanted),
-        with_scheme=with_scheme,
-        trailing_comma=trailing_comma,
-        encode_invalid_utf8=encode,
-    )
-    columns = _kernel_columns(outcome.texts, outcome.port, outcome.key_hash, outcome.errors, wanted)
-    return Result(
-        pl.DataFrame([c.alias(n) for c, n in zip(columns, wanted, strict=True)]),
-        outcome.errors,
-        outcome.asked,
-    )
+    batches, asked = _kernel_parse(to_arrow(series), whole, wanted, encode, options)
+    frame = pl.from_arrow(pa.Table.from_batches(batches))  # one chunk a slice, no copy
+    assert isinstance(frame, pl.DataFrame)
+    return Result(frame.select(wanted), frame.get_column("error"), asked)
 
 
 def parse_arrow(
@@ -265,6 +254,7 @@ def parse_arrow(
     fields: tuple[str, ...] = outputs.DEFAULT_FIELDS,
     *,
     invalid_utf8: str = "error",
+    strict: bool = False,
     with_scheme: bool = False,
     trailing_comma: bool = False,
 ) -> list[pa.RecordBatch]:
@@ -272,27 +262,33 @@ def parse_arrow(
 
     On the kernel these hold its own buffers (text as ``string_view``, one data buffer a
     batch that every text column points into): nothing is copied, and a batch split across
-    threads gives one record batch a thread slice.
+    threads gives one record batch a thread slice. ``strict`` raises for the first invalid
+    row, as :func:`raise_first_error`.
     """
-    wanted, prof = outputs.check_fields(fields), get_profile(profile)
-    whole = native.native_profile(prof)
+    wanted, prof, whole, encode = _parse_setup(profile, fields, invalid_utf8)
     options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
     if whole is None:
         series = pl.from_arrow(native.as_kernel_array(array))
         assert isinstance(series, pl.Series)
         result = parse(series, prof, wanted, invalid_utf8=invalid_utf8, **options)
+        if strict:
+            raise_first_error(result.errors, series)
         table = result.frame.to_arrow(compat_level=pl.CompatLevel.newest())
         return table.to_batches() or [_empty_batch(wanted)]
-    encode = _check_utf8_option(invalid_utf8)
-    slices = native.parse_slices(
-        array, whole, _kernel_outputs(wanted), encode_invalid_utf8=encode, **options
-    )
-    return [
-        pa.RecordBatch.from_arrays(
-            _kernel_columns(b.texts, b.port, b.key_hash, b.errors, wanted), names=list(wanted)
-        )
-        for b in slices
-    ]
+    batches, _ = _kernel_parse(array, whole, wanted, encode, options)
+    if strict:
+        errors = pl.from_arrow(pa.chunked_array([b.column("error") for b in batches]))
+        assert isinstance(errors, pl.Series)
+        raise_first_error(errors, pl.Series(array))
+    return [b.select(list(wanted)) for b in batches]
+
+
+def _parse_setup(
+    profile: str | Profile, fields: tuple[str, ...], invalid_utf8: str
+) -> tuple[tuple[str, ...], Profile, native.NativeProfile | None, bool]:
+    """The fields, the profile, its kernel form (None: the core runs) and the UTF-8 option."""
+    wanted, prof = outputs.check_fields(fields), get_profile(profile)
+    return wanted, prof, native.native_profile(prof), _check_utf8_option(invalid_utf8)
 
 
 def _empty_batch(wanted: tuple[str, ...]) -> pa.RecordBatch:
@@ -301,7 +297,7 @@ def _empty_batch(wanted: tuple[str, ...]) -> pa.RecordBatch:
     return pa.RecordBatch.from_pylist([], schema=table.schema)
 
 
-# The kernel's text columns of ``native.parse``, in its order, and the output giving each.
+# The kernel's text columns of ``native.parse_slices``, in its order, and the output giving each.
 _PARSE_TEXTS = (
     ("normalized", "normalized"),
     *((name, "record") for name in TEXT_FIELDS),
@@ -311,32 +307,41 @@ _PARSE_TEXTS = (
 )
 
 
+def _kernel_parse(
+    array: pa.Array,
+    whole: native.NativeProfile,
+    wanted: tuple[str, ...],
+    encode: bool,
+    options: dict[str, bool],
+) -> tuple[list[pa.RecordBatch], int]:
+    """The kernel's batches of ``wanted`` and ``error`` (a slice each), rows that left it."""
+    names = wanted if "error" in wanted else (*wanted, "error")
+    kernel_outputs = _kernel_outputs(wanted)
+    slices = native.parse_slices(
+        array, whole, kernel_outputs, encode_invalid_utf8=encode, **options
+    )
+    batches = [
+        pa.RecordBatch.from_arrays(_kernel_columns(b, kernel_outputs, names), names=list(names))
+        for b in slices
+    ]
+    return batches, sum(b.asked for b in slices)
+
+
 def _kernel_outputs(wanted: tuple[str, ...]) -> tuple[str, ...]:
-    """The kernel's outputs (``native.parse``) that give the fields ``wanted``."""
+    """The kernel's outputs (``native.parse_slices``) that give the fields ``wanted``."""
     record = ("record",) if any(name in RECORD_FIELDS for name in wanted) else ()
     return (*(name for name in wanted if name not in RECORD_FIELDS and name != "error"), *record)
 
 
-Column = TypeVar("Column")
-
-
 def _kernel_columns(
-    texts: Sequence[Column | None],
-    port: Column | None,
-    key_hash: Column | None,
-    errors: Column,
-    wanted: tuple[str, ...],
-) -> list[Column]:
-    """The columns of a ``native.parse`` (Series, or a slice's arrays) in the order ``wanted``.
-
-    ``texts`` are the kernel's text columns in its order, those not asked for left out or None.
-    """
-    present = iter(t for t in texts if t is not None)
-    asked = set(_kernel_outputs(wanted))
-    by_name = {name: next(present) for name, output in _PARSE_TEXTS if output in asked}
-    fixed = {"error": errors, "port": port, "key_hash": key_hash}
+    batch: native.Batch, kernel_outputs: tuple[str, ...], names: tuple[str, ...]
+) -> list[pa.Array]:
+    """A slice's columns named, in the order ``names``."""
+    present = iter(t for t in batch.texts if t is not None)
+    by_name = {name: next(present) for name, output in _PARSE_TEXTS if output in kernel_outputs}
+    fixed = {"error": batch.errors, "port": batch.port, "key_hash": batch.key_hash}
     by_name |= {name: column for name, column in fixed.items() if column is not None}
-    return [by_name[name] for name in wanted]
+    return [by_name[name] for name in names]
 
 
 def surt(
@@ -437,13 +442,13 @@ def error_codes(
     return result.errors.alias(series.name)
 
 
-def raise_first_error(result: Result, series: pl.Series) -> None:
+def raise_first_error(errors: pl.Series, series: pl.Series) -> None:
     """For ``strict=True``: raise :class:`URLError` for the first invalid row, by index."""
-    bad = result.errors.is_not_null().arg_true()
+    bad = errors.is_not_null().arg_true()
     if bad.len():
         index = int(bad[0])
         value = series[index]
-        raise URLError(str(result.errors[index]), str(value), f"row {index}")
+        raise URLError(str(errors[index]), str(value), f"row {index}")
 
 
 __all__ = [

@@ -421,7 +421,6 @@ def _concat(batches: list[Batch]) -> Batch:
         return batches[0]
     width = len(batches[0].texts)
     ports = [b.port for b in batches if b.port is not None]
-    hashes = [b.key_hash for b in batches if b.key_hash is not None]
     texts: list[ArrowColumn | None] = [
         None if batches[0].texts[i] is None else [b.texts[i] for b in batches] for i in range(width)
     ]
@@ -431,7 +430,6 @@ def _concat(batches: list[Batch]) -> Batch:
         [b.status for b in batches],
         [b.errors for b in batches],
         sum(b.asked for b in batches),
-        hashes or None,
     )
 
 
@@ -541,7 +539,6 @@ class Outcome:
     port: pl.Series | None
     errors: pl.Series
     asked: int
-    key_hash: pl.Series | None = None
 
 
 def _asking(status: pl.Series) -> pl.Series:
@@ -549,16 +546,10 @@ def _asking(status: pl.Series) -> pl.Series:
 
 
 def _finish(op: Op, array: pa.Array, *, one_chunk: bool = True) -> Outcome:
-    return _outcome(_run(op, array), one_chunk)
-
-
-def _outcome(batch: Batch, one_chunk: bool) -> Outcome:
-    """The batch's columns as Polars series (see :func:`_series` for ``one_chunk``)."""
+    batch = _run(op, array)
     texts = [_series(t, one_chunk) for t in batch.texts if t is not None]
     port = None if batch.port is None else _series(batch.port, one_chunk)
-    errors = _series(batch.errors, one_chunk).alias("error")
-    key_hash = None if batch.key_hash is None else _series(batch.key_hash, one_chunk)
-    return Outcome(texts, port, errors, batch.asked, key_hash)
+    return Outcome(texts, port, _series(batch.errors, one_chunk).alias("error"), batch.asked)
 
 
 def _column(op: Op, array: pa.Array) -> pl.Series:
@@ -607,28 +598,6 @@ def surt(
     return _finish(op, as_kernel_array(array))
 
 
-def parse(
-    array: pa.Array,
-    profile: NativeProfile,
-    outputs: tuple[str, ...],
-    *,
-    with_scheme: bool = False,
-    trailing_comma: bool = False,
-    encode_invalid_utf8: bool = False,
-) -> Outcome:
-    """The ``outputs`` (kernel output names) of every row normalised once by ``profile``.
-
-    The outcome's texts are, of those asked for and in this order: the normalised URL, the
-    record's text fields, the SURT key, the host's type and registered domain; ``port`` and
-    ``key_hash`` are set if asked for.
-    """
-    options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
-    slices = parse_slices(
-        array, profile, outputs, encode_invalid_utf8=encode_invalid_utf8, **options
-    )
-    return _outcome(_concat(slices), one_chunk=False)
-
-
 def parse_slices(
     array: pa.Array,
     profile: NativeProfile,
@@ -638,7 +607,13 @@ def parse_slices(
     trailing_comma: bool = False,
     encode_invalid_utf8: bool = False,
 ) -> list[Batch]:
-    """:func:`parse` as the kernel's own Arrow arrays, one batch a thread slice (no copy)."""
+    """The ``outputs`` (kernel output names) of each row normalised once, uncopied, a slice each.
+
+    The batches are the kernel's own Arrow arrays, one a thread slice. A batch's texts are,
+    of those asked for and in this order: the normalised URL, the record's text fields, the
+    SURT key, the host's type and registered domain; ``port`` and ``key_hash`` are set if
+    asked for.
+    """
     op = _parse_op(profile, outputs, with_scheme, trailing_comma, encode_invalid_utf8)
     return _run_slices(op, as_kernel_array(array))
 
@@ -780,7 +755,6 @@ __all__ = [
     "native_profile",
     "normalize",
     "normalize_record",
-    "parse",
     "parse_slices",
     "path_segments",
     "query",

@@ -25,7 +25,7 @@ def _split(mode: str, strict: bool, invalid_utf8: str = "error") -> _Fn:
     def run(series: pl.Series) -> pl.Series:
         result = engine.split(series, mode, invalid_utf8=invalid_utf8)
         if strict:
-            engine.raise_first_error(result, series)
+            engine.raise_first_error(result.errors, series)
         return engine.record_struct(result, series)
 
     return run
@@ -35,7 +35,7 @@ def _parse(fields: tuple[str, ...], strict: bool, **options: Any) -> _Fn:
     def run(series: pl.Series) -> pl.Series:
         result = engine.parse(series, fields=fields, **options)
         if strict:
-            engine.raise_first_error(result, series)
+            engine.raise_first_error(result.errors, series)
         return result.frame.to_struct(series.name)
 
     return run
@@ -51,7 +51,7 @@ def _join(mode: str, strict: bool) -> _Fn:
         ref, base = pairs.struct.field("ref"), pairs.struct.field("base")
         result = engine.join(ref, base, mode)
         if strict:
-            engine.raise_first_error(result, ref)
+            engine.raise_first_error(result.errors, ref)
         return result.frame.get_column("url").alias(pairs.name)
 
     return run
@@ -63,7 +63,7 @@ def _column(fn: Callable[[pl.Series], engine.Result], name: str, strict: bool) -
     def run(series: pl.Series) -> pl.Series:
         result = fn(series)
         if strict:
-            engine.raise_first_error(result, series)
+            engine.raise_first_error(result.errors, series)
         return result.frame.get_column(name).alias(series.name)
 
     return run
