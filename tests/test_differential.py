@@ -220,3 +220,15 @@ def test_join_matches_core() -> None:
             for r, b in zip(refs, bases, strict=True)
         ]
         assert got == expected
+
+
+def test_parse_reports_bytes_that_are_not_utf8() -> None:
+    series = pl.Series("u", [b"http://a.com/caf\xe9", b"http://a.com/x", None], dtype=pl.Binary)
+    got = series.url.parse("canonical", ["normalized", "error"]).to_list()
+    assert got == [
+        {"normalized": None, "error": "invalid-UTF-8"},
+        {"normalized": "http://a.com/x", "error": None},
+        {"normalized": None, "error": None},
+    ]
+    encoded = series.url.parse("canonical", ["normalized"], invalid_utf8="encode").to_list()
+    assert encoded[0] == {"normalized": "http://a.com/caf%E9"}

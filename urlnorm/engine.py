@@ -241,11 +241,14 @@ def parse(
             trailing_comma=trailing_comma,
         )
         result = _on_core(series, core, schema, encode)
-        return Result(result.frame.select(wanted), result.errors, result.slow_rows)
+        # A row's error is its bytes' (decoding, which the core never saw) or its URL's.
+        errors = result.frame.select(pl.coalesce(result.errors, "error")).to_series()
+        frame = result.frame.with_columns(errors.alias("error")).select(wanted)
+        return Result(frame, errors.alias("error"), result.slow_rows)
     batches, asked = _kernel_parse(to_arrow(series), whole, wanted, encode, options)
-    frame = pl.from_arrow(pa.Table.from_batches(batches))  # one chunk a slice, no copy
-    assert isinstance(frame, pl.DataFrame)
-    return Result(frame.select(wanted), frame.get_column("error"), asked)
+    table = pl.from_arrow(pa.Table.from_batches(batches))  # one chunk a slice, no copy
+    assert isinstance(table, pl.DataFrame)
+    return Result(table.select(wanted), table.get_column("error"), asked)
 
 
 def parse_arrow(
