@@ -27,8 +27,7 @@ def run(
     """
     frontier = io.scan(source, column)
     fields = ("normalized", "error", *engine.RECORD_FIELDS)
-    parsed = pl.col(column).url.parse(profile, fields).alias("parsed")
-    keyed = frontier.with_columns(parsed).unnest("parsed")
+    keyed = io.parsed(frontier, column, profile, fields)
     kept = dedup_keyed(keyed, column, "normalized", keep="first")
     (spellings,) = io.write_all([(kept, target)], collect=[keyed.select(column, "normalized")])
     spellings = spellings.unique()

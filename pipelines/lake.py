@@ -20,18 +20,16 @@ def run(
 ) -> dict[str, object]:
     """Valid rows with their components to ``target``; the others, with why, to quarantine.
 
-    Nothing is dropped silently: rows in = rows out + rows quarantined (a null URL is invalid).
+    Nothing is dropped silently: rows in = rows out + rows quarantined (a null URL is invalid,
+    and so is a malformed line of a text input, kept with its line as its URL).
     Each row is normalised once (``url.parse``), and both files come from one run of the plan.
     """
-    scanned = io.scan(source, column)
-    names = scanned.collect_schema().names()
+    notes = io.ReadNotes()
+    scanned = io.scan(source, column, notes)
+    names = [n for n in scanned.collect_schema().names() if n != io.LINE_ERROR]
     fields = ("normalized", "error", *engine.RECORD_FIELDS)
-    table = (
-        scanned.with_columns(pl.col(column).url.parse(profile, fields).alias("parsed"))
-        .unnest("parsed")
-        .with_columns(
-            pl.col("error").fill_null(pl.when(pl.col(column).is_null()).then(pl.lit("null-url")))
-        )
+    table = io.parsed(scanned, column, profile, fields).with_columns(
+        pl.col("error").fill_null(pl.when(pl.col(column).is_null()).then(pl.lit("null-url")))
     )
     valid = table.filter(pl.col("error").is_null())
     bad = table.filter(pl.col("error").is_not_null()).select(*names, "normalized", "error")
@@ -39,4 +37,10 @@ def run(
     io.write_all([(valid, target), (bad, quarantine)])
     counts = [pl.scan_parquet(p).select(pl.len()).collect().item() for p in (target, quarantine)]
     rows_in = scanned.select(pl.len()).collect().item()
-    return {"rows in": rows_in, "rows out": counts[0], "quarantined": counts[1]}
+    summary: dict[str, object] = {"rows in": rows_in, "rows out": counts[0]}
+    return {**summary, "quarantined": counts[1], **_read_notes(notes)}
+
+
+def _read_notes(notes: io.ReadNotes) -> dict[str, object]:
+    """Malformed lines in the input, if any: they are among the quarantined rows."""
+    return {"malformed lines": len(notes.malformed)} if notes.malformed else {}

@@ -24,9 +24,8 @@ import polars as pl
 
 import urlnorm
 from urlnorm import engine, io
-from urlnorm.polars import KEEP, UrlExprNamespace, dedup_keyed, dedup_summary
+from urlnorm.polars import KEEP, dedup_keyed, dedup_summary
 
-PARSED = "__urlnorm_parsed"
 PIPELINES = {"crawl-dedup": "crawl_dedup", "clickstream": "clickstream", "lake": "lake"}
 
 
@@ -63,21 +62,29 @@ def cmd_normalize(args: argparse.Namespace) -> None:
     """Normalise a column (optionally split and deduplicate it) into a new file."""
     from urlnorm import progress  # rich, only for the commands that show progress
 
-    frame = io.scan(args.input, args.column)
+    notes = io.ReadNotes()
+    frame = io.scan(args.input, args.column, notes)
     with progress.rows(
         f"normalising {args.input}", io.row_total(args.input), quiet=args.quiet
     ) as counter:
         frame = counter.track(frame)
-        url = UrlExprNamespace(pl.col(args.column))
         fields = ("normalized", "error", *(engine.RECORD_FIELDS if args.split else ()))
         # One pass a row: the key, its error and the record come from one normalisation.
-        parsed = url.parse(args.profile, fields, invalid_utf8=args.invalid_utf8)
-        frame = frame.with_columns(parsed.alias(PARSED)).unnest(PARSED)
+        frame = io.parsed(
+            frame, args.column, args.profile, fields, invalid_utf8=args.invalid_utf8
+        )
         if args.dedup:
             frame = dedup_keyed(frame, args.column, "normalized", keep=args.keep)
         io.write(frame, args.output, args.format, text_column="normalized")
+    tell(args.input, notes)
     if args.output != "-":
         say(f"wrote {args.output}")
+
+
+def tell(source: str, notes: io.ReadNotes) -> None:
+    """What reading ``source`` met (malformed lines, bad bytes), on standard error."""
+    for message in notes.messages():
+        say(f"urlnorm: {source}: {message}")
 
 
 def cmd_explain(args: argparse.Namespace) -> None:
@@ -98,13 +105,20 @@ def _read(args: argparse.Namespace, *columns: str) -> pl.DataFrame:
     """The input's ``columns`` (the URL column first), read with a progress bar."""
     from urlnorm import progress
 
-    frame = io.scan(args.input, args.column)
-    missing = [c for c in columns if c not in frame.collect_schema().names()]
+    notes = io.ReadNotes()
+    frame = io.scan(args.input, args.column, notes)
+    names = frame.collect_schema().names()
+    missing = [c for c in columns if c not in names]
     if missing:
         raise io.InputError(f"column {missing[0]!r} not in {args.input}")
+    if io.LINE_ERROR in names:
+        # A malformed line has no URL to read: a null, as a missing value is.
+        frame = frame.with_columns(pl.when(pl.col(io.LINE_ERROR).is_null()).then(args.column))
     total = io.row_total(args.input)
     with progress.rows(f"reading {args.input}", total, quiet=args.quiet) as counter:
-        return counter.track(frame.select(columns)).collect(engine="streaming")
+        rows = counter.track(frame.select(columns)).collect(engine="streaming")
+    tell(args.input, notes)
+    return rows
 
 
 def cmd_learn(args: argparse.Namespace) -> None:

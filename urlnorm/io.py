@@ -1,7 +1,7 @@
 """Reading URL tables and writing results: the formats the CLI and the pipelines take.
 
-Parquet, CSV, NDJSON and plain text (one URL a line; ``-`` is standard input) are read lazily
-where the format allows. Output is written to a temporary file beside the target and renamed
+Parquet, CSV, NDJSON, CDX, CDXJ and plain text (one URL a line; ``-`` is standard input) are
+read lazily and streamed. Output is written to a temporary file beside the target and renamed
 only when complete, so a failed or interrupted run leaves no partial file.
 """
 
@@ -19,6 +19,14 @@ from typing import BinaryIO
 
 import polars as pl
 
+from urlnorm import readers
+from urlnorm.core.profiles import Profile
+from urlnorm.lines import decoded
+from urlnorm.polars import UrlExprNamespace
+from urlnorm.readers import LINE_ERROR, InputError, ReadNotes
+
+PARSED = "__urlnorm_parsed"
+
 READERS = {
     ".parquet": "parquet",
     ".csv": "csv",
@@ -27,21 +35,9 @@ READERS = {
     ".cdx": "cdx",
     ".cdxj": "cdxj",
 }
-# The CDX header's field letters (the IA's CDX format) for the columns urlnorm gives.
-CDX_FIELDS = {
-    "N": "urlkey",
-    "b": "timestamp",
-    "a": "url",
-    "m": "mime",
-    "s": "status",
-    "k": "digest",
-}
-CAPTURE_COLUMNS = ("url", "timestamp", "digest", "status", "mime")
 WRITERS = ("parquet", "csv", "ndjson", "text")
-
-
-class InputError(Exception):
-    """A table that cannot be read, or lacks the column asked for; the message is for users."""
+# What a URL column may hold: text, bytes, or nothing yet.
+URL_TYPES = (pl.String, pl.Binary, pl.Null, pl.Categorical, pl.Enum)
 
 
 def input_format(path: str) -> str:
@@ -53,19 +49,71 @@ def input_format(path: str) -> str:
     return READERS.get(Path(path).suffix.lower(), "text")
 
 
-def scan(path: str, column: str) -> pl.LazyFrame:
-    """A lazy table with ``column`` from ``path``; plain text becomes a single column."""
+def scan(path: str, column: str, notes: ReadNotes | None = None) -> pl.LazyFrame:
+    """A lazy table with ``column`` from ``path``; plain text becomes a single column.
+
+    The line formats are read as bytes (:mod:`urlnorm.readers`): their URL column is Binary,
+    and a table that can hold malformed lines has :data:`LINE_ERROR`. ``notes`` receives what
+    the read met. A URL column that holds neither text nor bytes is an error, before any row
+    is read.
+    """
     if path != "-" and not Path(path).is_file():
-        raise InputError(f"cannot read {path}: no such file")
+        what = "a directory" if Path(path).is_dir() else "no such file"
+        raise InputError(f"cannot read {path}: {what}")
     kind = input_format(path)
     try:
-        frame = _scan(path, kind, column)
-        names = frame.collect_schema().names()
-    except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read {path} as {kind}: {str(exc).splitlines()[0]}") from None
-    if column not in names:
-        raise InputError(f"column {column!r} not in {path}; columns are {', '.join(names)}")
+        frame = _scan(path, kind, column, notes or ReadNotes())
+        schema = frame.collect_schema()
+    except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError, ValueError) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(f"cannot read {path} as {kind}: {reason}") from None
+    if column not in schema:
+        names = ", ".join(n for n in schema.names() if n != LINE_ERROR)
+        raise InputError(f"column {column!r} not in {path}; columns are {names}")
+    if not isinstance(schema[column], URL_TYPES):
+        raise InputError(f"column {column!r} of {path} holds {schema[column]}, not text")
     return frame
+
+
+def _scan(path: str, kind: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
+    if kind == "parquet":
+        return pl.scan_parquet(path)
+    return readers.scan(path, kind, column, notes)
+
+
+def parsed(
+    frame: pl.LazyFrame,
+    column: str,
+    profile: str | Profile,
+    fields: Sequence[str],
+    *,
+    invalid_utf8: str = "error",
+) -> pl.LazyFrame:
+    """``frame`` with ``fields`` (and ``error``) of its URL column, from one parse a row.
+
+    For a table read from a line format, a malformed line is not parsed: its ``error`` is
+    ``malformed-record`` and its URL column holds the line as read. The URL column, read as
+    bytes, is given back as text, with U+FFFD for bytes that are not UTF-8 (the row's
+    ``error``, or its percent-encoded ``normalized`` under ``invalid_utf8="encode"``, keeps
+    them exactly).
+    """
+    asked = (*fields, *(() if "error" in fields else ("error",)))
+    lines = LINE_ERROR in frame.collect_schema()
+    url = pl.when(pl.col(LINE_ERROR).is_null()).then(column) if lines else pl.col(column)
+    parse = UrlExprNamespace(url).parse(profile, asked, invalid_utf8=invalid_utf8)
+    out = frame.with_columns(parse.alias(PARSED)).unnest(PARSED)
+    if not lines:
+        return out
+    return out.with_columns(
+        pl.coalesce(LINE_ERROR, "error").alias("error"), url_text(column)
+    ).drop(LINE_ERROR)
+
+
+def url_text(column: str) -> pl.Expr:
+    """The URL column read as bytes, as text: U+FFFD for bytes that are not UTF-8."""
+    return pl.col(column).map_batches(
+        lambda s: decoded(s)[0], return_dtype=pl.String, is_elementwise=True
+    )
 
 
 def row_total(path: str) -> int | None:
@@ -86,59 +134,6 @@ def row_total(path: str) -> int | None:
             lines, last = lines + chunk.count(b"\n"), chunk[-1:]
     lines += last != b"\n"  # a last line without its line break
     return max(lines - (kind in ("csv", "cdx")), 0)  # their header line
-
-
-def _scan(path: str, kind: str, column: str) -> pl.LazyFrame:
-    if kind == "parquet":
-        return pl.scan_parquet(path)
-    if kind == "csv":
-        return pl.scan_csv(path, infer_schema=False)
-    if kind == "ndjson":
-        return pl.scan_ndjson(path)
-    if kind == "cdx":
-        return read_cdx(Path(path)).lazy()
-    if kind == "cdxj":
-        return read_cdxj(Path(path)).lazy()
-    text = sys.stdin.read() if path == "-" else Path(path).read_text("utf-8-sig")
-    return pl.LazyFrame({column: text.splitlines()}, schema={column: pl.String})
-
-
-def read_cdx(path: Path) -> pl.DataFrame:
-    """A CDX index (its `` CDX N b a m s k ...`` header names the fields) as capture columns.
-
-    Gives ``urlkey`` and :data:`CAPTURE_COLUMNS`, each present in the file, as strings.
-    """
-    with open(path, encoding="utf-8") as f:
-        header = f.readline().split()
-    if not header or header[0] != "CDX":
-        raise InputError(f"cannot read {path} as cdx: the first line is not a ' CDX ...' header")
-    letters = header[1:]
-    frame = pl.read_csv(
-        path,
-        separator=" ",
-        has_header=False,
-        skip_rows=1,
-        new_columns=[f"_{i}" for i in range(len(letters))],
-        quote_char=None,
-        infer_schema=False,
-    )
-    names = {f"_{i}": CDX_FIELDS[x] for i, x in enumerate(letters) if x in CDX_FIELDS}
-    frame = frame.select(list(names)).rename(names)
-    return frame.select(c for c in ("urlkey", *CAPTURE_COLUMNS) if c in frame.columns)
-
-
-def read_cdxj(path: Path) -> pl.DataFrame:
-    """A CDXJ index (``urlkey timestamp {json}``) as ``urlkey`` and :data:`CAPTURE_COLUMNS`."""
-    lines = pl.read_csv(
-        path, separator="\n", has_header=False, new_columns=["line"], quote_char=None
-    )["line"]
-    parts = lines.str.splitn(" ", 3).struct.rename_fields(["urlkey", "timestamp", "json"])
-    frame = parts.struct.unnest()
-    fields = pl.Struct({c: pl.String for c in CAPTURE_COLUMNS if c != "timestamp"})
-    decoded = frame["json"].str.json_decode(fields).struct.unnest()
-    return pl.concat([frame.select("urlkey", "timestamp"), decoded], how="horizontal").select(
-        "urlkey", *CAPTURE_COLUMNS
-    )
 
 
 # Temporary output folders not yet renamed or removed, for discard_partial_outputs().

@@ -24,6 +24,9 @@ INVALID_BASE = "invalid-base"
 # Bytes that are not UTF-8 (binary columns from WARC or Latin-1 crawls).
 INVALID_UTF8 = "invalid-UTF-8"
 OUT_OF_MEMORY = "out-of-memory"
+# A line of a file that does not fit its format (not JSON, a CSV row of the wrong width): the
+# readers keep it as a row with this code instead of failing the run.
+MALFORMED_RECORD = "malformed-record"
 UNKNOWN_PROFILE = "unknown-profile"
 UNKNOWN_MODE = "unknown-mode"
 

@@ -1,0 +1,568 @@
+"""The line formats as lazy tables: text, CSV, NDJSON, CDX and CDXJ, read as bytes and streamed.
+
+The URL field of every format is read as bytes (a Binary column), so that ``invalid_utf8``
+means for a text file what it means for a binary Parquet column: the kernel makes a row of
+bytes that are not UTF-8 an ``invalid-UTF-8`` error, or percent-encodes them. A line that does
+not fit its format (not a JSON object, a CSV row with the wrong number of fields, a CDX line
+with the wrong number) is kept as a row: its URL column holds the line as read, its other
+columns are null, and :data:`LINE_ERROR` holds ``malformed-record``. Other text columns are
+decoded with U+FFFD for bytes that are not UTF-8. :class:`ReadNotes` counts both.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+import polars as pl
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pa_csv
+
+from urlnorm.core import errors
+from urlnorm.lines import CHUNK_BYTES, decoded, line_chunks, line_numbers
+
+LINE_ERROR = "__urlnorm_line_error"
+# The CDX header's field letters (the IA's CDX format) for the columns urlnorm gives.
+CDX_FIELDS = {"N": "urlkey", "b": "timestamp", "a": "url", "m": "mime", "s": "status", "k": "digest"}
+CAPTURE_COLUMNS = ("url", "timestamp", "digest", "status", "mime")
+CDXJ_JSON = {"url": pl.String(), "digest": pl.String(), "status": pl.String(), "mime": pl.String()}
+# Lines an NDJSON file's column types are inferred from.
+INFER_LINES = 1000
+CSV_ROWS_PER_BATCH = 50_000
+
+
+class InputError(Exception):
+    """A table that cannot be read, or lacks the column asked for; the message is for users."""
+
+
+@dataclass
+class ReadNotes:
+    """What one read met: malformed lines, and lines whose other columns had bad bytes."""
+
+    unit: str = "line"
+    malformed: list[int] = field(default_factory=list)
+    undecodable: list[int] = field(default_factory=list)
+
+    def messages(self) -> list[str]:
+        """One sentence for each kind of line met, with the number of the first.
+
+        >>> ReadNotes(malformed=[7, 9]).messages()
+        ['2 lines malformed, kept as rows with error malformed-record (the first is line 7)']
+        """
+        said = []
+        if self.malformed:
+            said.append(
+                f"{self._count(self.malformed)} malformed, kept as rows with error "
+                f"{errors.MALFORMED_RECORD} (the first is {self.unit} {min(self.malformed)})"
+            )
+        if self.undecodable:
+            said.append(
+                f"{self._count(self.undecodable)} with bytes that are not UTF-8 outside the URL, "
+                f"read as U+FFFD (the first is {self.unit} {min(self.undecodable)})"
+            )
+        return said
+
+    def _count(self, numbers: list[int]) -> str:
+        return f"{len(numbers):,} {self.unit}{'s' if len(numbers) != 1 else ''}"
+
+
+def scan(path: str, kind: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
+    """``path`` in line format ``kind`` as a streamed lazy table (``-`` is standard input)."""
+    reader = READERS[kind](path, column, notes)
+    schema = reader.schema()
+
+    def source(
+        with_columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None, _: Any
+    ) -> Iterator[pl.DataFrame]:
+        notes.malformed.clear()
+        notes.undecodable.clear()
+        left = n_rows
+        for frame in reader.batches():
+            chosen = frame if predicate is None else frame.filter(predicate)
+            chosen = chosen if with_columns is None else chosen.select(with_columns)
+            if left is not None:
+                chosen, left = chosen.head(left), left - min(left, chosen.height)
+            yield chosen
+            if left == 0:
+                return
+
+    return pl.io.plugins.register_io_source(source, schema=schema)
+
+
+@contextmanager
+def _opened(path: str) -> Iterator[BinaryIO]:
+    if path == "-":
+        yield sys.stdin.buffer
+        return
+    with open(path, "rb") as stream:
+        yield stream
+
+
+def _non_blank(first: int, lines: pa.LargeBinaryArray) -> tuple[pa.Array, np.ndarray]:
+    """The lines that are not empty and their numbers: blank lines hold no record."""
+    numbers = np.asarray(line_numbers(first, len(lines)))
+    full = np.diff(np.frombuffer(lines.buffers()[1], np.int64)[: len(lines) + 1]) > 0
+    if full.all():
+        return lines, numbers
+    return lines.filter(pa.array(full)), numbers[full]
+
+
+def _text_columns(
+    columns: dict[str, pa.Array], numbers: np.ndarray, notes: ReadNotes
+) -> list[pl.Series]:
+    """Binary fields as text, noting the lines with bytes that are not UTF-8."""
+    out, bad = [], np.zeros(len(numbers), dtype=bool)
+    for name, values in columns.items():
+        text, undecodable = decoded(pl.Series(name, values, dtype=pl.Binary))
+        out.append(text)
+        bad |= undecodable.to_numpy()
+    notes.undecodable.extend(numbers[bad].tolist())
+    return out
+
+
+def _line_errors(malformed: np.ndarray, numbers: np.ndarray, notes: ReadNotes) -> pl.Series:
+    notes.malformed.extend(numbers[malformed].tolist())
+    code = pl.lit(errors.MALFORMED_RECORD, pl.String)
+    return pl.select(pl.when(pl.Series(malformed)).then(code).alias(LINE_ERROR)).to_series()
+
+
+class Text:
+    """One URL a line; every line is a row, an empty one too (its URL is empty)."""
+
+    def __init__(self, path: str, column: str, notes: ReadNotes) -> None:
+        self.path, self.column = path, column
+
+    def schema(self) -> dict[str, pl.DataType]:
+        """The one column, as bytes (and a line error, never set, as every line format has)."""
+        return {self.column: pl.Binary(), LINE_ERROR: pl.String()}
+
+    def batches(self) -> Iterator[pl.DataFrame]:
+        """The lines, a chunk at a time."""
+        with _opened(self.path) as stream:
+            for _, lines in line_chunks(stream):
+                urls = pl.Series(self.column, lines, dtype=pl.Binary)
+                yield pl.DataFrame([urls, pl.repeat(None, len(lines), dtype=pl.String,
+                                                    eager=True).alias(LINE_ERROR)])
+
+
+class Fields:
+    """Space-separated fields a line (CDX): ``letters`` name them, ``width`` is how many."""
+
+    def __init__(self, path: str, column: str, notes: ReadNotes) -> None:
+        self.path, self.notes = path, notes
+        with open(path, "rb") as stream:
+            header = stream.readline().removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
+        letters = header.split()
+        if not letters or letters[0] != "CDX":
+            raise InputError(f"cannot read {path} as cdx: the first line is not a ' CDX ...' header")
+        self.width = len(letters) - 1
+        given = {CDX_FIELDS[x]: i for i, x in enumerate(letters[1:]) if x in CDX_FIELDS}
+        self.fields = {name: given[name] for name in ("urlkey", *CAPTURE_COLUMNS) if name in given}
+
+    def schema(self) -> dict[str, pl.DataType]:
+        """The capture columns the header names; the URL as bytes."""
+        text = {name: pl.Binary() if name == "url" else pl.String() for name in self.fields}
+        return {**text, LINE_ERROR: pl.String()}
+
+    def batches(self) -> Iterator[pl.DataFrame]:
+        """The records after the header, a chunk of lines at a time."""
+        with open(self.path, "rb") as stream:
+            stream.readline()
+            for first, chunk in line_chunks(stream, first=2, bom=False):
+                yield self._frame(*_non_blank(first, chunk))
+
+    def _frame(self, lines: pa.Array, numbers: np.ndarray) -> pl.DataFrame:
+        parts = pc.split_pattern(lines, b" ")
+        fits = pc.equal(pc.list_value_length(parts), self.width)
+        kept = pc.if_else(fits, parts, pa.scalar(None, parts.type))
+        values = {name: pc.list_element(kept, i) for name, i in self.fields.items()}
+        url = pc.if_else(fits, values.pop("url"), lines) if "url" in values else None
+        malformed = ~np.asarray(fits)
+        texts = _text_columns(values, numbers, self.notes)
+        urls = [] if url is None else [pl.Series("url", url, dtype=pl.Binary)]
+        frame = pl.DataFrame([*urls, *texts, _line_errors(malformed, numbers, self.notes)])
+        return frame.select(list(self.schema()))
+
+
+class JsonLines:
+    """One JSON object a line (NDJSON); column types inferred from the first lines."""
+
+    def __init__(self, path: str, column: str, notes: ReadNotes) -> None:
+        self.path, self.column, self.notes = path, column, notes
+        self.types = self._infer()
+
+    def _infer(self) -> dict[str, pl.DataType]:
+        with _opened(self.path) as stream:
+            first = next(line_chunks(stream), None)
+        sample = [] if first is None else _non_blank(*first)[0][:INFER_LINES].to_pylist()
+        objects = [text for text, _ in map(_json_line, sample) if text is not None]
+        if not objects:
+            return {self.column: pl.String()}
+        data = "\n".join(objects).encode()
+        inferred = pl.read_ndjson(io.BytesIO(data), infer_schema_length=None).schema
+        return {n: pl.String() if t == pl.Null else t for n, t in inferred.items()}
+
+    def schema(self) -> dict[str, pl.DataType]:
+        """The inferred columns, the URL as bytes."""
+        kind = self.types.get(self.column)
+        if kind is not None and kind != pl.String:
+            message = f"column {self.column!r} of {self.path} holds {kind}, not text"
+            raise InputError(message)
+        named = {n: pl.Binary() if n == self.column else t for n, t in self.types.items()}
+        return {**named, LINE_ERROR: pl.String()}
+
+    def batches(self) -> Iterator[pl.DataFrame]:
+        """The objects, a chunk of lines at a time."""
+        with _opened(self.path) as stream:
+            for first, chunk in line_chunks(stream):
+                lines, numbers = _non_blank(first, chunk)
+                frame, malformed = json_rows(lines, self.types, self.column, numbers, self.notes)
+                yield frame.with_columns(_line_errors(malformed, numbers, self.notes))
+
+
+class Cdxj:
+    """``urlkey timestamp {json}`` a line (CDXJ), the JSON's url, digest, status and mime."""
+
+    def __init__(self, path: str, column: str, notes: ReadNotes) -> None:
+        self.path, self.notes = path, notes
+
+    def schema(self) -> dict[str, pl.DataType]:
+        """``urlkey`` and the capture columns, the URL as bytes."""
+        types = {"urlkey": pl.String(), **CDXJ_JSON, "timestamp": pl.String()}
+        ordered = {name: types[name] for name in ("urlkey", *CAPTURE_COLUMNS)}
+        return {**ordered, "url": pl.Binary(), LINE_ERROR: pl.String()}
+
+    def batches(self) -> Iterator[pl.DataFrame]:
+        """The records, a chunk of lines at a time."""
+        with _opened(self.path) as stream:
+            for first, chunk in line_chunks(stream):
+                yield self._frame(*_non_blank(first, chunk))
+
+    def _frame(self, lines: pa.Array, numbers: np.ndarray) -> pl.DataFrame:
+        parts = pc.split_pattern(lines, b" ", max_splits=2)
+        fits = np.asarray(pc.equal(pc.list_value_length(parts), 3))
+        whole = parts.filter(pa.array(fits))
+        keys = _text_columns(
+            {n: pc.list_element(whole, i) for n, i in (("urlkey", 0), ("timestamp", 1))},
+            numbers[fits],
+            self.notes,
+        )
+        json_part = pc.list_element(whole, 2)
+        found, bad_json = json_rows(json_part, CDXJ_JSON, "url", numbers[fits], self.notes)
+        good = pl.DataFrame(keys).hstack(found).filter(~pl.Series(bad_json))
+        malformed = ~fits
+        malformed[np.flatnonzero(fits)[bad_json]] = True
+        full = _spread(good, np.flatnonzero(~malformed), len(lines), self.schema())
+        raws = pl.Series(lines.filter(pa.array(malformed)), dtype=pl.Binary)
+        full = _with_raw(full, "url", malformed, raws)
+        return full.with_columns(_line_errors(malformed, numbers, self.notes)).select(list(self.schema()))
+
+
+def _spread(
+    frame: pl.DataFrame, rows: np.ndarray, height: int, schema: dict[str, pl.DataType]
+) -> pl.DataFrame:
+    """``frame``'s rows placed at ``rows`` of a table of ``height`` rows, nulls elsewhere."""
+    if len(rows) == height:
+        return frame
+    index = pl.DataFrame({"__row": np.arange(height)})
+    placed = frame.with_columns(__row=pl.Series(rows))
+    joined = index.join(placed, on="__row", how="left", maintain_order="left")
+    return joined.select(name for name in schema if name in frame.columns)
+
+
+def json_rows(
+    lines: pa.Array,
+    types: dict[str, pl.DataType],
+    column: str,
+    numbers: np.ndarray,
+    notes: ReadNotes,
+) -> tuple[pl.DataFrame, np.ndarray]:
+    """JSON object lines as ``types``' columns (``column`` as bytes), and which are malformed.
+
+    A chunk that is valid UTF-8 JSON throughout is read in one call; a chunk with a bad line
+    is read line by line, so the bad line costs its chunk speed, never the run.
+    """
+    joined = b"\n".join(lines.to_pylist()) if len(lines) < 2 else _joined(lines)
+    try:
+        frame = pl.read_ndjson(io.BytesIO(joined), schema=types)
+        if frame.height == len(lines):
+            return frame.with_columns(pl.col(column).cast(pl.Binary)), np.zeros(len(lines), bool)
+    except pl.exceptions.PolarsError:
+        pass
+    return _json_rows_by_line(lines.to_pylist(), types, column, numbers, notes)
+
+
+def _joined(lines: pa.Array) -> bytes:
+    """The lines joined by LF, in one call into Arrow."""
+    one = pa.LargeListArray.from_arrays(pa.array([0, len(lines)], pa.int64()), lines)
+    return pc.binary_join(one, pa.scalar(b"\n", pa.large_binary()))[0].as_py()  # type: ignore[no-any-return]
+
+
+def _json_line(raw: bytes) -> tuple[str | None, bool]:
+    """A JSON object line as valid JSON text (None if it is not one), and whether it was lossy.
+
+    Bytes that are not UTF-8 become U+FFFD in the text; the URL's own bytes are taken from
+    the line apart (:func:`_exact_url`).
+    """
+    try:
+        text, lossy = raw.decode("utf-8"), False
+    except UnicodeDecodeError:
+        text, lossy = raw.decode("utf-8", "surrogateescape"), True
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None, False
+    if not isinstance(value, dict):
+        return None, False
+    return (json.dumps(_lossy(value)) if lossy else text), lossy
+
+
+def _lossy(value: Any) -> Any:
+    """``value`` with strings read from bytes that are not UTF-8 made U+FFFD."""
+    if isinstance(value, str):
+        return _exact(value).decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return {k: _lossy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_lossy(v) for v in value]
+    return value
+
+
+def _exact(text: str) -> bytes:
+    """The bytes ``text`` was read from with ``surrogateescape``.
+
+    An escaped lone surrogate (JSON's ``\\ud800``) is kept as its three bytes, which are
+    not UTF-8, so the row's URL is an error rather than silently changed.
+    """
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
+def _exact_url(raw: bytes, column: str) -> bytes | None:
+    """The URL field of a line that is not UTF-8, as the bytes the line holds."""
+    value = json.loads(raw.decode("utf-8", "surrogateescape")).get(column)
+    return _exact(value) if isinstance(value, str) else None
+
+
+def _with_raw(
+    frame: pl.DataFrame, column: str, malformed: np.ndarray, raws: pl.Series
+) -> pl.DataFrame:
+    """``frame`` whose ``column`` holds each malformed row's line as read."""
+    if not malformed.any():
+        return frame
+    at = pl.Series(np.flatnonzero(malformed), dtype=pl.UInt32)
+    return frame.with_columns(frame.get_column(column).scatter(at, raws.cast(pl.Binary)))
+
+
+def _json_rows_by_line(
+    raws: list[bytes],
+    types: dict[str, pl.DataType],
+    column: str,
+    numbers: np.ndarray,
+    notes: ReadNotes,
+) -> tuple[pl.DataFrame, np.ndarray]:
+    texts = [_json_line(raw) for raw in raws]
+    malformed = np.array([text is None for text, _ in texts], dtype=bool)
+    objects = np.flatnonzero(~malformed)
+    frame, unfit = _read_each_fitting([texts[i][0] or "" for i in objects], types)
+    malformed[objects[unfit]] = True
+    frame = frame.filter(~pl.Series(unfit)).with_columns(pl.col(column).cast(pl.Binary))
+    rows = np.flatnonzero(~malformed)
+    lossy = [(at, i) for at, i in enumerate(rows) if texts[i][1]]
+    if lossy:
+        exact = pl.Series([_exact_url(raws[i], column) for _, i in lossy], dtype=pl.Binary)
+        at = pl.Series([a for a, _ in lossy], dtype=pl.UInt32)
+        frame = frame.with_columns(frame.get_column(column).scatter(at, exact))
+        notes.undecodable.extend(
+            numbers[[i for _, i in lossy if _lossy_outside(raws[i], column)]].tolist()
+        )
+    full = _spread(frame, rows, len(raws), types)
+    bad = pl.Series([raws[i] for i in np.flatnonzero(malformed)], dtype=pl.Binary)
+    return _with_raw(full, column, malformed, bad), malformed
+
+
+def _lossy_outside(raw: bytes, column: str) -> bool:
+    value = json.loads(raw.decode("utf-8", "surrogateescape"))
+    value.pop(column, None)
+    return _lossy(value) != value
+
+
+def _read_each_fitting(
+    texts: list[str], types: dict[str, pl.DataType]
+) -> tuple[pl.DataFrame, np.ndarray]:
+    """The JSON texts as ``types``; those whose values do not fit the types are marked."""
+    try:
+        frame = pl.read_ndjson(io.BytesIO("\n".join(texts).encode()), schema=types)
+        if frame.height == len(texts):
+            return frame, np.zeros(len(texts), dtype=bool)
+    except pl.exceptions.PolarsError:
+        pass
+    frames, unfit = [], np.zeros(len(texts), dtype=bool)
+    for i, text in enumerate(texts):
+        try:
+            frames.append(pl.read_ndjson(io.BytesIO(text.encode()), schema=types))
+        except pl.exceptions.PolarsError:
+            unfit[i] = True
+            frames.append(pl.DataFrame([{}], schema=types))
+    return pl.concat(frames), unfit
+
+
+class Csv:
+    """Comma-separated values with a header (RFC 4180): every field read as bytes.
+
+    Arrow's streaming reader does the work; a row with the wrong number of fields is handed
+    back by it and put in its place. A chunk Arrow cannot hand back (a malformed row whose
+    bytes are not UTF-8) and everything after it is read by Python's ``csv`` module instead.
+    """
+
+    def __init__(self, path: str, column: str, notes: ReadNotes) -> None:
+        self.path, self.column, self.notes = path, column, notes
+        notes.unit = "record"
+        self.names = self._header()
+
+    def _header(self) -> list[str]:
+        with open(self.path, "rb") as stream:
+            head = stream.read(1 << 20)
+        self.empty = not head.strip()
+        if self.empty:
+            return [self.column]
+        first = head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
+        return next(csv.reader(io.StringIO(first)))
+
+    def schema(self) -> dict[str, pl.DataType]:
+        """The header's columns as text, the URL as bytes."""
+        named = {n: pl.Binary() if n == self.column else pl.String() for n in self.names}
+        return {**named, LINE_ERROR: pl.String()}
+
+    def batches(self) -> Iterator[pl.DataFrame]:
+        """The records, a block at a time; record 1 is the header."""
+        if self.empty:
+            return
+        done = 2
+        block = CHUNK_BYTES
+        while True:
+            try:
+                for frame, done in self._arrow_batches(done, block):
+                    yield frame
+                return
+            except pa.ArrowInvalid as exc:
+                if "straddl" in str(exc):
+                    block *= 4
+                    continue
+                break
+        yield from self._python_batches(done)
+
+    def _arrow_batches(self, done: int, block: int) -> Iterator[tuple[pl.DataFrame, int]]:
+        pending: list[tuple[int, bytes]] = []
+
+        def handed_back(row: Any) -> str:
+            pending.append((row.number, row.text.encode()))
+            return "skip"
+
+        reader = pa_csv.open_csv(
+            self.path,
+            read_options=pa_csv.ReadOptions(
+                use_threads=False, block_size=block, skip_rows_after_names=done - 2
+            ),
+            parse_options=pa_csv.ParseOptions(
+                newlines_in_values=True, invalid_row_handler=handed_back
+            ),
+            convert_options=pa_csv.ConvertOptions(
+                column_types={n: pa.binary() for n in self.names}
+            ),
+        )
+        for batch in _quietly(reader):
+            start = done
+            inserted: list[tuple[int, bytes]] = []
+            while pending and pending[0][0] < start + batch.num_rows + len(inserted):
+                inserted.append(pending.pop(0))
+            done = start + batch.num_rows + len(inserted)
+            yield self._frame(batch, inserted, start), done
+        if pending:
+            yield self._frame(None, pending, done), done + len(pending)
+
+    def _frame(
+        self, batch: pa.RecordBatch | None, handed: list[tuple[int, bytes]], start: int
+    ) -> pl.DataFrame:
+        """A batch of good records with the records handed back put in their places."""
+        height = (0 if batch is None else batch.num_rows) + len(handed)
+        numbers = np.arange(start, start + height)
+        malformed = np.zeros(height, dtype=bool)
+        malformed[[n - start for n, _ in handed]] = True
+        if batch is None:
+            frame = pl.DataFrame(schema=self.schema()).drop(LINE_ERROR)
+        else:
+            columns = {n: batch.column(n) for n in self.names}
+            url = pl.Series(self.column, columns.pop(self.column), dtype=pl.Binary)
+            frame = pl.DataFrame([url, *_text_columns(columns, numbers[~malformed], self.notes)])
+        full = _spread(frame, np.flatnonzero(~malformed), height, self.schema())
+        raws = pl.Series([text for _, text in handed], dtype=pl.Binary)
+        full = _with_raw(full, self.column, malformed, raws)
+        return full.with_columns(_line_errors(malformed, numbers, self.notes)).select(list(self.schema()))
+
+    def _python_batches(self, done: int) -> Iterator[pl.DataFrame]:
+        with open(self.path, encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
+            records = csv.reader(f)
+            for _ in range(done - 1):
+                next(records, None)
+            while chunk := list(islice(records, CSV_ROWS_PER_BATCH)):
+                yield self._python_frame(chunk, done)
+                done += len(chunk)
+
+    def _python_frame(self, chunk: list[list[str]], start: int) -> pl.DataFrame:
+        """Records read by Python's ``csv`` module (after a chunk Arrow could not hand back)."""
+        width = len(self.names)
+        malformed = np.array([len(r) != width for r in chunk], dtype=bool)
+        good = [r for r in chunk if len(r) == width]
+        columns = {n: [_exact(r[i]) for r in good] for i, n in enumerate(self.names)}
+        numbers = np.arange(start, start + len(chunk))
+        url = pl.Series(self.column, columns.pop(self.column), dtype=pl.Binary)
+        texts = _text_columns(
+            {n: pa.array(v, pa.binary()) for n, v in columns.items()}, numbers[~malformed],
+            self.notes,
+        )
+        full = _spread(pl.DataFrame([url, *texts]), np.flatnonzero(~malformed), len(chunk),
+                       self.schema())
+        raws = pl.Series([_exact(",".join(r)) for r in chunk if len(r) != width], dtype=pl.Binary)
+        full = _with_raw(full, self.column, malformed, raws)
+        return full.with_columns(_line_errors(malformed, numbers, self.notes)).select(list(self.schema()))
+
+
+def _quietly(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    """``batches``, without Arrow's report of a row it could not hand back as text.
+
+    Arrow prints that report (a traceback) itself before raising the parse error that sends
+    the rest of the file to Python's ``csv`` module; any other report goes through.
+    """
+    before = sys.unraisablehook
+
+    def hook(report: Any) -> None:
+        if not isinstance(report.exc_value, UnicodeDecodeError):
+            before(report)
+
+    sys.unraisablehook = hook
+    try:
+        yield from batches
+    finally:
+        sys.unraisablehook = before
+
+
+READERS: dict[str, Callable[[str, str, ReadNotes], Any]] = {
+    "text": Text,
+    "csv": Csv,
+    "ndjson": JsonLines,
+    "cdx": Fields,
+    "cdxj": Cdxj,
+}
