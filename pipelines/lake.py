@@ -22,7 +22,7 @@ def run(
 
     Nothing is dropped silently: rows in = rows out + rows quarantined (a null URL is invalid,
     and so is a malformed line of a text input, kept with its line as its URL).
-    Each row is normalised once (``url.parse``), and both files come from one run of the plan.
+    Each row is normalised once (``url.parse``); both files are split from that one run.
     """
     notes = io.ReadNotes()
     scanned = io.scan(source, column, notes)
@@ -31,10 +31,13 @@ def run(
     table = io.parsed(scanned, column, profile, fields).with_columns(
         pl.col("error").fill_null(pl.when(pl.col(column).is_null()).then(pl.lit("null-url")))
     )
-    valid = table.filter(pl.col("error").is_null())
-    bad = table.filter(pl.col("error").is_not_null()).select(*names, "normalized", "error")
     quarantine = target.with_name(target.stem + ".quarantine.parquet")
-    io.write_all([(valid, target), (bad, quarantine)])
+    valid = pl.col("error").is_null()
+    everything = table.collect_schema().names()
+    io.write_split(
+        table,
+        [(valid, everything, target), (~valid, [*names, "normalized", "error"], quarantine)],
+    )
     counts = [pl.scan_parquet(p).select(pl.len()).collect().item() for p in (target, quarantine)]
     rows_in = scanned.select(pl.len()).collect().item()
     summary: dict[str, object] = {"rows in": rows_in, "rows out": counts[0]}

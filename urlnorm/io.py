@@ -222,6 +222,25 @@ def write_all(
     return done[len(sinks) :]
 
 
+def write_split(
+    frame: pl.LazyFrame, parts: Sequence[tuple[pl.Expr, Sequence[str], str | Path]]
+) -> None:
+    """Write the rows of ``frame`` where each part's condition holds, with its columns, to its
+    Parquet target: ``frame`` is computed once, every target written atomically.
+
+    The rows stream once to a temporary file, which each part then reads: one plan with a sink
+    per part would compute ``frame`` once too, but Polars' streaming engine then holds about
+    the whole result in memory (twice the peak of one sink, measured on 2 M rows).
+    """
+    with ExitStack() as stack:
+        paths = [stack.enter_context(atomic_target(Path(target))) for *_, target in parts]
+        whole = paths[0].with_name(".whole.parquet")
+        frame.sink_parquet(whole)
+        for (condition, columns, _), path in zip(parts, paths, strict=True):
+            pl.scan_parquet(whole).filter(condition).select(columns).sink_parquet(path)
+        whole.unlink()
+
+
 def _sink(lazy: pl.LazyFrame, path: Path | BinaryIO, fmt: str) -> None:
     """Stream ``lazy`` to a file or a binary stream in ``fmt``."""
     if fmt == "parquet":

@@ -454,7 +454,7 @@ class Csv:
         block = CHUNK_BYTES
         while True:
             try:
-                for frame, done in self._arrow_batches(done, block):
+                for frame, done in _quietly(self._arrow_batches(done, block)):
                     yield frame
                 return
             except pa.ArrowInvalid as exc:
@@ -483,7 +483,7 @@ class Csv:
                 column_types={n: pa.binary() for n in self.names}
             ),
         )
-        for batch in _quietly(reader):
+        for batch in reader:
             start = done
             inserted: list[tuple[int, bytes]] = []
             while pending and pending[0][0] < start + batch.num_rows + len(inserted):
@@ -540,7 +540,7 @@ class Csv:
         return full.with_columns(_line_errors(malformed, numbers, self.notes)).select(list(self.schema()))
 
 
-def _quietly(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+def _quietly(batches: Iterator[Any]) -> Iterator[Any]:
     """``batches``, without Arrow's report of a row it could not hand back as text.
 
     Arrow prints that report (a traceback) itself before raising the parse error that sends
