@@ -1,6 +1,7 @@
 """The urlnorm command: normalise, split and deduplicate URL files; explain; summarise; report.
 
-Errors are one line on standard error with exit status 2 (130 when interrupted); output is
+Errors are one line on standard error with exit status 2 (70 for a fault of urlnorm's own,
+130 when interrupted, 141 when the reader of standard output stops); output is
 written atomically, so a failed run leaves no file behind. Messages and progress go to
 standard error, so that ``-`` as the output puts only data on standard output.
 """
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import inspect
 import os
 import sys
@@ -70,9 +70,7 @@ def cmd_normalize(args: argparse.Namespace) -> None:
         frame = counter.track(frame)
         fields = ("normalized", "error", *(engine.RECORD_FIELDS if args.split else ()))
         # One pass a row: the key, its error and the record come from one normalisation.
-        frame = io.parsed(
-            frame, args.column, args.profile, fields, invalid_utf8=args.invalid_utf8
-        )
+        frame = io.parsed(frame, args.column, args.profile, fields, invalid_utf8=args.invalid_utf8)
         if args.dedup:
             frame = dedup_keyed(frame, args.column, "normalized", keep=args.keep)
         io.write(frame, args.output, args.format, text_column="normalized")
@@ -146,10 +144,12 @@ def cmd_learn(args: argparse.Namespace) -> None:
 
 def cmd_report(args: argparse.Namespace) -> None:
     """Write an HTML report on a URL column."""
-    if importlib.util.find_spec("matplotlib") is None:
+    try:
         # Checked first: the charts import matplotlib only when they are drawn.
+        import matplotlib  # noqa: F401
+    except ImportError:
         message = "the report needs matplotlib: pip install 'polars-urlnorm[report]'"
-        raise io.InputError(message)
+        raise io.InputError(message) from None
     from urlnorm import report
 
     urls = _read(args, args.column).to_series()
@@ -299,6 +299,11 @@ def parser() -> argparse.ArgumentParser:
     return main
 
 
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit status."""
     args = parser().parse_args(argv)
@@ -319,6 +324,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader of standard output stopped (`| head`): leave quietly, as SIGPIPE would.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        # A file that fails while it is read or written (disk full, a file cut short).
+        io.discard_partial_outputs()
+        print(f"urlnorm: error: {_first_line(exc)}", file=sys.stderr)
+        return 2
+    except Exception as exc:
+        if os.environ.get("URLNORM_TRACEBACK"):
+            raise
+        io.discard_partial_outputs()
+        print(f"urlnorm: internal error: {_first_line(exc)} (please report it)", file=sys.stderr)
+        return 70
     except KeyboardInterrupt:
         io.discard_partial_outputs()
         print("urlnorm: interrupted; no output written", file=sys.stderr)

@@ -7,6 +7,7 @@ only when complete, so a failed or interrupted run leaves no partial file.
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import sys
@@ -25,6 +26,19 @@ from urlnorm.lines import decoded
 from urlnorm.polars import UrlExprNamespace
 from urlnorm.readers import LINE_ERROR, InputError, ReadNotes
 
+__all__ = [
+    "LINE_ERROR",
+    "InputError",
+    "ReadNotes",
+    "atomic_target",
+    "input_format",
+    "parsed",
+    "row_total",
+    "scan",
+    "write",
+    "write_all",
+    "write_split",
+]
 PARSED = "__urlnorm_parsed"
 
 READERS = {
@@ -57,9 +71,8 @@ def scan(path: str, column: str, notes: ReadNotes | None = None) -> pl.LazyFrame
     the read met. A URL column that holds neither text nor bytes is an error, before any row
     is read.
     """
-    if path != "-" and not Path(path).is_file():
-        what = "a directory" if Path(path).is_dir() else "no such file"
-        raise InputError(f"cannot read {path}: {what}")
+    if path != "-":
+        _check_readable(Path(path))
     kind = input_format(path)
     try:
         frame = _scan(path, kind, column, notes or ReadNotes())
@@ -73,6 +86,20 @@ def scan(path: str, column: str, notes: ReadNotes | None = None) -> pl.LazyFrame
     if not isinstance(schema[column], URL_TYPES):
         raise InputError(f"column {column!r} of {path} holds {schema[column]}, not text")
     return frame
+
+
+def _check_readable(path: Path) -> None:
+    """An input path that is no file to read is an error before anything else is done."""
+    if path.is_dir():
+        raise InputError(f"cannot read {path}: a directory")
+    if not path.exists():
+        raise InputError(f"cannot read {path}: no such file")
+    if not path.is_file():
+        raise InputError(f"cannot read {path}: not a regular file")
+    try:
+        path.open("rb").close()
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 def _scan(path: str, kind: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
@@ -104,9 +131,9 @@ def parsed(
     out = frame.with_columns(parse.alias(PARSED)).unnest(PARSED)
     if not lines:
         return out
-    return out.with_columns(
-        pl.coalesce(LINE_ERROR, "error").alias("error"), url_text(column)
-    ).drop(LINE_ERROR)
+    return out.with_columns(pl.coalesce(LINE_ERROR, "error").alias("error"), url_text(column)).drop(
+        LINE_ERROR
+    )
 
 
 def url_text(column: str) -> pl.Expr:
@@ -145,16 +172,41 @@ def atomic_target(target: Path) -> Iterator[Path]:
     """A temporary path beside ``target``, renamed onto it only if the block succeeds.
 
     The path lies in a temporary directory that is removed on failure: a writer thread still
-    finishing an interrupted query then finds no directory to write into.
+    finishing an interrupted query then finds no directory to write into. The directory's
+    name holds the writing process's id, so that a run killed outright (SIGKILL, power loss)
+    leaves a folder the next run to the same target recognises as stale and removes.
     """
     target.parent.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".partial", dir=target.parent))
+    for stale in _stale_folders(target):
+        _remove(stale)
+    prefix = f".{target.name}.{os.getpid()}."
+    folder = Path(tempfile.mkdtemp(prefix=prefix, suffix=".partial", dir=target.parent))
     _PARTIAL.add(folder)
     try:
         yield folder / target.name
         os.replace(folder / target.name, target)
     finally:
         _remove(folder)
+
+
+def _stale_folders(target: Path) -> list[Path]:
+    """Temporary folders of ``target`` whose writing process no longer runs."""
+    found = []
+    for folder in target.parent.glob(f".{glob.escape(target.name)}.*.partial"):
+        pid = folder.name[len(target.name) + 2 :].split(".", 1)[0]
+        if pid.isdigit() and not _running(int(pid)):
+            found.append(folder)
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
 
 
 def discard_partial_outputs() -> None:
@@ -225,8 +277,10 @@ def write_all(
 def write_split(
     frame: pl.LazyFrame, parts: Sequence[tuple[pl.Expr, Sequence[str], str | Path]]
 ) -> None:
-    """Write the rows of ``frame`` where each part's condition holds, with its columns, to its
-    Parquet target: ``frame`` is computed once, every target written atomically.
+    """Write each part of ``frame`` (its rows, its columns) to its Parquet target, in one pass.
+
+    A part is the rows where its condition holds, with its columns. ``frame`` is computed
+    once, and every target is written atomically.
 
     The rows stream once to a temporary file, which each part then reads: one plan with a sink
     per part would compute ``frame`` once too, but Polars' streaming engine then holds about

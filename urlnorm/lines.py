@@ -15,7 +15,10 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-CHUNK_BYTES = 1 << 23
+# Polars' streaming engine pulls a Python source about a dozen batches ahead of a slow consumer
+# (the kernel), so the chunk bounds memory: 1 MiB chunks keep a 1 M-line text run at 233 MiB
+# peak where 8 MiB chunks take 428 MiB, in the same time.
+CHUNK_BYTES = 1 << 20
 BOM = b"\xef\xbb\xbf"
 LF, CR = 10, 13
 
@@ -64,16 +67,16 @@ def split_lines(data: bytes) -> pa.LargeBinaryArray:
     offsets = np.zeros(len(ends) + 1, dtype=np.int64)
     np.cumsum(ends - starts - crlf, out=offsets[1:])
     buffers = [None, pa.py_buffer(offsets), pa.py_buffer(raw[kept])]
-    return pa.Array.from_buffers(pa.large_binary(), len(ends), buffers)  # type: ignore[return-value]
+    return pa.Array.from_buffers(pa.large_binary(), len(ends), buffers)
 
 
 def line_numbers(first: int, count: int) -> pa.Int64Array:
     """``first``, ``first + 1`` … for ``count`` lines."""
-    return pa.array(np.arange(first, first + count, dtype=np.int64))  # type: ignore[return-value]
+    return pa.array(np.arange(first, first + count, dtype=np.int64))
 
 
 def decoded(column: pl.Series) -> tuple[pl.Series, pl.Series]:
-    """A binary column as text, bytes that are not UTF-8 replaced by U+FFFD; and which rows had them.
+    """A binary column as text (U+FFFD for bytes that are not UTF-8), and which rows had any.
 
     Clean columns (nearly all) are one cast; only a column with a bad value is decoded value
     by value.

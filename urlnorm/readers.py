@@ -19,7 +19,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
-from pathlib import Path
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -33,12 +32,22 @@ from urlnorm.lines import CHUNK_BYTES, decoded, line_chunks, line_numbers
 
 LINE_ERROR = "__urlnorm_line_error"
 # The CDX header's field letters (the IA's CDX format) for the columns urlnorm gives.
-CDX_FIELDS = {"N": "urlkey", "b": "timestamp", "a": "url", "m": "mime", "s": "status", "k": "digest"}
+CDX_FIELDS = {
+    "N": "urlkey",
+    "b": "timestamp",
+    "a": "url",
+    "m": "mime",
+    "s": "status",
+    "k": "digest",
+}
 CAPTURE_COLUMNS = ("url", "timestamp", "digest", "status", "mime")
-CDXJ_JSON = {"url": pl.String(), "digest": pl.String(), "status": pl.String(), "mime": pl.String()}
+CDXJ_JSON: dict[str, pl.DataType] = {n: pl.String() for n in ("url", "digest", "status", "mime")}
 # Lines an NDJSON file's column types are inferred from.
 INFER_LINES = 1000
 CSV_ROWS_PER_BATCH = 50_000
+# Arrow's CSV block; a record longer than a block makes the reader start again after the
+# records already given, with blocks four times as large.
+CSV_BLOCK_BYTES = CHUNK_BYTES
 
 
 class InputError(Exception):
@@ -151,8 +160,12 @@ class Text:
         with _opened(self.path) as stream:
             for _, lines in line_chunks(stream):
                 urls = pl.Series(self.column, lines, dtype=pl.Binary)
-                yield pl.DataFrame([urls, pl.repeat(None, len(lines), dtype=pl.String,
-                                                    eager=True).alias(LINE_ERROR)])
+                yield pl.DataFrame(
+                    [
+                        urls,
+                        pl.repeat(None, len(lines), dtype=pl.String, eager=True).alias(LINE_ERROR),
+                    ]
+                )
 
 
 class Fields:
@@ -162,9 +175,11 @@ class Fields:
         self.path, self.notes = path, notes
         with open(path, "rb") as stream:
             header = stream.readline().removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
-        letters = header.split()
-        if not letters or letters[0] != "CDX":
-            raise InputError(f"cannot read {path} as cdx: the first line is not a ' CDX ...' header")
+        # An empty file is an index of no captures.
+        letters = header.split() or ["CDX", "a"]
+        if letters[0] != "CDX":
+            message = f"cannot read {path} as cdx: the first line is not a ' CDX ...' header"
+            raise InputError(message)
         self.width = len(letters) - 1
         given = {CDX_FIELDS[x]: i for i, x in enumerate(letters[1:]) if x in CDX_FIELDS}
         self.fields = {name: given[name] for name in ("urlkey", *CAPTURE_COLUMNS) if name in given}
@@ -264,8 +279,22 @@ class Cdxj:
         malformed[np.flatnonzero(fits)[bad_json]] = True
         full = _spread(good, np.flatnonzero(~malformed), len(lines), self.schema())
         raws = pl.Series(lines.filter(pa.array(malformed)), dtype=pl.Binary)
-        full = _with_raw(full, "url", malformed, raws)
-        return full.with_columns(_line_errors(malformed, numbers, self.notes)).select(list(self.schema()))
+        full = _finish(full, "url", malformed, raws, numbers, self.notes)
+        return full.select(list(self.schema()))
+
+
+def _finish(
+    full: pl.DataFrame,
+    column: str,
+    malformed: np.ndarray,
+    raws: pl.Series,
+    numbers: np.ndarray,
+    notes: ReadNotes,
+) -> pl.DataFrame:
+    """A chunk's rows with each malformed one's line as its URL and its line error set."""
+    return _with_raw(full, column, malformed, raws).with_columns(
+        _line_errors(malformed, numbers, notes)
+    )
 
 
 def _spread(
@@ -396,7 +425,7 @@ def _json_rows_by_line(
 def _lossy_outside(raw: bytes, column: str) -> bool:
     value = json.loads(raw.decode("utf-8", "surrogateescape"))
     value.pop(column, None)
-    return _lossy(value) != value
+    return bool(_lossy(value) != value)
 
 
 def _read_each_fitting(
@@ -450,12 +479,12 @@ class Csv:
         """The records, a block at a time; record 1 is the header."""
         if self.empty:
             return
-        done = 2
-        block = CHUNK_BYTES
+        done, block = 2, CSV_BLOCK_BYTES
         while True:
             try:
-                for frame, done in _quietly(self._arrow_batches(done, block)):
+                for frame, through in _quietly(self._arrow_batches(done, block)):
                     yield frame
+                    done = through
                 return
             except pa.ArrowInvalid as exc:
                 if "straddl" in str(exc):
@@ -509,8 +538,8 @@ class Csv:
             frame = pl.DataFrame([url, *_text_columns(columns, numbers[~malformed], self.notes)])
         full = _spread(frame, np.flatnonzero(~malformed), height, self.schema())
         raws = pl.Series([text for _, text in handed], dtype=pl.Binary)
-        full = _with_raw(full, self.column, malformed, raws)
-        return full.with_columns(_line_errors(malformed, numbers, self.notes)).select(list(self.schema()))
+        full = _finish(full, self.column, malformed, raws, numbers, self.notes)
+        return full.select(list(self.schema()))
 
     def _python_batches(self, done: int) -> Iterator[pl.DataFrame]:
         with open(self.path, encoding="utf-8-sig", errors="surrogateescape", newline="") as f:
@@ -530,14 +559,16 @@ class Csv:
         numbers = np.arange(start, start + len(chunk))
         url = pl.Series(self.column, columns.pop(self.column), dtype=pl.Binary)
         texts = _text_columns(
-            {n: pa.array(v, pa.binary()) for n, v in columns.items()}, numbers[~malformed],
+            {n: pa.array(v, pa.binary()) for n, v in columns.items()},
+            numbers[~malformed],
             self.notes,
         )
-        full = _spread(pl.DataFrame([url, *texts]), np.flatnonzero(~malformed), len(chunk),
-                       self.schema())
+        full = _spread(
+            pl.DataFrame([url, *texts]), np.flatnonzero(~malformed), len(chunk), self.schema()
+        )
         raws = pl.Series([_exact(",".join(r)) for r in chunk if len(r) != width], dtype=pl.Binary)
-        full = _with_raw(full, self.column, malformed, raws)
-        return full.with_columns(_line_errors(malformed, numbers, self.notes)).select(list(self.schema()))
+        full = _finish(full, self.column, malformed, raws, numbers, self.notes)
+        return full.select(list(self.schema()))
 
 
 def _quietly(batches: Iterator[Any]) -> Iterator[Any]:
