@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,7 +29,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from urlnorm.core import errors
-from urlnorm.lines import CHUNK_BYTES, decoded, line_chunks, line_numbers
+from urlnorm.lines import CHUNK_BYTES, decoded, invalid_utf8_rows, line_chunks, line_numbers
 
 LINE_ERROR = "__urlnorm_line_error"
 # The CDX header's field letters (the IA's CDX format) for the columns urlnorm gives.
@@ -45,6 +46,8 @@ CDXJ_JSON: dict[str, pl.DataType] = {n: pl.String() for n in ("url", "digest", "
 # Lines an NDJSON file's column types are inferred from.
 INFER_LINES = 1000
 CSV_ROWS_PER_BATCH = 50_000
+# Characters that stand for bytes that are not UTF-8, as ``surrogateescape`` reads them.
+_ESCAPED = re.compile("[\udc80-\udcff]")
 # Arrow's CSV block; a record longer than a block makes the reader start again after the
 # records already given, with blocks four times as large.
 CSV_BLOCK_BYTES = CHUNK_BYTES
@@ -220,7 +223,8 @@ class JsonLines:
         with _opened(self.path) as stream:
             first = next(line_chunks(stream), None)
         sample = [] if first is None else _non_blank(*first)[0][:INFER_LINES].to_pylist()
-        objects = [text for text, _ in map(_json_line, sample) if text is not None]
+        texts = (raw.decode("utf-8", "replace") for raw in sample)
+        objects = [text for text in texts if _is_object(text)]
         if not objects:
             return {self.column: pl.String()}
         data = "\n".join(objects).encode()
@@ -318,9 +322,34 @@ def json_rows(
 ) -> tuple[pl.DataFrame, np.ndarray]:
     """JSON object lines as ``types``' columns (``column`` as bytes), and which are malformed.
 
-    A chunk that is valid UTF-8 JSON throughout is read in one call; a chunk with a bad line
-    is read line by line, so the bad line costs its chunk speed, never the run.
+    The chunk is read in one call. A line that is not UTF-8 is read with U+FFFD for its bad
+    bytes, and its URL then set to the bytes the line holds; a malformed line sends the
+    chunk to be read line by line, so it costs its chunk speed, never the run. A malformed
+    row's URL column holds its line.
     """
+    bad = invalid_utf8_rows(lines)
+    raws = lines.filter(pa.array(bad)).to_pylist()
+    if raws:
+        repaired = pa.array([raw.decode("utf-8", "replace").encode() for raw in raws])
+        lines_read = pc.replace_with_mask(lines, pa.array(bad), repaired.cast(lines.type))
+    else:
+        lines_read = lines
+    frame, malformed = _json_rows_utf8(lines_read, types, column)
+    if raws:
+        urls = [_json_url(raw, column) for raw in raws]
+        at = pl.Series(np.flatnonzero(bad), dtype=pl.UInt32)
+        exact = pl.Series([url for url, _ in urls], dtype=pl.Binary)
+        frame = frame.with_columns(frame.get_column(column).scatter(at, exact))
+        lossy = np.flatnonzero(bad)[[outside for _, outside in urls]]
+        notes.undecodable.extend(numbers[lossy[~malformed[lossy]]].tolist())
+    original = pl.Series(lines.filter(pa.array(malformed)), dtype=pl.Binary)
+    return _with_raw(frame, column, malformed, original), malformed
+
+
+def _json_rows_utf8(
+    lines: pa.Array, types: dict[str, pl.DataType], column: str
+) -> tuple[pl.DataFrame, np.ndarray]:
+    """UTF-8 lines in one read; if one is not an object that fits ``types``, line by line."""
     joined = b"\n".join(lines.to_pylist()) if len(lines) < 2 else _joined(lines)
     try:
         frame = pl.read_ndjson(io.BytesIO(joined), schema=types)
@@ -328,43 +357,40 @@ def json_rows(
             return frame.with_columns(pl.col(column).cast(pl.Binary)), np.zeros(len(lines), bool)
     except pl.exceptions.PolarsError:
         pass
-    return _json_rows_by_line(lines.to_pylist(), types, column, numbers, notes)
+    texts = [raw.decode() for raw in lines.to_pylist()]
+    malformed = np.array([not _is_object(text) for text in texts], dtype=bool)
+    objects = np.flatnonzero(~malformed)
+    frame, unfit = _read_each_fitting([texts[i] for i in objects], types)
+    malformed[objects[unfit]] = True
+    frame = frame.filter(~pl.Series(unfit)).with_columns(pl.col(column).cast(pl.Binary))
+    return _spread(frame, np.flatnonzero(~malformed), len(texts), types), malformed
 
 
 def _joined(lines: pa.Array) -> bytes:
     """The lines joined by LF, in one call into Arrow."""
     one = pa.LargeListArray.from_arrays(pa.array([0, len(lines)], pa.int64()), lines)
-    return pc.binary_join(one, pa.scalar(b"\n", pa.large_binary()))[0].as_py()  # type: ignore[no-any-return]
+    separator = pa.scalar(b"\n", pa.large_binary())
+    return pc.binary_join(one, separator)[0].as_py()  # type: ignore[no-any-return]
 
 
-def _json_line(raw: bytes) -> tuple[str | None, bool]:
-    """A JSON object line as valid JSON text (None if it is not one), and whether it was lossy.
-
-    Bytes that are not UTF-8 become U+FFFD in the text; the URL's own bytes are taken from
-    the line apart (:func:`_exact_url`).
-    """
+def _is_object(text: str) -> bool:
     try:
-        text, lossy = raw.decode("utf-8"), False
-    except UnicodeDecodeError:
-        text, lossy = raw.decode("utf-8", "surrogateescape"), True
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
+def _json_url(raw: bytes, column: str) -> tuple[bytes | None, bool]:
+    """The URL field of a line that is not UTF-8, as its bytes; and whether others had bad bytes."""
+    text = raw.decode("utf-8", "surrogateescape")
     try:
         value = json.loads(text)
     except ValueError:
         return None, False
-    if not isinstance(value, dict):
-        return None, False
-    return (json.dumps(_lossy(value)) if lossy else text), lossy
-
-
-def _lossy(value: Any) -> Any:
-    """``value`` with strings read from bytes that are not UTF-8 made U+FFFD."""
-    if isinstance(value, str):
-        return _exact(value).decode("utf-8", "replace")
-    if isinstance(value, dict):
-        return {k: _lossy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_lossy(v) for v in value]
-    return value
+    url = value.get(column) if isinstance(value, dict) else None
+    if not isinstance(url, str):
+        return None, bool(_ESCAPED.search(text))
+    return _exact(url), len(_ESCAPED.findall(text)) > len(_ESCAPED.findall(url))
 
 
 def _exact(text: str) -> bytes:
@@ -379,12 +405,6 @@ def _exact(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
 
-def _exact_url(raw: bytes, column: str) -> bytes | None:
-    """The URL field of a line that is not UTF-8, as the bytes the line holds."""
-    value = json.loads(raw.decode("utf-8", "surrogateescape")).get(column)
-    return _exact(value) if isinstance(value, str) else None
-
-
 def _with_raw(
     frame: pl.DataFrame, column: str, malformed: np.ndarray, raws: pl.Series
 ) -> pl.DataFrame:
@@ -393,39 +413,6 @@ def _with_raw(
         return frame
     at = pl.Series(np.flatnonzero(malformed), dtype=pl.UInt32)
     return frame.with_columns(frame.get_column(column).scatter(at, raws.cast(pl.Binary)))
-
-
-def _json_rows_by_line(
-    raws: list[bytes],
-    types: dict[str, pl.DataType],
-    column: str,
-    numbers: np.ndarray,
-    notes: ReadNotes,
-) -> tuple[pl.DataFrame, np.ndarray]:
-    texts = [_json_line(raw) for raw in raws]
-    malformed = np.array([text is None for text, _ in texts], dtype=bool)
-    objects = np.flatnonzero(~malformed)
-    frame, unfit = _read_each_fitting([texts[i][0] or "" for i in objects], types)
-    malformed[objects[unfit]] = True
-    frame = frame.filter(~pl.Series(unfit)).with_columns(pl.col(column).cast(pl.Binary))
-    rows = np.flatnonzero(~malformed)
-    lossy = [(at, i) for at, i in enumerate(rows) if texts[i][1]]
-    if lossy:
-        exact = pl.Series([_exact_url(raws[i], column) for _, i in lossy], dtype=pl.Binary)
-        at = pl.Series([a for a, _ in lossy], dtype=pl.UInt32)
-        frame = frame.with_columns(frame.get_column(column).scatter(at, exact))
-        notes.undecodable.extend(
-            numbers[[i for _, i in lossy if _lossy_outside(raws[i], column)]].tolist()
-        )
-    full = _spread(frame, rows, len(raws), types)
-    bad = pl.Series([raws[i] for i in np.flatnonzero(malformed)], dtype=pl.Binary)
-    return _with_raw(full, column, malformed, bad), malformed
-
-
-def _lossy_outside(raw: bytes, column: str) -> bool:
-    value = json.loads(raw.decode("utf-8", "surrogateescape"))
-    value.pop(column, None)
-    return bool(_lossy(value) != value)
 
 
 def _read_each_fitting(
