@@ -24,9 +24,10 @@ def run(source: str, target: Path, *, column: str = "page_url") -> dict[str, obj
     """
     pages = pl.col(column).url.parse("whatwg", ["registered_domain", "path"]).alias("page")
     referrer = pl.col("referrer_url").url.parse("whatwg", ["registered_domain"])
+    notes = io.ReadNotes()
+    scanned = io.without_malformed(io.scan(source, column, notes), column, "referrer_url")
     views = (
-        io.scan(source, column)
-        .with_columns(pages, referrer_domain=referrer.struct.field("registered_domain"))
+        scanned.with_columns(pages, referrer_domain=referrer.struct.field("registered_domain"))
         .with_columns(pl.col("page").struct.rename_fields(["domain", "path"]))
         .unnest("page")
         # The three outputs need different columns, so without a shared cache Polars would
@@ -60,4 +61,5 @@ def run(source: str, target: Path, *, column: str = "page_url") -> dict[str, obj
         ]
     )
     top = pl.read_parquet(target).head(3).select("domain", "path", "views").rows()
-    return {"pages": pl.scan_parquet(target).select(pl.len()).collect().item(), "top pages": top}
+    pages_out = pl.scan_parquet(target).select(pl.len()).collect().item()
+    return {"pages": pages_out, "top pages": top, **io.read_notes(notes)}

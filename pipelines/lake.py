@@ -41,9 +41,4 @@ def run(
     counts = [pl.scan_parquet(p).select(pl.len()).collect().item() for p in (target, quarantine)]
     rows_in = scanned.select(pl.len()).collect().item()
     summary: dict[str, object] = {"rows in": rows_in, "rows out": counts[0]}
-    return {**summary, "quarantined": counts[1], **_read_notes(notes)}
-
-
-def _read_notes(notes: io.ReadNotes) -> dict[str, object]:
-    """Malformed lines in the input, if any: they are among the quarantined rows."""
-    return {"malformed lines": len(notes.malformed)} if notes.malformed else {}
+    return {**summary, "quarantined": counts[1], **io.read_notes(notes)}

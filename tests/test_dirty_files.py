@@ -262,3 +262,19 @@ def test_a_killed_run_leaves_nothing_the_next_run_trips_over(tmp_path: Path) -> 
     assert run.returncode == 0, run.stderr
     assert not stale.exists() and alive.exists()
     assert pl.read_parquet(tmp_path / "o.parquet").height == 1
+
+
+def test_ndjson_values_that_do_not_fit(tmp_path: Path) -> None:
+    # Column types come from the first 1,000 lines; a later line whose value cannot take its
+    # column's type is malformed. A URL that is not a JSON string is read as its JSON text.
+    lines = [{"url": f"http://a.com/{i}", "n": i} for i in range(1001)]
+    lines += [{"url": "http://b.com/", "n": "x"}, {"url": {"x": 1}, "n": 7}]
+    source = tmp_path / "in.ndjson"
+    source.write_text("\n".join(json.dumps(line) for line in lines) + "\n\n")
+    out = tmp_path / "out.parquet"
+    run = cli("normalize", str(source), str(out), "-q")
+    assert run.returncode == 0, run.stderr
+    table = pl.read_parquet(out).tail(3)
+    assert table["error"].to_list() == [None, "malformed-record", "missing-scheme-non-relative-URL"]
+    assert table["n"].to_list() == [1000, None, 7]
+    assert "the first is line 1002" in run.stderr

@@ -109,9 +109,7 @@ def _read(args: argparse.Namespace, *columns: str) -> pl.DataFrame:
     missing = [c for c in columns if c not in names]
     if missing:
         raise io.InputError(f"column {missing[0]!r} not in {args.input}")
-    if io.LINE_ERROR in names:
-        # A malformed line has no URL to read: a null, as a missing value is.
-        frame = frame.with_columns(pl.when(pl.col(io.LINE_ERROR).is_null()).then(args.column))
+    frame = io.without_malformed(frame, args.column)
     total = io.row_total(args.input)
     with progress.rows(f"reading {args.input}", total, quiet=args.quiet) as counter:
         rows = counter.track(frame.select(columns)).collect(engine="streaming")
@@ -172,7 +170,7 @@ def summarise(urls: pl.Series, profile: str) -> list[str]:
         f"rows: {urls.len():,}",
         f"invalid: {invalid:,} ({invalid / max(urls.len(), 1):.2%})",
         f"distinct hosts: {parsed.get_column('host').n_unique():,}",
-        f"duplicates under {profile}: {urls.len() - keys.n_unique():,}",
+        f"duplicates under {profile}: {keys.drop_nulls().len() - keys.drop_nulls().n_unique():,}",
     ]
     lines += [f"  merged by {rule}: {n:,}" for rule, n in merged.rows()]
     lines += [f"  top domain {d}: {n:,}" for d, n in domains.rows()]

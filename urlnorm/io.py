@@ -33,8 +33,10 @@ __all__ = [
     "atomic_target",
     "input_format",
     "parsed",
+    "read_notes",
     "row_total",
     "scan",
+    "without_malformed",
     "write",
     "write_all",
     "write_split",
@@ -134,6 +136,22 @@ def parsed(
     return out.with_columns(pl.coalesce(LINE_ERROR, "error").alias("error"), url_text(column)).drop(
         LINE_ERROR
     )
+
+
+def without_malformed(frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
+    """``frame`` with ``columns`` null in its malformed lines (which hold no URL to read).
+
+    For jobs that aggregate rather than keep every row; :func:`parsed` keeps them instead.
+    """
+    if LINE_ERROR not in frame.collect_schema():
+        return frame
+    good = pl.col(LINE_ERROR).is_null()
+    return frame.with_columns(pl.when(good).then(c).alias(c) for c in columns).drop(LINE_ERROR)
+
+
+def read_notes(notes: ReadNotes) -> dict[str, object]:
+    """A pipeline summary's line for the malformed lines of its input, if it had any."""
+    return {"malformed lines": len(notes.malformed)} if notes.malformed else {}
 
 
 def url_text(column: str) -> pl.Expr:
