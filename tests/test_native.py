@@ -25,10 +25,11 @@ import urlnorm
 import urlnorm.arrow
 from tests.strategies import PSL_LABELS
 from urlnorm import engine, native
-from urlnorm.core import errors, rules
+from urlnorm.core import errors, outputs, resolve, rules
 from urlnorm.core.host_rules import host_rules_rule
 from urlnorm.core.percent import encode_invalid_utf8
 from urlnorm.core.record import URL
+from urlnorm.engine import TEXT_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILES = ["rfc3986", "whatwg", "canonical", "crawl"]
@@ -422,6 +423,22 @@ def test_kernel_names_are_the_cores() -> None:
     # The two rules with parameters are made per profile rather than registered.
     parameterised = {"drop_parameters", host_rules_rule({}).name}
     assert set(kernel.RULE_NAMES) - parameterised <= set(rules.RULES)
+
+
+@needs_kernel
+def test_the_kernel_and_python_name_the_same_things() -> None:
+    # Python calls the kernel by these names; each tuple's order is the kernel's own codes.
+    kernel = native.KERNEL
+    assert kernel is not None
+    assert set(kernel.JOIN_MODES) == set(resolve.MODES)
+    assert kernel.HOST_COLUMNS == native.HOST_COLUMNS
+    assert kernel.UTF8_MODES[1:] == engine.INVALID_UTF8
+    record = [name for name in kernel.PARSE_COLUMNS if name in TEXT_FIELDS]
+    assert tuple(record) == TEXT_FIELDS
+    assert set(kernel.PARSE_COLUMNS) - set(TEXT_FIELDS) <= set(outputs.FIELDS)
+    assert set(kernel.OUTPUT_NAMES) - {"record"} <= set(outputs.FIELDS)
+    assert min(kernel.ASK_HOST, kernel.ASK_WWW, kernel.ASK_HOST_RULES) == kernel.ASK_FIRST
+    assert len(set(kernel.OP_NAMES)) == len(kernel.OP_NAMES)
 
 
 @needs_kernel

@@ -300,14 +300,15 @@ def _empty_batch(wanted: tuple[str, ...]) -> pa.RecordBatch:
     return pa.RecordBatch.from_pylist([], schema=table.schema)
 
 
-# The kernel's text columns of ``native.parse_slices``, in its order, and the output giving each.
-_PARSE_TEXTS = (
-    ("normalized", "normalized"),
-    *((name, "record") for name in TEXT_FIELDS),
-    ("surt", "surt"),
-    ("host_type", "host_type"),
-    ("registered_domain", "registered_domain"),
-)
+def _parse_texts() -> tuple[tuple[str, str], ...]:
+    """The kernel's text columns of ``native.parse_slices``, each with the output giving it.
+
+    The columns are the kernel's ``PARSE_COLUMNS`` in its order; a record field's output is
+    ``record``.
+    """
+    assert native.KERNEL is not None
+    columns: tuple[str, ...] = native.KERNEL.PARSE_COLUMNS
+    return tuple((name, "record" if name in TEXT_FIELDS else name) for name in columns)
 
 
 def _kernel_parse(
@@ -341,7 +342,7 @@ def _kernel_columns(
 ) -> list[pa.Array]:
     """A slice's columns named, in the order ``names``."""
     present = iter(t for t in batch.texts if t is not None)
-    by_name = {name: next(present) for name, output in _PARSE_TEXTS if output in kernel_outputs}
+    by_name = {name: next(present) for name, output in _parse_texts() if output in kernel_outputs}
     fixed = {"error": batch.errors, "port": batch.port, "key_hash": batch.key_hash}
     by_name |= {name: column for name, column in fixed.items() if column is not None}
     return [by_name[name] for name in names]

@@ -56,20 +56,6 @@ _CLASSES = (
 MIN_SLICE_BYTES = 1 << 16
 # Output views address 2 GiB of a slice's data, and percent-encoding can triple a row's bytes.
 MAX_SLICE_BYTES = 1 << 29
-(
-    _OP_NORMALIZE,
-    _OP_SPLIT,
-    _OP_JOIN,
-    _OP_NORMALIZE_RECORD,
-    _OP_SURT,
-    _OP_HOST,
-    _OP_QUERY,
-    _OP_PATH_SEGMENTS,
-    _OP_SELECT_PARAMS,
-    _OP_PARSE,
-) = range(10)
-JOIN_MODES = {"whatwg": 0, "rfc3986": 1, "legacy": 2}
-QUERY_MODES = {"pairs": 0, "all": 1, "first": 2}
 _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
 
 
@@ -332,9 +318,14 @@ def _list(children: list[pa.Array], lists: tuple[Any, Any, int], length: int) ->
 
 @dataclass(frozen=True)
 class Op:
-    """One kernel operation: its code and option, bytes that are not UTF-8, and its answerer."""
+    """One kernel operation: its name, option, bytes that are not UTF-8, and its answerer.
 
-    code: int
+    Operations, modes and columns go to the kernel as indexes of the name tuples it exports
+    (``OP_NAMES``, ``JOIN_MODES``, ``QUERY_MODES``, ``HOST_COLUMNS``, ``UTF8_MODES``), so no
+    integer is kept equal by hand on the two sides.
+    """
+
+    name: str
     option: Any
     encode_invalid_utf8: bool = False
     answer: Callable[[int, str], str | int] | None = None
@@ -369,7 +360,7 @@ def _run_one(op: Op, array: pa.Array, base: pa.Array | None) -> Batch:
     if not _tables_given:
         _give_tables()
     data, texts, port, status, errors, asked, lists, key_hash = KERNEL.run(
-        op.code,
+        KERNEL.OP_NAMES.index(op.name),
         op.option,
         _spec(array),
         None if base is None else _spec(base),
@@ -434,11 +425,12 @@ def _concat(batches: list[Batch]) -> Batch:
 
 
 def _utf8_mode(array: pa.Array, encode: bool) -> int:
-    """0: text, UTF-8 by Arrow's guarantee; binary: 1 invalid rows are errors, 2 encoded."""
+    """Text is UTF-8 by Arrow's guarantee; binary rows that are not are errors, or encoded."""
+    assert KERNEL is not None
     kind = array.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind):
-        return 0
-    return 2 if encode else 1
+        return KERNEL.UTF8_MODES.index("text")  # type: ignore[no-any-return]
+    return KERNEL.UTF8_MODES.index("encode" if encode else "error")  # type: ignore[no-any-return]
 
 
 def _run(op: Op, array: pa.Array, base: pa.Array | None = None) -> Batch:
@@ -542,7 +534,8 @@ class Outcome:
 
 
 def _asking(status: pl.Series) -> pl.Series:
-    return (status >= 100).arg_true()
+    assert KERNEL is not None
+    return (status >= KERNEL.ASK_FIRST).arg_true()
 
 
 def _finish(op: Op, array: pa.Array, *, one_chunk: bool = True) -> Outcome:
@@ -578,7 +571,7 @@ def normalize(
     array: pa.Array, profile: NativeProfile, *, encode_invalid_utf8: bool = False
 ) -> Outcome:
     """Normalise every row by ``profile`` (:meth:`Profile.normalize` per row)."""
-    op = Op(_OP_NORMALIZE, profile.spec, encode_invalid_utf8, answerer(profile))
+    op = Op("normalize", profile.spec, encode_invalid_utf8, answerer(profile))
     return _finish(op, as_kernel_array(array))
 
 
@@ -586,7 +579,7 @@ def normalize_record(
     array: pa.Array, profile: NativeProfile, *, encode_invalid_utf8: bool = False
 ) -> Outcome:
     """The record of every row after ``profile``'s rules, as :func:`split` gives it."""
-    op = Op(_OP_NORMALIZE_RECORD, profile.spec, encode_invalid_utf8, answerer(profile))
+    op = Op("normalize_record", profile.spec, encode_invalid_utf8, answerer(profile))
     return _finish(op, as_kernel_array(array))
 
 
@@ -594,7 +587,7 @@ def surt(
     array: pa.Array, profile: NativeProfile, *, with_scheme: bool, trailing_comma: bool
 ) -> Outcome:
     """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
-    op = Op(_OP_SURT, (profile.spec, with_scheme, trailing_comma), answer=answerer(profile))
+    op = Op("surt", (profile.spec, with_scheme, trailing_comma), answer=answerer(profile))
     return _finish(op, as_kernel_array(array))
 
 
@@ -624,12 +617,12 @@ def _parse_op(
     assert KERNEL is not None
     names: tuple[str, ...] = KERNEL.OUTPUT_NAMES
     bits = sum(1 << names.index(name) for name in outputs)
-    return Op(_OP_PARSE, (profile.spec, bits, scheme, comma), encode, answerer(profile))
+    return Op("parse", (profile.spec, bits, scheme, comma), encode, answerer(profile))
 
 
 def split(array: pa.Array, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
     """Split every row into the URL record's columns (:func:`urlnorm.split` per row)."""
-    op = Op(_OP_SPLIT, mode == "generic", encode_invalid_utf8, answerer(None))
+    op = Op("split", mode == "generic", encode_invalid_utf8, answerer(None))
     return _finish(op, as_kernel_array(array), one_chunk=False)
 
 
@@ -642,8 +635,9 @@ def host_column(array: pa.Array, column: str, *, include_private: bool) -> pl.Se
     The URL is parsed as far as its port (nothing after it can make a URL invalid); a part is
     core ``public_suffix.domain_parts``'s for a domain host, else null.
     """
-    option = (HOST_COLUMNS.index(column), include_private)
-    return _column(Op(_OP_HOST, option, answer=answerer(None)), array)
+    assert KERNEL is not None
+    option = (KERNEL.HOST_COLUMNS.index(column), include_private)
+    return _column(Op("host", option, answer=answerer(None)), array)
 
 
 def query(array: pa.Array, mode: str, name: str = "") -> pl.Series:
@@ -652,13 +646,14 @@ def query(array: pa.Array, mode: str, name: str = "") -> pl.Series:
     ``pairs``: a list of ``{key, value}``; ``all``: a list of the values named ``name``;
     ``first``: the first of those, or null.
     """
-    spec = (QUERY_MODES[mode], name.encode("utf-8", "surrogatepass"))
-    return _column(Op(_OP_QUERY, spec, answer=answerer(None)), array)
+    assert KERNEL is not None
+    spec = (KERNEL.QUERY_MODES.index(mode), name.encode("utf-8", "surrogatepass"))
+    return _column(Op("query", spec, answer=answerer(None)), array)
 
 
 def path_segments(array: pa.Array) -> pl.Series:
     """Each valid row's path segments (core ``path.segments``), a list a row."""
-    op = Op(_OP_PATH_SEGMENTS, None, answer=answerer(None))
+    op = Op("path_segments", None, answer=answerer(None))
     return _column(op, array)
 
 
@@ -668,7 +663,8 @@ def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series
     Returns the outcome and the rows that need the core (a host that needs UTS #46): the
     kernel does not answer questions for two URLs at once.
     """
-    op = Op(_OP_JOIN, JOIN_MODES[mode])
+    assert KERNEL is not None
+    op = Op("join", KERNEL.JOIN_MODES.index(mode))
     batch = _run(op, as_kernel_array(array), as_kernel_array(base))
     asking = _asking(_series(batch.status))  # no answerer: these rows take the core
     errors = _series(batch.errors).alias("error")
@@ -685,7 +681,7 @@ def select_params(array: pa.Array, names: list[str], *, keep: bool) -> pl.Series
     listed = _length_prefixed(sorted(set(names)))
     if listed is None:
         return None
-    return _column(Op(_OP_SELECT_PARAMS, (keep, listed)), array)
+    return _column(Op("select_params", (keep, listed)), array)
 
 
 def fuzz_header() -> str:

@@ -216,14 +216,14 @@ static int python_answer(void *data, int kind, const uint8_t *question, size_t n
 static unsigned long long rows_run;
 
 /* run(op, option, input, base, answer, utf8)
- * op 0 normalize and 3 normalize to a record (option: profile spec), 1 split (option:
- * generic), 2 join (option: mode), 4 surt (option: (profile spec, with_scheme, comma)),
- * 5 host (option: (column, include_private)), 6 query (option: (mode, name bytes)), 7 path
- * segments, 8 select parameters (option: (keep, length-prefixed names)), 9 parse (option:
- * (profile spec, output bits, with_scheme, comma)).
+ * op (an index of OP_NAMES): normalize and normalize_record (option: profile spec), split
+ * (option: generic), join (option: an index of JOIN_MODES), surt (option: (profile spec,
+ * with_scheme, comma)), host (option: (an index of HOST_COLUMNS, include_private)), query
+ * (option: (an index of QUERY_MODES, name bytes)), path_segments, select_params (option:
+ * (keep, length-prefixed names)), parse (option: (profile spec, output bits, with_scheme,
+ * comma)).
  * answer: a callable for the rows' questions, or None to leave them asking.
- * utf8: 0 the input is text (Arrow guarantees UTF-8), 1 binary whose invalid rows are errors,
- * 2 binary whose invalid bytes are percent-encoded. */
+ * utf8: an index of UTF8_MODES. */
 static PyObject *run(PyObject *self, PyObject *args) {
     (void)self;
     int op, utf8;
@@ -233,7 +233,11 @@ static PyObject *run(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "unknown operation");
         return NULL;
     }
-    un_batch b = {.op = (un_op)op, .check_utf8 = utf8 != 0, .encode_invalid_utf8 = utf8 == 2};
+    if (utf8 < UN_UTF8_TEXT || utf8 >= UN_N_UTF8_MODES) {
+        PyErr_SetString(PyExc_ValueError, "unknown UTF-8 mode");
+        return NULL;
+    }
+    un_batch b = {.op = (un_op)op, .check_utf8 = utf8 != UN_UTF8_TEXT, .encode_invalid_utf8 = utf8 == UN_UTF8_ENCODE};
     un_profile prof;
     PyObject *keep = NULL, *out = NULL;
     int ok = 1;
@@ -338,6 +342,13 @@ static PyObject *names_tuple(const char *const *names, int n) {
     return t;
 }
 
+/* HOST's columns: the host, its type, then the Public Suffix List parts. */
+static PyObject *host_columns(void) {
+    const char *names[UN_N_HOST_COLUMNS] = {[UN_HOST_TEXT] = "host", [UN_HOST_TYPE] = "host_type"};
+    for (int i = 0; i < UN_N_PARTS; i++) names[UN_HOST_PARTS + i] = UN_PART_NAMES[i];
+    return names_tuple(names, UN_N_HOST_COLUMNS);
+}
+
 static PyObject *rows_read(PyObject *self, PyObject *args) {
     (void)self, (void)args;
     return PyLong_FromUnsignedLongLong(rows_run);
@@ -362,7 +373,14 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
     if (PyModule_AddObject(m, "ERROR_NAMES", names_tuple(UN_ERROR_NAMES, UN_N_ERRORS)) < 0 ||
         PyModule_AddObject(m, "RULE_NAMES", names_tuple(RULE_NAMES, UN_N_RULES)) < 0 ||
         PyModule_AddObject(m, "OUTPUT_NAMES", names_tuple(UN_OUTPUT_NAMES, UN_N_OUTPUTS)) < 0 ||
+        PyModule_AddObject(m, "OP_NAMES", names_tuple(UN_OP_NAMES, UN_N_OPS)) < 0 ||
+        PyModule_AddObject(m, "JOIN_MODES", names_tuple(UN_JOIN_MODE_NAMES, UN_N_JOIN_MODES)) < 0 ||
+        PyModule_AddObject(m, "QUERY_MODES", names_tuple(UN_QUERY_MODE_NAMES, UN_N_QUERY_MODES)) < 0 ||
+        PyModule_AddObject(m, "UTF8_MODES", names_tuple(UN_UTF8_MODE_NAMES, UN_N_UTF8_MODES)) < 0 ||
+        PyModule_AddObject(m, "PARSE_COLUMNS", names_tuple(UN_PARSE_COLUMN_NAMES, UN_PARSE_COLUMNS)) < 0 ||
+        PyModule_AddObject(m, "HOST_COLUMNS", host_columns()) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||
+        PyModule_AddIntConstant(m, "ASK_FIRST", UN_ASK_HOST) < 0 || /* statuses from here ask */
         PyModule_AddIntConstant(m, "ASK_WWW", UN_ASK_WWW) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST_RULES", UN_ASK_HOST_RULES) < 0) {
         Py_DECREF(m);

@@ -22,6 +22,29 @@ const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS] = {
     [UN_OUT_KEY_HASH] = "key_hash", [UN_OUT_HOST_TYPE] = "host_type", [UN_OUT_REGISTERED_DOMAIN] = "registered_domain",
 };
 
+/* The names Python calls these codes by: the binding hands them over, so no integer is kept
+ * equal by hand on the two sides. */
+const char *const UN_OP_NAMES[UN_N_OPS] = {
+    [UN_OP_NORMALIZE] = "normalize", [UN_OP_SPLIT] = "split", [UN_OP_JOIN] = "join",
+    [UN_OP_NORMALIZE_RECORD] = "normalize_record", [UN_OP_SURT] = "surt", [UN_OP_HOST] = "host",
+    [UN_OP_QUERY] = "query", [UN_OP_PATH_SEGMENTS] = "path_segments",
+    [UN_OP_SELECT_PARAMS] = "select_params", [UN_OP_PARSE] = "parse",
+};
+const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES] = {
+    [UN_QUERY_PAIRS] = "pairs", [UN_QUERY_ALL] = "all", [UN_QUERY_FIRST] = "first",
+};
+const char *const UN_UTF8_MODE_NAMES[UN_N_UTF8_MODES] = {
+    [UN_UTF8_TEXT] = "text", [UN_UTF8_ERROR] = "error", [UN_UTF8_ENCODE] = "encode",
+};
+const char *const UN_PARSE_COLUMN_NAMES[UN_PARSE_COLUMNS] = {
+    [UN_PARSE_URL] = "normalized", [UN_PARSE_FIELDS + UN_FIELD_SCHEME] = "scheme",
+    [UN_PARSE_FIELDS + UN_FIELD_USERNAME] = "username", [UN_PARSE_FIELDS + UN_FIELD_PASSWORD] = "password",
+    [UN_PARSE_FIELDS + UN_FIELD_HOST] = "host", [UN_PARSE_FIELDS + UN_FIELD_PATH] = "path",
+    [UN_PARSE_FIELDS + UN_FIELD_QUERY] = "query", [UN_PARSE_FIELDS + UN_FIELD_FRAGMENT] = "fragment",
+    [UN_PARSE_SURT] = "surt", [UN_PARSE_HOST_TYPE] = "host_type",
+    [UN_PARSE_REGISTERED_DOMAIN] = "registered_domain",
+};
+
 void un_result_init(un_result *r) { memset(r, 0, sizeof *r); }
 
 void un_result_free(un_result *r) {

@@ -21,6 +21,7 @@ enum {
     UN_PARSE_URL = 0, UN_PARSE_FIELDS = 1, UN_PARSE_SURT = UN_PARSE_FIELDS + UN_N_FIELDS,
     UN_PARSE_HOST_TYPE, UN_PARSE_REGISTERED_DOMAIN, UN_PARSE_COLUMNS,
 };
+extern const char *const UN_PARSE_COLUMN_NAMES[UN_PARSE_COLUMNS];
 
 #define UN_N_COLUMNS UN_PARSE_COLUMNS /* the most text columns an operation emits */
 
@@ -35,9 +36,15 @@ typedef enum {
     UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_HOST,
     UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_OP_PARSE, UN_N_OPS,
 } un_op;
+extern const char *const UN_OP_NAMES[UN_N_OPS];
 
 enum { UN_HOST_TEXT, UN_HOST_TYPE, UN_HOST_PARTS, UN_N_HOST_COLUMNS = UN_HOST_PARTS + UN_N_PARTS };
-enum { UN_QUERY_PAIRS, UN_QUERY_ALL, UN_QUERY_FIRST };
+enum { UN_QUERY_PAIRS, UN_QUERY_ALL, UN_QUERY_FIRST, UN_N_QUERY_MODES };
+extern const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES];
+/* How a batch's input is read: text (UTF-8 by Arrow's guarantee), or binary whose rows that
+ * are not UTF-8 are errors, or have their bad bytes percent-encoded. */
+enum { UN_UTF8_TEXT, UN_UTF8_ERROR, UN_UTF8_ENCODE, UN_N_UTF8_MODES };
+extern const char *const UN_UTF8_MODE_NAMES[UN_N_UTF8_MODES];
 
 /* Answers a question rows asked (kind: an UN_ASK_* status): writes the answer to out and
  * returns UN_OK, or returns the rows' error code, or -1 to stop the batch. */

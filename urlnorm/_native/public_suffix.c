@@ -142,6 +142,11 @@ static size_t label_start(const uint8_t *p, size_t n, size_t labels_from_end) {
     return 0;
 }
 
+const char *const UN_PART_NAMES[UN_N_PARTS] = {
+    [UN_PART_SUFFIX] = "public_suffix", [UN_PART_REGISTERED] = "registered_domain",
+    [UN_PART_SUBDOMAIN] = "subdomain", [UN_PART_LABEL] = "domain_label", [UN_PART_TLD] = "tld",
+};
+
 int un_domain_parts_of(int which, const uint8_t *host, size_t n, un_buf *name, un_domain_parts *out) {
     memset(out, 0, sizeof *out);
     if (which < 0 || which >= UN_PSL_TABLES || !tables[which].slots) return -1;

@@ -63,6 +63,10 @@ static int resolve_generic(un_ctx *c, const un_url *base, un_url *u, int strict)
     return UN_OK;
 }
 
+const char *const UN_JOIN_MODE_NAMES[UN_N_JOIN_MODES] = {
+    [UN_JOIN_WHATWG] = "whatwg", [UN_JOIN_RFC3986] = "rfc3986", [UN_JOIN_LEGACY] = "legacy",
+};
+
 int un_join(un_ctx *c, int mode, const uint8_t *base, size_t base_n, const uint8_t *ref,
             size_t ref_n, un_url *b, un_url *u) {
     int err;

@@ -314,6 +314,7 @@ int un_has_registrable_domain(const uint8_t *host, size_t n, un_buf *scratch);
 
 /* The parts of a domain (core public_suffix.domain_parts), as spans of its prepared name. */
 enum { UN_PART_SUFFIX, UN_PART_REGISTERED, UN_PART_SUBDOMAIN, UN_PART_LABEL, UN_PART_TLD, UN_N_PARTS };
+extern const char *const UN_PART_NAMES[UN_N_PARTS]; /* DomainParts' fields */
 typedef struct {
     int present[UN_N_PARTS];
     size_t start[UN_N_PARTS], len[UN_N_PARTS];
@@ -327,7 +328,8 @@ void un_surt_key(const un_url *u, int with_scheme, int trailing_comma, un_buf *o
 
 /* ---- resolve.c (core/resolve.py) ---------------------------------------------------------- */
 
-enum { UN_JOIN_WHATWG, UN_JOIN_RFC3986, UN_JOIN_LEGACY };
+enum { UN_JOIN_WHATWG, UN_JOIN_RFC3986, UN_JOIN_LEGACY, UN_N_JOIN_MODES };
+extern const char *const UN_JOIN_MODE_NAMES[UN_N_JOIN_MODES]; /* core/resolve.py's MODES */
 int un_join(un_ctx *c, int mode, const uint8_t *base, size_t base_n, const uint8_t *ref,
             size_t ref_n, un_url *scratch_base, un_url *u);
 
