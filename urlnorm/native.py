@@ -535,7 +535,8 @@ class Outcome:
 
 def _asking(status: pl.Series) -> pl.Series:
     assert KERNEL is not None
-    return (status >= KERNEL.ASK_FIRST).arg_true()
+    first: int = KERNEL.ASK_FIRST
+    return (status >= first).arg_true()
 
 
 def _finish(op: Op, array: pa.Array, *, one_chunk: bool = True) -> Outcome:
