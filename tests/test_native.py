@@ -26,7 +26,7 @@ import urlnorm.arrow
 from tests.strategies import PSL_LABELS
 from urlnorm import engine, native
 from urlnorm.core import errors, outputs, resolve, rules
-from urlnorm.core.host_rules import host_rules_rule
+from urlnorm.core.host_rules import HostRules, host_rules_rule
 from urlnorm.core.percent import encode_invalid_utf8
 from urlnorm.core.record import URL
 from urlnorm.engine import TEXT_FIELDS
@@ -439,6 +439,8 @@ def test_the_kernel_and_python_name_the_same_things() -> None:
     assert set(kernel.OUTPUT_NAMES) - {"record"} <= set(outputs.FIELDS)
     assert min(kernel.ASK_HOST, kernel.ASK_WWW, kernel.ASK_HOST_RULES) == kernel.ASK_FIRST
     assert len(set(kernel.OP_NAMES)) == len(kernel.OP_NAMES)
+    assert set(kernel.CLASS_NAMES) == set(native._ENCODE_SETS) | set(native._CLASSES)
+    assert set(kernel.HOST_RULE_FLAGS) <= {f.name for f in dataclasses.fields(HostRules)}
 
 
 @needs_kernel

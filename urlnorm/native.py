@@ -31,25 +31,25 @@ from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import Profile
 from urlnorm.core.record import URL
 
-# The classes in the kernel's bit order (urlnorm.h); encode sets include every byte above
-# 0x7F because the kernel encodes UTF-8 bytes one by one.
-_ENCODE_SETS = (
-    percent.C0_CONTROL,
-    percent.FRAGMENT,
-    percent.QUERY,
-    percent.SPECIAL_QUERY,
-    percent.PATH,
-    percent.USERINFO,
-)
-_CLASSES = (
-    percent.ALPHA,
-    percent.DIGIT,
-    percent.HEXDIG,
-    percent.UNRESERVED,
-    percent.SCHEME_CHARS,
-    host.FORBIDDEN_HOST,
-    host.FORBIDDEN_DOMAIN,
-)
+# The core's sets by the names the kernel gives its class bits (CLASS_NAMES, in bit order).
+# Encode sets hold every byte above 0x7F too: the kernel encodes UTF-8 bytes one by one.
+_ENCODE_SETS = {
+    "c0_control": percent.C0_CONTROL,
+    "fragment": percent.FRAGMENT,
+    "query": percent.QUERY,
+    "special_query": percent.SPECIAL_QUERY,
+    "path": percent.PATH,
+    "userinfo": percent.USERINFO,
+}
+_CLASSES = {
+    "alpha": percent.ALPHA,
+    "digit": percent.DIGIT,
+    "hexdig": percent.HEXDIG,
+    "unreserved": percent.UNRESERVED,
+    "scheme_chars": percent.SCHEME_CHARS,
+    "forbidden_host": host.FORBIDDEN_HOST,
+    "forbidden_domain": host.FORBIDDEN_DOMAIN,
+}
 # A slice holds at least this many input bytes (about a thousand URLs, a few hundred
 # microseconds of kernel work): handing a slice to another thread costs tens of microseconds,
 # so from about two thousand rows up, as SQL engines hand them over, every thread has work.
@@ -61,14 +61,19 @@ _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
 
 def class_table() -> bytes:
     """Each byte's classes as the kernel's 16-bit masks (little-endian), from the core's sets."""
-    masks = []
-    for byte in range(256):
-        char = chr(byte)
-        mask = sum(1 << i for i, s in enumerate(_ENCODE_SETS) if byte > 0x7F or char in s)
-        offset = len(_ENCODE_SETS)
-        mask |= sum(1 << (offset + i) for i, c in enumerate(_CLASSES) if char in c)
-        masks.append(mask)
+    assert KERNEL is not None
+    names: tuple[str, ...] = KERNEL.CLASS_NAMES
+    masks = [
+        sum(1 << bit for bit, name in enumerate(names) if _in_class(byte, name))
+        for byte in range(256)
+    ]
     return b"".join(m.to_bytes(2, "little") for m in masks)
+
+
+def _in_class(byte: int, name: str) -> bool:
+    if name in _ENCODE_SETS:
+        return byte > 0x7F or chr(byte) in _ENCODE_SETS[name]
+    return chr(byte) in _CLASSES[name]
 
 
 def special_schemes() -> list[tuple[str, int]]:
@@ -173,8 +178,13 @@ def host_rules_table(
 
 def _host_record(name: str, own: host_rules.HostRules) -> bytes | None:
     """One host's record: its name, flags, drop list, keep list and path aliases."""
-    flags = own.drop_trailing_slash | own.case_insensitive_path << 1
-    flags |= (own.keep_params is not None) << 2
+    assert KERNEL is not None
+    on = {
+        "drop_trailing_slash": own.drop_trailing_slash,
+        "case_insensitive_path": own.case_insensitive_path,
+        "keep_params": own.keep_params is not None,
+    }
+    flags = sum(1 << bit for bit, name in enumerate(KERNEL.HOST_RULE_FLAGS) if on[name])
     pieces = [
         _length_prefixed([name]),
         bytes([flags]),

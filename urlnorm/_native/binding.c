@@ -379,6 +379,8 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "UTF8_MODES", names_tuple(UN_UTF8_MODE_NAMES, UN_N_UTF8_MODES)) < 0 ||
         PyModule_AddObject(m, "PARSE_COLUMNS", names_tuple(UN_PARSE_COLUMN_NAMES, UN_PARSE_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "HOST_COLUMNS", host_columns()) < 0 ||
+        PyModule_AddObject(m, "CLASS_NAMES", names_tuple(UN_CLASS_NAMES, UN_N_CLASSES)) < 0 ||
+        PyModule_AddObject(m, "HOST_RULE_FLAGS", names_tuple(UN_HOST_RULE_FLAG_NAMES, UN_N_HOST_RULE_FLAGS)) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||
         PyModule_AddIntConstant(m, "ASK_FIRST", UN_ASK_HOST) < 0 || /* statuses from here ask */
         PyModule_AddIntConstant(m, "ASK_WWW", UN_ASK_WWW) < 0 ||

@@ -12,6 +12,10 @@
 #include "urlnorm.h"
 
 enum { DROP_TRAILING_SLASH = 1, CASE_INSENSITIVE_PATH = 2, HAS_KEEP = 4 };
+/* The flags by bit, named as core/host_rules.py's HostRules fields (HAS_KEEP: keep_params). */
+const char *const UN_HOST_RULE_FLAG_NAMES[UN_N_HOST_RULE_FLAGS] = {
+    "drop_trailing_slash", "case_insensitive_path", "keep_params",
+};
 
 typedef struct {
     const uint8_t *p;

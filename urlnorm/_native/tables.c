@@ -3,6 +3,11 @@
 
 #include "urlnorm.h"
 
+const char *const UN_CLASS_NAMES[UN_N_CLASSES] = {
+    "c0_control", "fragment", "query", "special_query", "path", "userinfo", "alpha", "digit",
+    "hexdig", "unreserved", "scheme_chars", "forbidden_host", "forbidden_domain",
+};
+
 un_tables un_t;
 
 /* A name shorter than UN_SCHEME_LEN as one word, zero-padded: every URL's scheme is looked

@@ -87,6 +87,9 @@ enum {
     UN_FORBIDDEN_HOST = 1 << 11, /* URL Standard §3.2 */
     UN_FORBIDDEN_DOMAIN = 1 << 12,
 };
+#define UN_N_CLASSES 13
+/* The classes by bit, as Python names them when it fills the table (native.class_table). */
+extern const char *const UN_CLASS_NAMES[UN_N_CLASSES];
 
 #define UN_MAX_SCHEMES 8
 #define UN_SCHEME_LEN 8
@@ -285,6 +288,8 @@ void un_filter_parameters(un_ctx *c, un_url *u, un_keep_fn keep, const void *dat
 int un_sort_query(un_ctx *c, un_url *u);
 /* host_rules.c (core/host_rules.py): the per-host rules table in table->names. */
 int un_host_rules(un_ctx *c, un_url *u, const un_params *table);
+#define UN_N_HOST_RULE_FLAGS 3
+extern const char *const UN_HOST_RULE_FLAG_NAMES[UN_N_HOST_RULE_FLAGS];
 
 /* The text with only (keep) or without the parameters whose raw key is listed (names only,
  * compared as written) in the query RFC 3986 Appendix B finds; an emptied query loses its '?'.
