@@ -278,3 +278,25 @@ def test_ndjson_values_that_do_not_fit(tmp_path: Path) -> None:
     assert table["error"].to_list() == [None, "malformed-record", "missing-scheme-non-relative-URL"]
     assert table["n"].to_list() == [1000, None, 7]
     assert "the first is line 1002" in run.stderr
+
+
+def test_csv_malformed_row_with_bad_bytes_keeps_every_row_in_place(tmp_path: Path) -> None:
+    # Arrow cannot hand back a malformed row whose bytes are not UTF-8; the reader goes on
+    # with Python's csv module from that block, and the rows stay in order.
+    rows = [b"http://a.com/%d,t" % i for i in range(3000)]
+    rows[1500] = b"http://bad.com/caf\xe9,x,y"
+    rows[2000] = b'"http://q.com/,quoted",t'
+    source = tmp_path / "in.csv"
+    source.write_bytes(b"url,title\n" + b"\n".join(rows) + b"\n")
+    out = tmp_path / "out.parquet"
+    run = cli("normalize", str(source), str(out), "-q")
+    assert run.returncode == 0, run.stderr
+    table = pl.read_parquet(out)
+    assert table.height == 3000
+    assert table["error"].to_list()[1500] == "malformed-record"
+    assert table["url"].to_list()[1500].startswith("http://bad.com/caf\N{REPLACEMENT CHARACTER}")
+    assert table["url"].to_list()[2000] == "http://q.com/,quoted"
+    expected = [f"http://a.com/{i}" for i in range(3000)]
+    kept = [i for i in range(3000) if i not in (1500, 2000)]
+    assert [table["normalized"][i] for i in kept] == [expected[i] for i in kept]
+    assert "(the first is record 1502)" in run.stderr
