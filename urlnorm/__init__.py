@@ -5,9 +5,20 @@ The scalar API works on one URL at a time with the pure-Python reference core::
     >>> import urlnorm
     >>> urlnorm.normalize("HTTP://Example.com:80/a/./b", profile="canonical")
     'http://example.com/a/b'
+
+Importing urlnorm registers the ``url`` namespace on Polars expressions and series: at once
+if Polars is loaded, else the moment it is, so that a command or a worker that never touches
+Polars (``urlnorm --version``, ``urlnorm explain``) does not pay for loading it.
 """
 
-import urlnorm.polars  # noqa: F401  (registers the ``url`` namespace)
+import importlib
+import importlib.util
+import sys
+from importlib.abc import Loader, MetaPathFinder
+from importlib.machinery import ModuleSpec
+from types import ModuleType
+from typing import Any
+
 from urlnorm.core.api import explain, join, normalize, split
 from urlnorm.core.crawl import crawl_profile
 from urlnorm.core.errors import URLError
@@ -23,7 +34,6 @@ from urlnorm.core.profiles import PROFILES, Profile, Step, get_profile, register
 from urlnorm.core.record import URL
 from urlnorm.core.rules import RULES, Rule, TextRule
 from urlnorm.core.surt import surt
-from urlnorm.learn import learn_rules
 
 __all__ = [
     "PROFILES",
@@ -50,3 +60,48 @@ __all__ = [
     "surt",
     "write_spec",
 ]
+
+# Submodules and names that need Polars, loaded on first use.
+_ON_USE = {"learn_rules": "urlnorm.learn"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ON_USE:
+        return getattr(importlib.import_module(_ON_USE[name]), name)
+    if name in ("polars", "arrow", "engine", "io", "spark", "ray", "native", "analytics"):
+        return importlib.import_module(f"urlnorm.{name}")
+    raise AttributeError(f"module 'urlnorm' has no attribute {name!r}")
+
+
+class _AfterPolars(MetaPathFinder):
+    """Imports urlnorm.polars (which registers the namespace) right after Polars loads."""
+
+    def find_spec(
+        self, name: str, path: Any, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        """Polars' own spec, its loader made to register the namespace once Polars ran."""
+        if name != "polars":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _Registering(spec.loader)
+        return spec
+
+
+class _Registering(Loader):
+    def __init__(self, loader: Loader) -> None:
+        self.loader = loader
+
+    def create_module(self, spec: ModuleSpec) -> ModuleType | None:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        self.loader.exec_module(module)
+        importlib.import_module("urlnorm.polars")
+
+
+if "polars" in sys.modules:
+    importlib.import_module("urlnorm.polars")
+else:
+    sys.meta_path.insert(0, _AfterPolars())

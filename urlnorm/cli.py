@@ -18,13 +18,15 @@ from contextlib import contextmanager
 from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
-from typing import Any
-
-import polars as pl
+from typing import TYPE_CHECKING, Any
 
 import urlnorm
-from urlnorm import engine, io
-from urlnorm.polars import KEEP, dedup_keyed, dedup_summary
+from urlnorm.choices import INVALID_UTF8, KEEP, WRITERS, InputError
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from urlnorm import io
 
 PIPELINES = {"crawl-dedup": "crawl_dedup", "clickstream": "clickstream", "lake": "lake"}
 
@@ -60,7 +62,8 @@ def elapsed(label: str, *, quiet: bool) -> Iterator[None]:
 
 def cmd_normalize(args: argparse.Namespace) -> None:
     """Normalise a column (optionally split and deduplicate it) into a new file."""
-    from urlnorm import progress  # rich, only for the commands that show progress
+    from urlnorm import engine, io, progress
+    from urlnorm.polars import dedup_keyed
 
     notes = io.ReadNotes()
     frame = io.scan(args.input, args.column, notes)
@@ -101,14 +104,14 @@ def cmd_stats(args: argparse.Namespace) -> None:
 
 def _read(args: argparse.Namespace, *columns: str) -> pl.DataFrame:
     """The input's ``columns`` (the URL column first), read with a progress bar."""
-    from urlnorm import progress
+    from urlnorm import io, progress
 
     notes = io.ReadNotes()
     frame = io.scan(args.input, args.column, notes)
     names = frame.collect_schema().names()
     missing = [c for c in columns if c not in names]
     if missing:
-        raise io.InputError(f"column {missing[0]!r} not in {args.input}")
+        raise InputError(f"column {missing[0]!r} not in {args.input}")
     frame = io.without_malformed(frame, args.column)
     total = io.row_total(args.input)
     with progress.rows(f"reading {args.input}", total, quiet=args.quiet) as counter:
@@ -147,8 +150,8 @@ def cmd_report(args: argparse.Namespace) -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         message = "the report needs matplotlib: pip install 'polars-urlnorm[report]'"
-        raise io.InputError(message) from None
-    from urlnorm import report
+        raise InputError(message) from None
+    from urlnorm import io, report
 
     urls = _read(args, args.column).to_series()
     with elapsed("summarising", quiet=args.quiet):
@@ -160,6 +163,11 @@ def cmd_report(args: argparse.Namespace) -> None:
 
 def summarise(urls: pl.Series, profile: str) -> list[str]:
     """The lines ``urlnorm stats`` prints: one pass of ``profile`` over the rows."""
+    import polars as pl
+
+    from urlnorm import engine
+    from urlnorm.polars import dedup_summary
+
     fields = ("error", "normalized", "host", "registered_domain")
     parsed = engine.parse(urls, profile, fields).frame
     errors, keys = parsed.get_column("error"), parsed.get_column("normalized")
@@ -185,11 +193,11 @@ def cmd_pipeline(args: argparse.Namespace) -> None:
     run = module.run
     if args.engine == "spark":
         if not hasattr(module, "run_spark"):
-            raise io.InputError(f"the {args.name} pipeline has no Spark version")
+            raise InputError(f"the {args.name} pipeline has no Spark version")
         run = module.run_spark
     options = {} if args.profile is None else {"profile": args.profile}
     if options and "profile" not in inspect.signature(run).parameters:
-        raise io.InputError(f"the {args.name} pipeline takes no profile")
+        raise InputError(f"the {args.name} pipeline takes no profile")
     with elapsed(f"{args.name} on {source} ({args.engine})", quiet=args.quiet):
         summary = run(source, target, **options)
     say(f"wrote {target}")
@@ -244,13 +252,13 @@ def parser() -> argparse.ArgumentParser:
     norm.add_argument(
         "--format",
         default="parquet",
-        choices=io.WRITERS,
+        choices=WRITERS,
         help="output format (text: the normalised URLs, one a line)",
     )
     norm.add_argument(
         "--invalid-utf8",
         default="error",
-        choices=engine.INVALID_UTF8,
+        choices=INVALID_UTF8,
         help="bytes that are not UTF-8: a null and an error code, or percent-encoded",
     )
     norm.set_defaults(run=cmd_normalize)
@@ -302,6 +310,18 @@ def _first_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
 
 
+def _is_polars(exc: BaseException, name: str = "PolarsError") -> bool:
+    """Whether ``exc`` is one of Polars' (looked up only if Polars was loaded)."""
+    polars = sys.modules.get("polars")
+    return polars is not None and isinstance(exc, getattr(polars.exceptions, name))
+
+
+def _discard_partial_outputs() -> None:
+    io = sys.modules.get("urlnorm.io")
+    if io is not None:
+        io.discard_partial_outputs()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit status."""
     args = parser().parse_args(argv)
@@ -309,12 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if getattr(args, "profile", None) is not None:
             urlnorm.get_profile(args.profile)
         args.run(args)
-    except (
-        io.InputError,
-        urlnorm.URLError,
-        urlnorm.ProfileFileError,
-        pl.exceptions.ColumnNotFoundError,
-    ) as exc:
+    except (InputError, urlnorm.URLError, urlnorm.ProfileFileError) as exc:
         # Errors raised inside a column function carry Polars' context after the first line.
         print(f"urlnorm: error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2
@@ -322,25 +337,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader of standard output stopped (`| head`): leave quietly, as SIGPIPE would.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-    except (pl.exceptions.PolarsError, OSError) as exc:
-        # A file that fails while it is read or written (disk full, a file cut short).
-        io.discard_partial_outputs()
-        print(f"urlnorm: error: {_first_line(exc)}", file=sys.stderr)
-        return 2
-    except Exception as exc:
-        if os.environ.get("URLNORM_TRACEBACK"):
-            raise
-        io.discard_partial_outputs()
-        print(f"urlnorm: internal error: {_first_line(exc)} (please report it)", file=sys.stderr)
-        return 70
     except KeyboardInterrupt:
-        io.discard_partial_outputs()
+        _discard_partial_outputs()
         print("urlnorm: interrupted; no output written", file=sys.stderr)
         sys.stderr.flush()
         # The temporary output is already gone; leave before interpreter teardown races with
         # Polars threads still finishing the interrupted query (they can abort the process).
         os._exit(130)
+    except Exception as exc:
+        return _failed(exc)
     return 0
+
+
+def _failed(exc: Exception) -> int:
+    """One line for an error no command expected, and its exit status."""
+    _discard_partial_outputs()
+    if _is_polars(exc, "ColumnNotFoundError"):
+        print(f"urlnorm: error: {str(exc).splitlines()[0]}", file=sys.stderr)
+        return 2
+    if _is_polars(exc) or isinstance(exc, OSError):
+        # A file that fails while it is read or written (disk full, a file cut short).
+        print(f"urlnorm: error: {_first_line(exc)}", file=sys.stderr)
+        return 2
+    if os.environ.get("URLNORM_TRACEBACK"):
+        raise exc
+    print(f"urlnorm: internal error: {_first_line(exc)} (please report it)", file=sys.stderr)
+    return 70
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import polars as pl
 import pyarrow as pa
 
 from urlnorm import native
+from urlnorm.choices import INVALID_UTF8
 from urlnorm.core import errors, outputs
 from urlnorm.core.errors import URLError
 from urlnorm.core.percent import encode_invalid_utf8
@@ -45,7 +46,6 @@ PARSE_SCHEMA: dict[str, pl.DataType] = {
 TEXT_FIELDS = tuple(name for name in RECORD_FIELDS if name != "port")
 # What to do with bytes that are not UTF-8: a null and an error code, or percent-encode them
 # as they are (what crawlers do with Latin-1 URLs).
-INVALID_UTF8 = ("error", "encode")
 
 
 @dataclass(frozen=True)

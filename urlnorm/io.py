@@ -21,13 +21,15 @@ from typing import BinaryIO
 import polars as pl
 
 from urlnorm import readers
+from urlnorm.choices import WRITERS, InputError
 from urlnorm.core.profiles import Profile
 from urlnorm.lines import decoded
 from urlnorm.polars import UrlExprNamespace
-from urlnorm.readers import LINE_ERROR, InputError, ReadNotes
+from urlnorm.readers import LINE_ERROR, ReadNotes
 
 __all__ = [
     "LINE_ERROR",
+    "WRITERS",
     "InputError",
     "ReadNotes",
     "atomic_target",
@@ -51,7 +53,6 @@ READERS = {
     ".cdx": "cdx",
     ".cdxj": "cdxj",
 }
-WRITERS = ("parquet", "csv", "ndjson", "text")
 # What a URL column may hold: text, bytes, or nothing yet.
 URL_TYPES = (pl.String, pl.Binary, pl.Null, pl.Categorical, pl.Enum)
 

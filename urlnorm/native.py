@@ -94,7 +94,7 @@ def _load() -> ModuleType | None:
     if os.environ.get("URLNORM_NO_EXTENSIONS"):
         return None
     try:
-        from urlnorm import _urlnorm  # type: ignore[attr-defined]
+        from urlnorm import _urlnorm
     except ImportError:
         return None
     return _urlnorm  # type: ignore[no-any-return]

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import polars as pl
 
 from urlnorm import analytics, engine
+from urlnorm.choices import KEEP
 from urlnorm.core import outputs
 from urlnorm.core.profiles import Profile, get_profile
 
@@ -553,7 +554,6 @@ class UrlSeriesNamespace:
 
 
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
-KEEP = ("first", "last", "shortest")
 
 
 def _kept(column: str, keep: str) -> list[pl.Expr]:

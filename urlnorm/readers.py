@@ -28,6 +28,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
+from urlnorm.choices import InputError
 from urlnorm.core import errors
 from urlnorm.lines import CHUNK_BYTES, decoded, invalid_utf8_rows, line_chunks, line_numbers
 
@@ -51,10 +52,6 @@ _ESCAPED = re.compile("[\udc80-\udcff]")
 # Arrow's CSV block; a record longer than a block makes the reader start again after the
 # records already given, with blocks four times as large.
 CSV_BLOCK_BYTES = CHUNK_BYTES
-
-
-class InputError(Exception):
-    """A table that cannot be read, or lacks the column asked for; the message is for users."""
 
 
 @dataclass
