@@ -14,10 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
-import pyarrow as pa
 
 from urlnorm import native
 from urlnorm.choices import INVALID_UTF8
@@ -31,6 +30,12 @@ from urlnorm.core.resolve import join as core_join
 from urlnorm.core.split import MODES as SPLIT_MODES
 from urlnorm.core.split import split as core_split
 from urlnorm.core.surt import surt as core_surt
+from urlnorm.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+else:
+    pa = LazyModule("pyarrow")
 
 RECORD_FIELDS = tuple(f.name for f in fields(URL))
 RECORD_SCHEMA: dict[str, pl.DataType] = {

@@ -20,16 +20,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, fields, replace
 from functools import partial
 from types import ModuleType
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import polars as pl
-import pyarrow as pa
 
 from urlnorm.core import crawl, host, host_rules, percent, public_suffix, rules, whatwg
 from urlnorm.core.crawl import strip_www_host
 from urlnorm.core.errors import URLError
 from urlnorm.core.profiles import Profile
 from urlnorm.core.record import URL
+from urlnorm.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+else:
+    pa = LazyModule("pyarrow")
 
 # The core's sets by the names the kernel gives its class bits (CLASS_NAMES, in bit order).
 # Encode sets hold every byte above 0x7F too: the kernel encodes UTF-8 bytes one by one.

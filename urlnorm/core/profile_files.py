@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
@@ -136,6 +135,8 @@ def read_spec(path: str | Path) -> ProfileSpec:
     Traceback (most recent call last):
     urlnorm.core.profile_files.ProfileFileError: .../bad.toml:2: add: unknown rule 'no_such_rule'
     """
+    import tomllib  # only a command given a profile file pays for the TOML parser
+
     path = Path(path)
     try:
         text = path.read_text("utf-8")
