@@ -10,6 +10,7 @@ import pytest
 import tldextract
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from publicsuffixlist import PublicSuffixList
 
 import urlnorm
 from tests.conftest import load_wpt
@@ -18,6 +19,7 @@ from urlnorm import analytics
 from urlnorm.analytics import DOMAIN_FIELDS
 from urlnorm.core import host as core_host
 from urlnorm.core import path as core_path
+from urlnorm.core import public_suffix
 from urlnorm.core import query as core_query
 from urlnorm.core.origin import origin
 from urlnorm.core.public_suffix import domain_parts
@@ -313,3 +315,13 @@ def test_select_params_on_generated_urls(
     engine_path: str, urls: list[str | None], names: list[str], fragment: str
 ) -> None:
     check_select_twins([None if u is None else u + fragment for u in urls], names)
+
+
+@pytest.mark.parametrize("include_private", [True, False])
+def test_psl_rule_set_is_the_packages_own(include_private: bool) -> None:
+    # The list encodes only its IDN rules to punycode; the package would encode every rule.
+    reference = PublicSuffixList(only_icann=not include_private)
+    assert public_suffix.rules(include_private=include_private) == (
+        reference._publicsuffix,
+        reference._maxlabel,
+    )
