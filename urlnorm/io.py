@@ -152,7 +152,7 @@ def without_malformed(frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
 
 def read_notes(notes: ReadNotes) -> dict[str, object]:
     """A pipeline summary's line for the malformed lines of its input, if it had any."""
-    return {"malformed lines": len(notes.malformed)} if notes.malformed else {}
+    return {"malformed lines": notes.malformed.count} if notes.malformed else {}
 
 
 def url_text(column: str) -> pl.Expr:

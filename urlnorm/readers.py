@@ -55,34 +55,59 @@ CSV_BLOCK_BYTES = CHUNK_BYTES
 
 
 @dataclass
+class Lines:
+    """How many lines of one kind a read met, and the number of the first.
+
+    Not every number: a file of millions of bad lines must not hold millions of numbers.
+    """
+
+    count: int = 0
+    first: int | None = None
+
+    def add(self, numbers: np.ndarray) -> None:
+        """Count the lines numbered ``numbers``."""
+        if len(numbers):
+            self.count += len(numbers)
+            least = int(numbers.min())
+            self.first = least if self.first is None else min(self.first, least)
+
+    def __bool__(self) -> bool:
+        return self.count > 0
+
+
+@dataclass
 class ReadNotes:
     """What one read met: malformed lines, and lines whose other columns had bad bytes."""
 
     unit: str = "line"
-    malformed: list[int] = field(default_factory=list)
-    undecodable: list[int] = field(default_factory=list)
+    malformed: Lines = field(default_factory=Lines)
+    undecodable: Lines = field(default_factory=Lines)
 
     def messages(self) -> list[str]:
         """One sentence for each kind of line met, with the number of the first.
 
-        >>> ReadNotes(malformed=[7, 9]).messages()
+        >>> ReadNotes(malformed=Lines(2, 7)).messages()
         ['2 lines malformed, kept as rows with error malformed-record (the first is line 7)']
         """
         said = []
         if self.malformed:
             said.append(
                 f"{self._count(self.malformed)} malformed, kept as rows with error "
-                f"{errors.MALFORMED_RECORD} (the first is {self.unit} {min(self.malformed)})"
+                f"{errors.MALFORMED_RECORD} (the first is {self.unit} {self.malformed.first})"
             )
         if self.undecodable:
             said.append(
                 f"{self._count(self.undecodable)} with bytes that are not UTF-8 outside the URL, "
-                f"read as U+FFFD (the first is {self.unit} {min(self.undecodable)})"
+                f"read as U+FFFD (the first is {self.unit} {self.undecodable.first})"
             )
         return said
 
-    def _count(self, numbers: list[int]) -> str:
-        return f"{len(numbers):,} {self.unit}{'s' if len(numbers) != 1 else ''}"
+    def restart(self) -> None:
+        """Forget what an earlier run of the same read met."""
+        self.malformed, self.undecodable = Lines(), Lines()
+
+    def _count(self, lines: Lines) -> str:
+        return f"{lines.count:,} {self.unit}{'s' if lines.count != 1 else ''}"
 
 
 def scan(path: str, kind: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
@@ -93,8 +118,7 @@ def scan(path: str, kind: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
     def source(
         with_columns: list[str] | None, predicate: pl.Expr | None, n_rows: int | None, _: Any
     ) -> Iterator[pl.DataFrame]:
-        notes.malformed.clear()
-        notes.undecodable.clear()
+        notes.restart()
         left = n_rows
         for frame in reader.batches():
             chosen = frame if predicate is None else frame.filter(predicate)
@@ -135,12 +159,12 @@ def _text_columns(
         text, undecodable = decoded(pl.Series(name, values, dtype=pl.Binary))
         out.append(text)
         bad |= undecodable.to_numpy()
-    notes.undecodable.extend(numbers[bad].tolist())
+    notes.undecodable.add(numbers[bad])
     return out
 
 
 def _line_errors(malformed: np.ndarray, numbers: np.ndarray, notes: ReadNotes) -> pl.Series:
-    notes.malformed.extend(numbers[malformed].tolist())
+    notes.malformed.add(numbers[malformed])
     code = pl.lit(errors.MALFORMED_RECORD, pl.String)
     return pl.select(pl.when(pl.Series(malformed)).then(code).alias(LINE_ERROR)).to_series()
 
@@ -338,7 +362,7 @@ def json_rows(
         exact = pl.Series([url for url, _ in urls], dtype=pl.Binary)
         frame = frame.with_columns(frame.get_column(column).scatter(at, exact))
         lossy = np.flatnonzero(bad)[[outside for _, outside in urls]]
-        notes.undecodable.extend(numbers[lossy[~malformed[lossy]]].tolist())
+        notes.undecodable.add(numbers[lossy[~malformed[lossy]]])
     original = pl.Series(lines.filter(pa.array(malformed)), dtype=pl.Binary)
     return _with_raw(frame, column, malformed, original), malformed
 
