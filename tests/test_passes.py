@@ -15,7 +15,7 @@ import pyarrow as pa
 import pytest
 
 from urlnorm import cli, engine, native
-from urlnorm.core.profiles import get_profile
+from urlnorm.core.profile_files import get_profile
 
 SAMPLE = Path(__file__).resolve().parents[1] / "sample-data"
 

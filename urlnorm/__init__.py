@@ -26,11 +26,12 @@ from urlnorm.core.host_rules import HostRules
 from urlnorm.core.profile_files import (
     ProfileFileError,
     ProfileSpec,
+    get_profile,
     load_profile,
     read_spec,
     write_spec,
 )
-from urlnorm.core.profiles import PROFILES, Profile, Step, get_profile, register
+from urlnorm.core.profiles import PROFILES, Profile, Step, register
 from urlnorm.core.record import URL
 from urlnorm.core.rules import RULES, Rule, TextRule
 from urlnorm.core.surt import surt

@@ -23,7 +23,8 @@ from urlnorm.choices import INVALID_UTF8
 from urlnorm.core import errors, outputs
 from urlnorm.core.errors import URLError
 from urlnorm.core.percent import encode_invalid_utf8
-from urlnorm.core.profiles import Profile, get_profile
+from urlnorm.core.profile_files import get_profile
+from urlnorm.core.profiles import Profile
 from urlnorm.core.record import URL, serialize
 from urlnorm.core.resolve import MODES as JOIN_MODES
 from urlnorm.core.resolve import join as core_join

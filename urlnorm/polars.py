@@ -17,7 +17,8 @@ import polars as pl
 from urlnorm import analytics, engine
 from urlnorm.choices import KEEP
 from urlnorm.core import outputs
-from urlnorm.core.profiles import Profile, get_profile
+from urlnorm.core.profile_files import get_profile
+from urlnorm.core.profiles import Profile
 
 _Fn = Callable[[pl.Series], pl.Series]
 

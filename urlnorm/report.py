@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 import polars as pl
 
 from urlnorm import engine
-from urlnorm.core.profiles import get_profile
+from urlnorm.core.profile_files import get_profile
 from urlnorm.polars import UrlSeriesNamespace, dedup_summary
 
 TOP = 15

@@ -17,7 +17,8 @@ from pyspark.sql import functions as F
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
 from urlnorm import arrow
-from urlnorm.core.profiles import Profile, get_profile
+from urlnorm.core.profile_files import get_profile
+from urlnorm.core.profiles import Profile
 from urlnorm.engine import RECORD_FIELDS
 
 ANALYTICS = ("registered_domain", "public_suffix", "host_type", "origin", "surt")

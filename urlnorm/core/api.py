@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .profiles import Profile, Step, get_profile
+from .profile_files import get_profile
+from .profiles import Profile, Step
 from .record import URL
 from .resolve import join as _join
 from .split import split as _split

@@ -76,7 +76,7 @@ def outputs(
 
     An invalid URL gives its error code and null for every other output.
 
-    >>> from urlnorm.core.profiles import get_profile
+    >>> from urlnorm.core.profile_files import get_profile
     >>> outputs("HTTP://A.com:80/x", get_profile("canonical"), ("normalized", "host", "surt"))
     {'normalized': 'http://a.com/x', 'host': 'a.com', 'surt': 'com,a)/x'}
     >>> outputs("http://www.a.co.uk/", get_profile("canonical"), ("host_type", "registered_domain"))

@@ -34,7 +34,7 @@ from typing import Any
 
 from .crawl import crawl_profile
 from .host_rules import HostRules, host_rules_rule
-from .profiles import PROFILES, Profile, get_profile
+from .profiles import PROFILES, Profile, named_profile
 from .rules import RULES
 
 CRAWL_PARAMETERS = {
@@ -281,3 +281,18 @@ def write_spec(
     True
     """
     Path(path).write_text(dumps(spec, evidence), "utf-8")
+
+
+def get_profile(profile: str | Profile) -> Profile:
+    """Look a profile up by name, or read a profile file (a name ending in ``.toml``).
+
+    A :class:`Profile` is returned as it is.
+
+    >>> get_profile("canonical").mode
+    'whatwg'
+    """
+    if isinstance(profile, Profile):
+        return profile
+    if profile.endswith(".toml"):
+        return load_profile(profile)
+    return named_profile(profile)

@@ -141,23 +141,18 @@ def register(profile: Profile) -> Profile:
     return profile
 
 
-def get_profile(profile: str | Profile) -> Profile:
-    """Look a profile up by name, or read a profile file (a name ending in ``.toml``).
+def named_profile(name: str) -> Profile:
+    """The profile registered as ``name``.
 
-    A :class:`Profile` is returned as it is.
+    Profile files are read by :func:`urlnorm.core.profile_files.get_profile`, which builds
+    on this module (so this one does not import it back).
 
-    >>> get_profile("canonical").mode
+    >>> named_profile("canonical").mode
     'whatwg'
     """
-    if isinstance(profile, Profile):
-        return profile
-    if profile.endswith(".toml"):
-        from .profile_files import load_profile  # profile files build on this module
-
-        return load_profile(profile)
     try:
-        return PROFILES[profile]
+        return PROFILES[name]
     except KeyError:
         raise URLError(
-            errors.UNKNOWN_PROFILE, profile, f"profiles are {', '.join(PROFILES)}"
+            errors.UNKNOWN_PROFILE, name, f"profiles are {', '.join(PROFILES)}"
         ) from None

@@ -8,7 +8,8 @@ package, where urlnorm is right by the standards, are listed in the README.
 
 from __future__ import annotations
 
-from .profiles import Profile, get_profile
+from .profile_files import get_profile
+from .profiles import Profile
 from .record import URL
 
 
