@@ -11,6 +11,7 @@ install) the core runs once per distinct value: the same results, by the same re
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import partial
@@ -306,6 +307,7 @@ def _empty_batch(wanted: tuple[str, ...]) -> pa.RecordBatch:
     return pa.RecordBatch.from_pylist([], schema=table.schema)
 
 
+@functools.cache
 def _parse_texts() -> tuple[tuple[str, str], ...]:
     """The kernel's text columns of ``native.parse_slices``, each with the output giving it.
 

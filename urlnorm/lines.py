@@ -71,11 +71,6 @@ def split_lines(data: bytes) -> pa.LargeBinaryArray:
     return pa.Array.from_buffers(pa.large_binary(), len(ends), buffers)
 
 
-def line_numbers(first: int, count: int) -> pa.Int64Array:
-    """``first``, ``first + 1`` … for ``count`` lines."""
-    return pa.array(np.arange(first, first + count, dtype=np.int64))
-
-
 def invalid_utf8_rows(array: pa.Array) -> np.ndarray:
     """Which rows of a binary array are not UTF-8 (a null is not), as a boolean mask.
 

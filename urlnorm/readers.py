@@ -14,7 +14,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,7 +29,8 @@ import pyarrow.csv as pa_csv
 
 from urlnorm.choices import InputError
 from urlnorm.core import errors
-from urlnorm.lines import CHUNK_BYTES, decoded, invalid_utf8_rows, line_chunks, line_numbers
+from urlnorm.core.percent import ESCAPED_BYTE
+from urlnorm.lines import CHUNK_BYTES, decoded, invalid_utf8_rows, line_chunks
 
 LINE_ERROR = "__urlnorm_line_error"
 # The CDX header's field letters (the IA's CDX format) for the columns urlnorm gives.
@@ -47,8 +47,6 @@ CDXJ_JSON: dict[str, pl.DataType] = {n: pl.String() for n in ("url", "digest", "
 # Lines an NDJSON file's column types are inferred from.
 INFER_LINES = 1000
 CSV_ROWS_PER_BATCH = 50_000
-# Characters that stand for bytes that are not UTF-8, as ``surrogateescape`` reads them.
-_ESCAPED = re.compile("[\udc80-\udcff]")
 # Arrow's CSV block; a record longer than a block makes the reader start again after the
 # records already given, with blocks four times as large.
 CSV_BLOCK_BYTES = CHUNK_BYTES
@@ -143,7 +141,7 @@ def _opened(path: str) -> Iterator[BinaryIO]:
 
 def _non_blank(first: int, lines: pa.LargeBinaryArray) -> tuple[pa.Array, np.ndarray]:
     """The lines that are not empty and their numbers: blank lines hold no record."""
-    numbers = np.asarray(line_numbers(first, len(lines)))
+    numbers = np.arange(first, first + len(lines))
     full = np.diff(np.frombuffer(lines.buffers()[1], np.int64)[: len(lines) + 1]) > 0
     if full.all():
         return lines, numbers
@@ -371,9 +369,8 @@ def _json_rows_utf8(
     lines: pa.Array, types: dict[str, pl.DataType], column: str
 ) -> tuple[pl.DataFrame, np.ndarray]:
     """UTF-8 lines in one read; if one is not an object that fits ``types``, line by line."""
-    joined = b"\n".join(lines.to_pylist()) if len(lines) < 2 else _joined(lines)
     try:
-        frame = pl.read_ndjson(io.BytesIO(joined), schema=types)
+        frame = pl.read_ndjson(io.BytesIO(_joined(lines)), schema=types)
         if frame.height == len(lines):
             return frame.with_columns(pl.col(column).cast(pl.Binary)), np.zeros(len(lines), bool)
     except pl.exceptions.PolarsError:
@@ -410,8 +407,8 @@ def _json_url(raw: bytes, column: str) -> tuple[bytes | None, bool]:
         return None, False
     url = value.get(column) if isinstance(value, dict) else None
     if not isinstance(url, str):
-        return None, bool(_ESCAPED.search(text))
-    return _exact(url), len(_ESCAPED.findall(text)) > len(_ESCAPED.findall(url))
+        return None, bool(ESCAPED_BYTE.search(text))
+    return _exact(url), len(ESCAPED_BYTE.findall(text)) > len(ESCAPED_BYTE.findall(url))
 
 
 def _exact(text: str) -> bytes:
@@ -535,18 +532,26 @@ class Csv:
     ) -> pl.DataFrame:
         """A batch of good records with the records handed back put in their places."""
         height = (0 if batch is None else batch.num_rows) + len(handed)
-        numbers = np.arange(start, start + height)
         malformed = np.zeros(height, dtype=bool)
         malformed[[n - start for n, _ in handed]] = True
-        if batch is None:
-            frame = pl.DataFrame(schema=self.schema()).drop(LINE_ERROR)
-        else:
-            columns = {n: batch.column(n) for n in self.names}
-            url = pl.Series(self.column, columns.pop(self.column), dtype=pl.Binary)
-            frame = pl.DataFrame([url, *_text_columns(columns, numbers[~malformed], self.notes)])
-        full = _spread(frame, np.flatnonzero(~malformed), height, self.schema())
-        raws = pl.Series([text for _, text in handed], dtype=pl.Binary)
-        full = _finish(full, self.column, malformed, raws, numbers, self.notes)
+        columns = {
+            n: (pa.array([], pa.binary()) if batch is None else batch.column(n)) for n in self.names
+        }
+        return self._assemble(columns, malformed, [text for _, text in handed], start)
+
+    def _assemble(
+        self, good: dict[str, pa.Array], malformed: np.ndarray, raws: list[bytes], start: int
+    ) -> pl.DataFrame:
+        """The records numbered from ``start``, malformed ones with their text as their URL.
+
+        ``good`` holds the fields of the records that are not ``malformed``, in order.
+        """
+        numbers = np.arange(start, start + len(malformed))
+        url = pl.Series(self.column, good.pop(self.column), dtype=pl.Binary)
+        frame = pl.DataFrame([url, *_text_columns(good, numbers[~malformed], self.notes)])
+        full = _spread(frame, np.flatnonzero(~malformed), len(malformed), self.schema())
+        raw = pl.Series(raws, dtype=pl.Binary)
+        full = _finish(full, self.column, malformed, raw, numbers, self.notes)
         return full.select(list(self.schema()))
 
     def _python_batches(self, done: int) -> Iterator[pl.DataFrame]:
@@ -563,20 +568,11 @@ class Csv:
         width = len(self.names)
         malformed = np.array([len(r) != width for r in chunk], dtype=bool)
         good = [r for r in chunk if len(r) == width]
-        columns = {n: [_exact(r[i]) for r in good] for i, n in enumerate(self.names)}
-        numbers = np.arange(start, start + len(chunk))
-        url = pl.Series(self.column, columns.pop(self.column), dtype=pl.Binary)
-        texts = _text_columns(
-            {n: pa.array(v, pa.binary()) for n, v in columns.items()},
-            numbers[~malformed],
-            self.notes,
-        )
-        full = _spread(
-            pl.DataFrame([url, *texts]), np.flatnonzero(~malformed), len(chunk), self.schema()
-        )
-        raws = pl.Series([_exact(",".join(r)) for r in chunk if len(r) != width], dtype=pl.Binary)
-        full = _finish(full, self.column, malformed, raws, numbers, self.notes)
-        return full.select(list(self.schema()))
+        columns = {
+            n: pa.array([_exact(r[i]) for r in good], pa.binary()) for i, n in enumerate(self.names)
+        }
+        raws = [_exact(",".join(r)) for r in chunk if len(r) != width]
+        return self._assemble(columns, malformed, raws, start)
 
 
 def _quietly(batches: Iterator[Any]) -> Iterator[Any]:

@@ -66,7 +66,7 @@ USERINFO = PATH | "/:;=@[\\]|"
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 # The lone surrogates Python's surrogateescape error handler decodes undecodable bytes to.
-_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
 def encode_char(char: str) -> str:
@@ -97,7 +97,7 @@ def encode_invalid_utf8(raw: bytes) -> str:
     '/caf%E9/é'
     """
     text = raw.decode("utf-8", "surrogateescape")
-    return _ESCAPED_BYTE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
+    return ESCAPED_BYTE.sub(lambda m: f"%{ord(m.group()) - 0xDC00:02X}", text)
 
 
 def percent_decode_bytes(text: str) -> bytes:
