@@ -74,12 +74,14 @@ def split_lines(data: bytes) -> pa.LargeBinaryArray:
 def invalid_utf8_rows(array: pa.Array) -> np.ndarray:
     """Which rows of a binary array are not UTF-8 (a null is not), as a boolean mask.
 
-    One decode of all the bytes settles a clean chunk: the rows' concatenation is UTF-8, and
-    no row starts with a continuation byte (which alone can join the end of one row to the
-    next into a valid sequence). Otherwise only the rows with a byte above 0x7F are decoded.
+    One decode of all the bytes settles a clean chunk: if no row starts with a continuation
+    byte, no sequence can run from one row into the next, so the rows' concatenation is UTF-8
+    exactly when every row is. Otherwise only the rows with a byte above 0x7F are decoded.
 
     >>> invalid_utf8_rows(pa.array([b"caf\\xc3\\xa9", b"caf\\xe9", None, b"\\xa9"])).tolist()
     [False, True, False, True]
+    >>> invalid_utf8_rows(pa.array([b"a\\xc3", b"\\xa9b"])).tolist()  # "é" split over two rows
+    [True, True]
     """
     array = array.cast(pa.large_binary())
     length = len(array)
@@ -89,11 +91,8 @@ def invalid_utf8_rows(array: pa.Array) -> np.ndarray:
     full = ends > starts
     leading = np.zeros(length, dtype=bool)
     leading[full] = (data[starts[full]] & 0xC0) == 0x80
-    try:
-        data[offsets[0] : offsets[-1]].tobytes().decode("utf-8")
+    if not leading.any() and _is_utf8(data[offsets[0] : offsets[-1]].tobytes()):
         return leading
-    except UnicodeDecodeError:
-        pass
     rows = np.flatnonzero(full)
     span = data[: offsets[-1]]
     high = rows[np.maximum.reduceat(span, starts[rows]) >= 0x80] if len(rows) else rows
