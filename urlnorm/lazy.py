@@ -24,5 +24,9 @@ class LazyModule:
         self._name = name
 
     def __getattr__(self, attribute: str) -> Any:
+        # Only names not yet asked for reach here: each is kept on first use, so the kernel's
+        # per-batch code pays a plain attribute lookup, not an import-system call.
         module: ModuleType = importlib.import_module(self._name)
-        return getattr(module, attribute)
+        value = getattr(module, attribute)
+        setattr(self, attribute, value)
+        return value
