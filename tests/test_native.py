@@ -250,7 +250,9 @@ def test_every_thread_has_work_from_two_thousand_rows() -> None:
     native.set_threads(2)
     try:
         assert len(list(native._slices(2048, 2048 * 64))) == 2
+        assert len(list(native._slices(256, 256 * 64))) == 2
         assert list(native._slices(100, 100 * 64)) == [(0, 100)]
+        assert list(native._slices(0, 0)) == [(0, 0)]
         assert len(list(native._slices(200_000, 200_000 * 64))) == 2
     finally:
         native.set_threads(None)
@@ -259,6 +261,48 @@ def test_every_thread_has_work_from_two_thousand_rows() -> None:
         assert [rows for _, rows in native._slices(20_000, 20_000 * 45)] == [6667, 6667, 6666]
     finally:
         native.set_threads(None)
+
+
+@needs_kernel
+def test_an_answer_that_fails_on_the_kernels_own_thread_is_raised() -> None:
+    # The second slice runs on a thread the kernel started, not Python: its answer's
+    # exception must still reach the caller, and the first slice's answers must not hide it.
+    def answer(kind: int, question: str) -> str:
+        if int(question.removeprefix("bücher").split(".")[0]) >= 2048:
+            raise LookupError(f"no answer for {question}")
+        return "xn--bcher-kva.example"
+
+    array = pa.array([f"http://bücher{i}.example/" for i in range(4096)])
+    profile = native.native_profile(urlnorm.get_profile("canonical"))
+    assert profile is not None
+    op = native.Op("normalize", profile.spec, answer=answer)
+    native.set_threads(2)
+    try:
+        assert len(list(native._slices(len(array), array.nbytes))) == 2
+        with pytest.raises(LookupError, match=r"no answer for bücher2048\.example"):
+            native._run_slices(op, array)
+        assert native._run_slices(op, array.slice(0, 2048))[0].errors.null_count == 1024
+    finally:
+        native.set_threads(None)
+
+
+@needs_kernel
+@pytest.mark.parametrize("starts", [[], [1], [0, 3, 2], [0, 9]])
+def test_slices_must_cover_the_rows_in_order(starts: list[int]) -> None:
+    assert native.KERNEL is not None
+    array = pa.array(["http://a/"] * 4)
+    op = native.Op("split", False)
+    with pytest.raises(ValueError, match="slice"):
+        native.KERNEL.run(
+            native.KERNEL.OP_NAMES.index("split"),
+            op.option,
+            native._spec(array),
+            None,
+            None,
+            0,
+            starts,
+            2,
+        )
 
 
 FORKED = """

@@ -9,12 +9,18 @@ formats of crawlers end lines with CRLF; editors on Windows write the mark).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
-import pyarrow.compute as pc
+
+from urlnorm.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import pyarrow.compute as pc
+else:
+    pc = LazyModule("pyarrow.compute")  # only for lines that are not UTF-8
 
 # Polars' streaming engine pulls a Python source about a dozen batches ahead of a slow consumer
 # (the kernel), so the chunk bounds memory: 1 MiB chunks keep a 1 M-line text run at 233 MiB

@@ -19,18 +19,25 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 import polars as pl
 import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.csv as pa_csv
 
 from urlnorm.choices import InputError
 from urlnorm.core import errors
 from urlnorm.core.percent import ESCAPED_BYTE
+from urlnorm.lazy import LazyModule
 from urlnorm.lines import CHUNK_BYTES, decoded, invalid_utf8_rows, line_chunks
+
+if TYPE_CHECKING:
+    import pyarrow.compute as pc
+    import pyarrow.csv as pa_csv
+else:
+    # Only the CSV and CDX readers use these (a sixth of a second to import together).
+    pc = LazyModule("pyarrow.compute")
+    pa_csv = LazyModule("pyarrow.csv")
 
 LINE_ERROR = "__urlnorm_line_error"
 # The CDX header's field letters (the IA's CDX format) for the columns urlnorm gives.

@@ -3,6 +3,7 @@
  * (no copy); the rows run with the GIL released. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -190,24 +191,40 @@ static PyObject *result_to_python(const un_batch *b, un_result *r) {
                          (long long)r->asked, take_lists(b, r), key_hash);
 }
 
-/* The kernel's answerer: the Python callable answer(kind, question) -> str | int, called with
- * the GIL from the thread running the batch. An exception stops the batch and is raised. */
-static int python_answer(void *data, int kind, const uint8_t *question, size_t n, un_buf *out) {
-    PyGILState_STATE gil = PyGILState_Ensure();
-    PyObject *result = PyObject_CallFunction((PyObject *)data, "is#", kind, (const char *)question, (Py_ssize_t)n);
-    int code = -1;
+/* The kernel's answerer: a Python callable answer(kind, question) -> str | int, called with
+ * the GIL from whichever thread runs the slice. The first exception it raises is kept, to be
+ * raised by the call that ran the batch; it stops the batch. */
+typedef struct {
+    PyObject *callable;
+    PyObject *error_type, *error, *traceback;
+} answerer;
+
+static int answer_code(PyObject *result, un_buf *out) {
     if (result && PyLong_Check(result)) {
         long value = PyLong_AsLong(result);
-        code = value > 0 && value < UN_N_ERRORS ? (int)value : -1;
+        int code = value > 0 && value < UN_N_ERRORS ? (int)value : -1;
         if (code < 0 && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "not an error code");
-    } else if (result && PyUnicode_Check(result)) {
+        return code;
+    }
+    if (result && PyUnicode_Check(result)) {
         Py_ssize_t len;
         const char *text = PyUnicode_AsUTF8AndSize(result, &len);
-        if (text) un_buf_set(out, (const uint8_t *)text, (size_t)len), code = out->failed ? -1 : UN_OK;
-    } else if (result) {
-        PyErr_SetString(PyExc_TypeError, "an answer is a str or an error code");
+        if (!text) return -1;
+        un_buf_set(out, (const uint8_t *)text, (size_t)len);
+        return out->failed ? -1 : UN_OK;
     }
+    if (result) PyErr_SetString(PyExc_TypeError, "an answer is a str or an error code");
+    return -1;
+}
+
+static int python_answer(void *data, int kind, const uint8_t *question, size_t n, un_buf *out) {
+    answerer *a = data;
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *result = PyObject_CallFunction(a->callable, "is#", kind, (const char *)question, (Py_ssize_t)n);
+    int code = answer_code(result, out);
     Py_XDECREF(result);
+    if (code < 0 && !a->error_type && PyErr_Occurred()) PyErr_Fetch(&a->error_type, &a->error, &a->traceback);
+    PyErr_Clear();
     PyGILState_Release(gil);
     return code;
 }
@@ -215,7 +232,106 @@ static int python_answer(void *data, int kind, const uint8_t *question, size_t n
 /* Rows every run has read, so that a test can count how often a job passes over its rows. */
 static unsigned long long rows_run;
 
-/* run(op, option, input, base, answer, utf8)
+/* The operation's option into the batch (and the profile it points to); 0, or -1 with an
+ * exception set. */
+static int option_into(PyObject *option, un_batch *b, un_profile *prof, PyObject **keep) {
+    PyObject *spec;
+    Py_ssize_t len;
+    int ok = 1, include_private = 1;
+    switch (b->op) {
+    case UN_OP_PARSE:
+        b->profile = prof;
+        return PyArg_ParseTuple(option, "OIpp", &spec, &b->outputs, &b->with_scheme, &b->trailing_comma) ? profile_from(spec, prof, keep) : -1;
+    case UN_OP_SURT:
+        b->profile = prof;
+        return PyArg_ParseTuple(option, "Opp", &spec, &b->with_scheme, &b->trailing_comma) ? profile_from(spec, prof, keep) : -1;
+    case UN_OP_NORMALIZE:
+    case UN_OP_NORMALIZE_RECORD:
+        b->profile = prof;
+        return profile_from(option, prof, keep);
+    case UN_OP_SPLIT:
+        b->generic = PyObject_IsTrue(option);
+        return b->generic < 0 ? -1 : 0;
+    case UN_OP_HOST:
+        ok = PyArg_ParseTuple(option, "ip", &b->host_column, &include_private) && b->host_column >= 0 && b->host_column < UN_N_HOST_COLUMNS;
+        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown host column");
+        b->psl_table = include_private ? UN_PSL_ALL : UN_PSL_ICANN;
+        return ok ? 0 : -1;
+    case UN_OP_QUERY:
+        ok = PyArg_ParseTuple(option, "iy#", &b->query_mode, (const char **)&b->name, &len) && b->query_mode >= UN_QUERY_PAIRS && b->query_mode <= UN_QUERY_FIRST;
+        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown query mode");
+        b->name_len = (size_t)len;
+        return ok ? 0 : -1;
+    case UN_OP_SELECT_PARAMS:
+        if (!PyArg_ParseTuple(option, "py#", &b->keep, &b->params.names, &len)) return -1;
+        b->params.names_len = (size_t)len;
+        return 0;
+    case UN_OP_JOIN:
+        b->join_mode = (int)PyLong_AsLong(option);
+        return PyErr_Occurred() ? -1 : 0;
+    default:
+        return 0;
+    }
+}
+
+/* The slices' row bounds from their starts (a list of ints, the first 0, ascending), the
+ * rows' count appended; NULL with an exception set. */
+static int64_t *slice_bounds(PyObject *starts, int64_t rows, int *n_slices) {
+    Py_ssize_t n = PyList_Check(starts) ? PyList_GET_SIZE(starts) : 0;
+    if (n < 1 || n > INT_MAX - 1) {
+        PyErr_SetString(PyExc_ValueError, "slices: a list of one start or more");
+        return NULL;
+    }
+    int64_t *bounds = PyMem_Malloc((size_t)(n + 1) * sizeof *bounds);
+    if (!bounds) return (int64_t *)PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < n; i++) bounds[i] = PyLong_AsLongLong(PyList_GET_ITEM(starts, i));
+    bounds[n] = rows;
+    *n_slices = (int)n;
+    if (!PyErr_Occurred()) return bounds;
+    PyMem_Free(bounds);
+    return NULL;
+}
+
+/* Each slice's outputs, as a list; NULL with an exception set. */
+static PyObject *results_to_python(const un_batch *b, un_result *results, int n_slices) {
+    PyObject *out = PyList_New(n_slices);
+    for (int i = 0; out && i < n_slices; i++) {
+        PyObject *one = result_to_python(b, &results[i]);
+        if (!one) Py_CLEAR(out);
+        else PyList_SET_ITEM(out, i, one);
+    }
+    return out;
+}
+
+/* The batch's slices, run on the threads with the GIL released; their outputs, or NULL. */
+static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer *a) {
+    int n_slices = 0, failed = 1;
+    int64_t *bounds = slice_bounds(starts, b->input.length, &n_slices);
+    if (bounds && !un_valid_slices(b, bounds, n_slices)) {
+        PyErr_SetString(PyExc_ValueError, "slices must start at row 0 and ascend within the rows");
+        PyMem_Free(bounds);
+        return NULL;
+    }
+    un_result *results = bounds ? PyMem_Calloc((size_t)n_slices, sizeof *results) : NULL;
+    PyObject *out = NULL;
+    if (bounds && !results) PyErr_NoMemory();
+    if (results) {
+        for (int i = 0; i < n_slices; i++) un_result_init(&results[i]);
+        Py_BEGIN_ALLOW_THREADS
+        failed = un_run_slices(b, bounds, n_slices, threads, results);
+        Py_END_ALLOW_THREADS
+        if (a->error_type) PyErr_Restore(a->error_type, a->error, a->traceback);
+        if (failed && !PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "the kernel ran out of memory or met a malformed array");
+        if (!failed) out = results_to_python(b, results, n_slices);
+        rows_run += (unsigned long long)b->input.length;
+        for (int i = 0; i < n_slices; i++) un_result_free(&results[i]);
+    }
+    PyMem_Free(results);
+    PyMem_Free(bounds);
+    return out;
+}
+
+/* run(op, option, input, base, answer, utf8, starts, threads)
  * op (an index of OP_NAMES): normalize and normalize_record (option: profile spec), split
  * (option: generic), join (option: an index of JOIN_MODES), surt (option: (profile spec,
  * with_scheme, comma)), host (option: (an index of HOST_COLUMNS, include_private)), query
@@ -223,76 +339,33 @@ static unsigned long long rows_run;
  * (keep, length-prefixed names)), parse (option: (profile spec, output bits, with_scheme,
  * comma)).
  * answer: a callable for the rows' questions, or None to leave them asking.
- * utf8: an index of UTF8_MODES. */
+ * utf8: an index of UTF8_MODES.
+ * starts: the first row of each slice (a list, from 0 up); threads: how many run them.
+ * Returns the outputs of each slice, as a list. */
 static PyObject *run(PyObject *self, PyObject *args) {
     (void)self;
-    int op, utf8;
-    PyObject *option, *input, *base, *answer;
-    if (!PyArg_ParseTuple(args, "iOOOOi", &op, &option, &input, &base, &answer, &utf8)) return NULL;
-    if (op < UN_OP_NORMALIZE || op >= UN_N_OPS) {
-        PyErr_SetString(PyExc_ValueError, "unknown operation");
-        return NULL;
-    }
-    if (utf8 < UN_UTF8_TEXT || utf8 >= UN_N_UTF8_MODES) {
-        PyErr_SetString(PyExc_ValueError, "unknown UTF-8 mode");
+    int op, utf8, threads;
+    PyObject *option, *input, *base, *answer, *starts;
+    if (!PyArg_ParseTuple(args, "iOOOOiOi", &op, &option, &input, &base, &answer, &utf8, &starts, &threads)) return NULL;
+    if (op < UN_OP_NORMALIZE || op >= UN_N_OPS || utf8 < UN_UTF8_TEXT || utf8 >= UN_N_UTF8_MODES || threads < 1) {
+        PyErr_SetString(PyExc_ValueError, "unknown operation or UTF-8 mode, or no thread");
         return NULL;
     }
     un_batch b = {.op = (un_op)op, .check_utf8 = utf8 != UN_UTF8_TEXT, .encode_invalid_utf8 = utf8 == UN_UTF8_ENCODE};
     un_profile prof;
+    answerer a = {.callable = answer};
     PyObject *keep = NULL, *out = NULL;
-    int ok = 1;
     held_column *local = PyMem_Calloc(2, sizeof(held_column));
     if (!local) return PyErr_NoMemory();
-    if (op == UN_OP_PARSE) {
-        PyObject *spec;
-        ok = PyArg_ParseTuple(option, "OIpp", &spec, &b.outputs, &b.with_scheme, &b.trailing_comma) && profile_from(spec, &prof, &keep) == 0;
-        b.profile = &prof;
-    } else if (op == UN_OP_SURT) {
-        PyObject *spec;
-        ok = PyArg_ParseTuple(option, "Opp", &spec, &b.with_scheme, &b.trailing_comma) && profile_from(spec, &prof, &keep) == 0;
-        b.profile = &prof;
-    } else if (op == UN_OP_NORMALIZE || op == UN_OP_NORMALIZE_RECORD) {
-        ok = profile_from(option, &prof, &keep) == 0, b.profile = &prof;
-    } else if (op == UN_OP_SPLIT) {
-        b.generic = PyObject_IsTrue(option);
-    } else if (op == UN_OP_HOST) {
-        int include_private = 1;
-        ok = PyArg_ParseTuple(option, "ip", &b.host_column, &include_private) && b.host_column >= 0 && b.host_column < UN_N_HOST_COLUMNS;
-        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown host column");
-        b.psl_table = include_private ? UN_PSL_ALL : UN_PSL_ICANN;
-    } else if (op == UN_OP_QUERY) {
-        Py_ssize_t len;
-        ok = PyArg_ParseTuple(option, "iy#", &b.query_mode, (const char **)&b.name, &len) && b.query_mode >= UN_QUERY_PAIRS && b.query_mode <= UN_QUERY_FIRST;
-        if (ok) b.name_len = (size_t)len;
-        else if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown query mode");
-    } else if (op == UN_OP_SELECT_PARAMS) {
-        Py_ssize_t len;
-        ok = PyArg_ParseTuple(option, "py#", &b.keep, &b.params.names, &len);
-        b.params.names_len = (size_t)len;
-    } else if (op == UN_OP_JOIN) {
-        b.join_mode = (int)PyLong_AsLong(option);
-    }
-    if (ok && !PyErr_Occurred()) ok = column_from(input, &local[0]) == 0;
-    else ok = 0;
+    int ok = option_into(option, &b, &prof, &keep) == 0 && column_from(input, &local[0]) == 0;
     b.input = local[0].col;
     if (ok && base != Py_None) ok = column_from(base, &local[1]) == 0, b.base = &local[1].col;
     if (ok && op == UN_OP_JOIN && (base == Py_None || (b.base->length != 1 && b.base->length < b.input.length))) {
         PyErr_SetString(PyExc_ValueError, "join needs one base or one a row");
         ok = 0;
     }
-    if (ok && answer != Py_None) b.answer = python_answer, b.answer_data = answer;
-    if (ok) {
-        un_result r;
-        un_result_init(&r);
-        int failed;
-        Py_BEGIN_ALLOW_THREADS
-        failed = un_run_batch(&b, &r);
-        Py_END_ALLOW_THREADS
-        if (failed && !PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "the kernel ran out of memory or met a malformed array");
-        if (!failed) out = result_to_python(&b, &r);
-        rows_run += (unsigned long long)b.input.length;
-        un_result_free(&r);
-    }
+    if (ok && answer != Py_None) b.answer = python_answer, b.answer_data = &a;
+    if (ok) out = run_batch(&b, starts, threads, &a);
     for (int i = 0; i < 2; i++) release(&local[i]);
     PyMem_Free(local);
     return out;

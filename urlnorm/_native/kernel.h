@@ -96,4 +96,16 @@ void un_result_free(un_result *r);
 /* 0, or -1 if an array is malformed or memory ran out for the outputs. */
 int un_run_batch(const un_batch *b, un_result *r);
 
+/* ---- threads.c ---------------------------------------------------------------------------- */
+
+#define UN_MAX_THREADS 256
+/* un_run_batch over slices of the rows, slice i being rows [starts[i], starts[i + 1]) into
+ * results[i], on up to n_threads threads (the caller's among them). b->answer may be called
+ * from any of them at once. 0, or -1 as un_run_batch, or if the bounds do not cover the rows
+ * in order. */
+int un_run_slices(const un_batch *b, const int64_t *starts, int n_slices, int n_threads, un_result *results);
+/* Whether starts[0..n_slices] bound slices that cover the rows in order (and the bases, when
+ * there is one a row). */
+int un_valid_slices(const un_batch *b, const int64_t *starts, int n_slices);
+
 #endif

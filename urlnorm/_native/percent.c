@@ -5,15 +5,20 @@
 
 static const char HEX_UPPER[] = "0123456789ABCDEF";
 
-static int hexval(uint8_t c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
+/* A hex digit's value; c must be one ('0'-'9' are 0x3_, 'A'-'F' 0x4_, 'a'-'f' 0x6_). */
+static int hexval(uint8_t c) { return (c & 0xF) + 9 * (c >> 6); }
 
-static int is_escape(const uint8_t *p, size_t n, size_t i) {
-    return i + 2 < n && p[i] == '%' && un_is(p[i + 1], UN_HEXDIG) && un_is(p[i + 2], UN_HEXDIG);
+/* The index of the first escape ("%" and two hex digits) at or after i, or n if none. The
+ * bytes between escapes are skipped with memchr: most of a field holds none. */
+static size_t next_escape(const uint8_t *p, size_t n, size_t i) {
+    while (i + 2 < n) {
+        const uint8_t *q = memchr(p + i, '%', n - 2 - i);
+        if (!q) return n;
+        i = (size_t)(q - p);
+        if (un_is(p[i + 1], UN_HEXDIG) && un_is(p[i + 2], UN_HEXDIG)) return i;
+        i++;
+    }
+    return n;
 }
 
 void un_put_escape(un_buf *out, uint8_t byte) {
@@ -33,29 +38,24 @@ void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set) {
 }
 
 size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n) {
-    size_t o = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (is_escape(p, n, i)) {
-            out[o++] = (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
-            i += 2;
-        } else {
-            out[o++] = p[i];
-        }
+    if (n == 0) return 0;
+    /* out may be p itself: each byte is moved at or before where it was read. */
+    size_t o = 0, run = 0;
+    for (size_t i = next_escape(p, n, 0); i < n; i = next_escape(p, n, i + 3)) {
+        memmove(out + o, p + run, i - run);
+        o += i - run;
+        out[o++] = (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
+        run = i + 3;
     }
-    return o;
+    memmove(out + o, p + run, n - run);
+    return o + n - run;
 }
 
-void un_uppercase_escapes(un_buf *out, const uint8_t *p, size_t n) {
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!is_escape(p, n, i)) continue;
-        un_buf_put(out, p + run, i + 1 - run);
-        uint8_t hex[2] = {(uint8_t)HEX_UPPER[hexval(p[i + 1])], (uint8_t)HEX_UPPER[hexval(p[i + 2])]};
-        un_buf_put(out, hex, 2);
-        i += 2;
-        run = i + 1;
+void un_uppercase_escapes(uint8_t *p, size_t n) {
+    for (size_t i = next_escape(p, n, 0); i < n; i = next_escape(p, n, i + 3)) {
+        p[i + 1] = (uint8_t)HEX_UPPER[hexval(p[i + 1])];
+        p[i + 2] = (uint8_t)HEX_UPPER[hexval(p[i + 2])];
     }
-    un_buf_put(out, p + run, n - run);
 }
 
 /* Whether the escape at i would join a stray '%' before it into a new escape once decoded
@@ -65,18 +65,20 @@ static int after_stray_percent(const uint8_t *p, size_t i) {
     return i >= 2 && p[i - 2] == '%' && un_is(p[i - 1], UN_HEXDIG);
 }
 
-void un_decode_unreserved(un_buf *out, const uint8_t *p, size_t n) {
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!is_escape(p, n, i)) continue;
+/* Decoding shrinks the text by two bytes an escape, so the bytes before the escape being
+ * looked at, which after_stray_percent reads, are still the input's. */
+size_t un_decode_unreserved(uint8_t *p, size_t n) {
+    size_t o = 0, run = 0;
+    for (size_t i = next_escape(p, n, 0); i < n; i = next_escape(p, n, i + 3)) {
         uint8_t c = (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
-        int keep = !un_is(c, UN_UNRESERVED) || (un_is(c, UN_HEXDIG) && after_stray_percent(p, i));
-        if (!keep) {
-            un_buf_put(out, p + run, i - run);
-            un_buf_putc(out, c);
+        if (un_is(c, UN_UNRESERVED) && !(un_is(c, UN_HEXDIG) && after_stray_percent(p, i))) {
+            memmove(p + o, p + run, i - run);
+            o += i - run;
+            p[o++] = c;
             run = i + 3;
         }
-        i += 2;
     }
-    un_buf_put(out, p + run, n - run);
+    if (run == 0) return n;
+    memmove(p + o, p + run, n - run);
+    return o + n - run;
 }

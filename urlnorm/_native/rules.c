@@ -28,15 +28,23 @@ static void replace_field(un_ctx *c, un_buf *field, text_fn fn) {
     *tmp = swap;
 }
 
-/* A percent rule on every present text component that has a '%' (core _map_text_fields).
- * The parser writes only upper-case escapes of bytes that are not unreserved, which both
- * percent rules leave alone, so an input without '%' needs no look at its fields. */
-static void map_text_fields(un_ctx *c, un_url *u, text_fn fn) {
+typedef size_t (*escape_fn)(uint8_t *p, size_t n);
+
+static size_t uppercase_escapes(uint8_t *p, size_t n) {
+    un_uppercase_escapes(p, n);
+    return n;
+}
+
+/* A percent rule, in place, on every present text component that has a '%' (core
+ * _map_text_fields). The parser writes only upper-case escapes of bytes that are not
+ * unreserved, which both percent rules leave alone, so an input without '%' needs no look
+ * at its fields. */
+static void map_text_fields(un_ctx *c, un_url *u, escape_fn fn) {
     if (!c->has_percent) return;
     un_buf *fields[] = {&u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     int present[] = {u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
     for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
-        if (present[i] && fields[i]->len && memchr(fields[i]->data, '%', fields[i]->len)) replace_field(c, fields[i], fn);
+        if (present[i] && fields[i]->len && memchr(fields[i]->data, '%', fields[i]->len)) fields[i]->len = fn(fields[i]->data, fields[i]->len);
     }
 }
 
@@ -139,7 +147,7 @@ int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
     switch (r->id) {
     case UN_RULE_STRIP_WHITESPACE: return UN_OK; /* a text rule: applied before the parse */
     case UN_RULE_LOWERCASE_SCHEME: lower_ascii(u->scheme.data, u->scheme.len); return UN_OK;
-    case UN_RULE_UPPERCASE_PERCENT_HEX: map_text_fields(c, u, un_uppercase_escapes); return UN_OK;
+    case UN_RULE_UPPERCASE_PERCENT_HEX: map_text_fields(c, u, uppercase_escapes); return UN_OK;
     case UN_RULE_DECODE_UNRESERVED: map_text_fields(c, u, un_decode_unreserved); return UN_OK;
     case UN_RULE_LOWERCASE_HOST: return host_rule(c, u, UN_RULE_LOWERCASE_HOST);
     case UN_RULE_IDN_HOST_TO_ASCII: return host_rule(c, u, UN_RULE_IDN_HOST_TO_ASCII);

@@ -193,8 +193,8 @@ static inline int un_recall(un_ctx *c, int kind, const uint8_t *q, size_t n, un_
 
 void un_put_escape(un_buf *out, uint8_t byte); /* %XX, upper-case hex */
 void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set);
-void un_uppercase_escapes(un_buf *out, const uint8_t *p, size_t n);
-void un_decode_unreserved(un_buf *out, const uint8_t *p, size_t n);
+void un_uppercase_escapes(uint8_t *p, size_t n);   /* in place */
+size_t un_decode_unreserved(uint8_t *p, size_t n); /* in place: the new length */
 size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n); /* out has n bytes */
 
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
