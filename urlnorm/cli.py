@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
-from importlib import metadata
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -68,7 +68,7 @@ def cmd_normalize(args: argparse.Namespace) -> None:
     notes = io.ReadNotes()
     frame = io.scan(args.input, args.column, notes)
     with progress.rows(
-        f"normalising {args.input}", io.row_total(args.input), quiet=args.quiet
+        f"normalising {args.input}", partial(io.row_total, args.input), quiet=args.quiet
     ) as counter:
         frame = counter.track(frame)
         fields = ("normalized", "error", *(engine.RECORD_FIELDS if args.split else ()))
@@ -113,7 +113,7 @@ def _read(args: argparse.Namespace, *columns: str) -> pl.DataFrame:
     if missing:
         raise InputError(f"column {missing[0]!r} not in {args.input}")
     frame = io.without_malformed(frame, args.column)
-    total = io.row_total(args.input)
+    total = partial(io.row_total, args.input)
     with progress.rows(f"reading {args.input}", total, quiet=args.quiet) as counter:
         rows = counter.track(frame.select(columns)).collect(engine="streaming")
     tell(args.input, notes)
@@ -206,10 +206,23 @@ def cmd_pipeline(args: argparse.Namespace) -> None:
 
 
 def _version() -> str:
+    from importlib import metadata  # a twentieth of a second, for --version alone
+
     try:
         return metadata.version("polars-urlnorm")
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
         return "unknown"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the installed package's version, looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
 
 
 def _command(sub: Any, name: str, help_text: str, common: argparse.ArgumentParser) -> Any:
@@ -228,7 +241,7 @@ def _input_options(cmd: argparse.ArgumentParser) -> None:
 def parser() -> argparse.ArgumentParser:
     """The command line."""
     main = argparse.ArgumentParser(prog="urlnorm", description=DESCRIPTION)
-    main.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    main.add_argument("--version", action=_VersionAction)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "-q",

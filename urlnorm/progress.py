@@ -2,86 +2,44 @@
 
 The rows are counted as Polars' streaming engine reads them (a pass-through batch function
 right after the scan), so the bar moves with the real work, deduplication included. The bar
-is drawn by `rich` on standard error, and only when standard error is a terminal.
+is drawn on standard error (:mod:`urlnorm.progress_bar`), and only when standard error is a
+terminal; otherwise neither the bar's library (a twentieth of a second to import) nor the
+total (a pass over a text file) is loaded.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
 import polars as pl
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.text import Text
 
 
-class RowCounter:
-    """Advances one task of a :class:`rich.progress.Progress` by the rows that pass through."""
-
-    def __init__(self, bar: Progress, task: TaskID) -> None:
-        self.bar, self.task = bar, task
-
-    def __call__(self, batch: pl.DataFrame) -> pl.DataFrame:
-        """Count ``batch`` and pass it on unchanged."""
-        self.bar.advance(self.task, batch.height)
-        return batch
+class Counter(Protocol):
+    """Counts the rows of a frame as they stream through."""
 
     def track(self, frame: pl.LazyFrame) -> pl.LazyFrame:
-        """``frame`` with its rows counted as the streaming engine reads them.
-
-        With no bar to show (``--quiet``, or off a terminal) the frame is left as it is: a
-        frame-level batch function costs the streaming engine about a tenth of a cheap job.
-        """
-        if self.bar.disable:
-            return frame
-        schema = frame.collect_schema()
-        return frame.map_batches(self, schema=schema, streamable=True)
-
-    def finish(self) -> None:
-        """Show the final count as the total (a line-count total can be an estimate)."""
-        done = self.bar.tasks[self.task].completed
-        self.bar.update(self.task, total=done, completed=done)
+        """``frame``, its rows counted as the streaming engine reads them."""
+        ...
 
 
-class RateColumn(ProgressColumn):
-    """Rows per second, once rich has measured a speed."""
+class Unshown:
+    """The counter when no bar is shown: frames pass as they are."""
 
-    def render(self, task: Task) -> Text:
-        """The task's speed, or nothing before rich has one."""
-        return Text("" if task.speed is None else f"{task.speed:,.0f} rows/s")
-
-
-def _columns() -> tuple[ProgressColumn, ...]:
-    return (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("rows"),
-        RateColumn(),
-        TextColumn("elapsed"),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-    )
+    def track(self, frame: pl.LazyFrame) -> pl.LazyFrame:
+        """``frame`` itself."""
+        return frame
 
 
 @contextmanager
-def rows(label: str, total: int | None, *, quiet: bool = False) -> Iterator[RowCounter]:
-    """A row counter shown as a progress bar while the block runs (``total`` may be unknown)."""
-    console = Console(stderr=True)
-    bar = Progress(*_columns(), console=console, disable=quiet or not console.is_terminal)
-    with bar:
-        counter = RowCounter(bar, bar.add_task(label, total=total))
+def rows(label: str, total: Callable[[], int | None], *, quiet: bool = False) -> Iterator[Counter]:
+    """A row counter shown as a progress bar while the block runs (``total()`` may be None)."""
+    if quiet or not sys.stderr.isatty():
+        yield Unshown()
+        return
+    from urlnorm import progress_bar
+
+    with progress_bar.shown(label, total()) as counter:
         yield counter
-        counter.finish()
