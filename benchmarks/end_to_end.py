@@ -91,22 +91,34 @@ def end_to_end(name: str, urls: list[str], repeat: int) -> dict[str, Any]:
     }
 
 
-def _ns_per_url(
-    batches: list[Any], parse: Callable[[Any], object], threads: int, repeat: int
-) -> float:
-    """ns/URL of ``parse`` over ``batches`` (each of the same rows) on ``threads``, the best run."""
+def _seconds(batches: list[Any], parse: Callable[[Any], object], threads: int) -> float:
+    """Seconds of ``parse`` over ``batches`` on ``threads``."""
     native.set_threads(threads)
     try:
-        parse(batches[0])
-        best = float("inf")
-        for _ in range(repeat):
-            start = time.perf_counter()
-            for batch in batches:
-                parse(batch)
-            best = min(best, time.perf_counter() - start)
+        start = time.perf_counter()
+        for batch in batches:
+            parse(batch)
+        return time.perf_counter() - start
     finally:
         native.set_threads(None)
-    return best / sum(len(b) for b in batches) * 1e9
+
+
+def _best_ns(
+    batches: list[Any], runs: dict[str, tuple[Callable[[Any], object], int]], repeat: int
+) -> dict[str, float]:
+    """ns/URL of each run (a parse and its threads), the best of ``repeat`` rounds.
+
+    Every run is taken once a round, so that a shared machine's slow spells fall on all
+    of them alike rather than on whichever ran then.
+    """
+    rows = sum(len(b) for b in batches)
+    best = dict.fromkeys(runs, float("inf"))
+    for parse, _ in runs.values():
+        parse(batches[0])
+    for _ in range(repeat):
+        for name, (parse, threads) in runs.items():
+            best[name] = min(best[name], _seconds(batches, parse, threads))
+    return {name: seconds / rows * 1e9 for name, seconds in best.items()}
 
 
 def _polars_parse(batch: pl.Series) -> object:
@@ -123,14 +135,16 @@ def thread_scaling(name: str, urls: list[str], repeat: int) -> dict[str, Any]:
     table: dict[str, Any] = {}
     for rows in BATCH_ROWS:
         batches = [series.slice(i, rows) for i in range(0, series.len() - rows + 1, rows)]
-        one, two = (_ns_per_url(batches, _polars_parse, t, repeat) for t in (1, 2))
+        polars = _best_ns(batches, {"one": (_polars_parse, 1), "two": (_polars_parse, 2)}, repeat)
         arrow = [b.to_arrow() for b in batches]
-        arrow_two = _ns_per_url(arrow, _arrow_parse, 2, repeat)
+        arrow_ns = _best_ns(arrow, {"one": (_arrow_parse, 1), "two": (_arrow_parse, 2)}, repeat)
         table[str(rows)] = {
-            "one_thread": one,
-            "two_threads": two,
-            "speedup": one / two,
-            "arrow_two_threads": arrow_two,
+            "one_thread": polars["one"],
+            "two_threads": polars["two"],
+            "speedup": polars["one"] / polars["two"],
+            "arrow_one_thread": arrow_ns["one"],
+            "arrow_two_threads": arrow_ns["two"],
+            "arrow_speedup": arrow_ns["one"] / arrow_ns["two"],
         }
     small, large = table[str(BATCH_ROWS[0])], table[str(BATCH_ROWS[-1])]
     table["small_over_large"] = small["two_threads"] / large["two_threads"]
@@ -210,8 +224,8 @@ def report(mixes: dict[str, list[str]], repeat: int, say: Callable[[str], None])
             say(
                 f"  {name:12s} {rows:>8,} rows  1 thread {row['one_thread']:6.0f}  "
                 f"2 threads {row['two_threads']:6.0f}  x{row['speedup']:.2f}  "
-                f"(target >= {THREAD_TARGET}: {met})  Arrow, 2 threads "
-                f"{row['arrow_two_threads']:6.0f}"
+                f"(target >= {THREAD_TARGET}: {met})  Arrow {row['arrow_one_thread']:6.0f}"
+                f" -> {row['arrow_two_threads']:6.0f}  x{row['arrow_speedup']:.2f}"
             )
         say(
             f"  {name:12s} two one-thread processes at once give x{table['machine_ceiling']:.2f}"

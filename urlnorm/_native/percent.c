@@ -82,3 +82,25 @@ size_t un_decode_unreserved(uint8_t *p, size_t n) {
     memmove(p + o, p + run, n - run);
     return o + n - run;
 }
+
+/* un_uppercase_escapes then un_decode_unreserved, in one pass: an escape is decoded or has
+ * its hex upper-cased. Decoding does not depend on the hex digits' case, so the result is
+ * the two rules' in turn. */
+size_t un_normalize_escapes(uint8_t *p, size_t n) {
+    size_t o = 0, run = 0;
+    for (size_t i = next_escape(p, n, 0); i < n; i = next_escape(p, n, i + 3)) {
+        uint8_t c = (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
+        if (un_is(c, UN_UNRESERVED) && !(un_is(c, UN_HEXDIG) && after_stray_percent(p, i))) {
+            memmove(p + o, p + run, i - run);
+            o += i - run;
+            p[o++] = c;
+            run = i + 3;
+        } else {
+            p[i + 1] = (uint8_t)HEX_UPPER[c >> 4];
+            p[i + 2] = (uint8_t)HEX_UPPER[c & 15];
+        }
+    }
+    if (run == 0) return n;
+    memmove(p + o, p + run, n - run);
+    return o + n - run;
+}

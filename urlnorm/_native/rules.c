@@ -178,6 +178,12 @@ static int has_rule(const un_profile *prof, un_rule_id id) {
     return 0;
 }
 
+/* Whether rules i and i + 1 are the two percent rules, which one pass over the escapes
+ * applies together (un_normalize_escapes): most profiles have them so. */
+static int escape_pair(const un_profile *prof, int i) {
+    return i + 1 < prof->n_rules && prof->rules[i].id == UN_RULE_UPPERCASE_PERCENT_HEX && prof->rules[i + 1].id == UN_RULE_DECODE_UNRESERVED;
+}
+
 /* core Profile.apply: text rules, the parse, then the record rules in order. */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
@@ -196,6 +202,11 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
     if (err) return err;
     if (!u->has_scheme) return UN_ERR_MISSING_SCHEME;
     for (int i = 0; i < prof->n_rules; i++) {
+        if (escape_pair(prof, i)) {
+            map_text_fields(c, u, un_normalize_escapes);
+            i++;
+            continue;
+        }
         err = un_apply_rule(c, &prof->rules[i], u);
         if (err) return err;
     }

@@ -195,6 +195,7 @@ void un_put_escape(un_buf *out, uint8_t byte); /* %XX, upper-case hex */
 void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set);
 void un_uppercase_escapes(uint8_t *p, size_t n);   /* in place */
 size_t un_decode_unreserved(uint8_t *p, size_t n); /* in place: the new length */
+size_t un_normalize_escapes(uint8_t *p, size_t n); /* the two above in turn, in one pass */
 size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n); /* out has n bytes */
 
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
