@@ -51,13 +51,6 @@ size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n) {
     return o + n - run;
 }
 
-void un_uppercase_escapes(uint8_t *p, size_t n) {
-    for (size_t i = next_escape(p, n, 0); i < n; i = next_escape(p, n, i + 3)) {
-        p[i + 1] = (uint8_t)HEX_UPPER[hexval(p[i + 1])];
-        p[i + 2] = (uint8_t)HEX_UPPER[hexval(p[i + 2])];
-    }
-}
-
 /* Whether the escape at i would join a stray '%' before it into a new escape once decoded
  * (core/percent.py _after_stray_percent): the two characters before it in the input. */
 static int after_stray_percent(const uint8_t *p, size_t i) {
@@ -65,37 +58,21 @@ static int after_stray_percent(const uint8_t *p, size_t i) {
     return i >= 2 && p[i - 2] == '%' && un_is(p[i - 1], UN_HEXDIG);
 }
 
-/* Decoding shrinks the text by two bytes an escape, so the bytes before the escape being
- * looked at, which after_stray_percent reads, are still the input's. */
-size_t un_decode_unreserved(uint8_t *p, size_t n) {
+/* The percent rules in place: each escape of an unreserved character decoded (when decode)
+ * and every other escape's hex upper-cased (when uppercase); the new length. Decoding shrinks
+ * the text by two bytes an escape, so the bytes before the escape being looked at, which
+ * after_stray_percent reads, are still the input's (or only the case of their hex changed).
+ * Decoding does not depend on that case, so both at once are the two rules in turn. */
+static size_t rewrite_escapes(uint8_t *p, size_t n, int decode, int uppercase) {
     size_t o = 0, run = 0;
     for (size_t i = next_escape(p, n, 0); i < n; i = next_escape(p, n, i + 3)) {
         uint8_t c = (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
-        if (un_is(c, UN_UNRESERVED) && !(un_is(c, UN_HEXDIG) && after_stray_percent(p, i))) {
+        if (decode && un_is(c, UN_UNRESERVED) && !(un_is(c, UN_HEXDIG) && after_stray_percent(p, i))) {
             memmove(p + o, p + run, i - run);
             o += i - run;
             p[o++] = c;
             run = i + 3;
-        }
-    }
-    if (run == 0) return n;
-    memmove(p + o, p + run, n - run);
-    return o + n - run;
-}
-
-/* un_uppercase_escapes then un_decode_unreserved, in one pass: an escape is decoded or has
- * its hex upper-cased. Decoding does not depend on the hex digits' case, so the result is
- * the two rules' in turn. */
-size_t un_normalize_escapes(uint8_t *p, size_t n) {
-    size_t o = 0, run = 0;
-    for (size_t i = next_escape(p, n, 0); i < n; i = next_escape(p, n, i + 3)) {
-        uint8_t c = (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
-        if (un_is(c, UN_UNRESERVED) && !(un_is(c, UN_HEXDIG) && after_stray_percent(p, i))) {
-            memmove(p + o, p + run, i - run);
-            o += i - run;
-            p[o++] = c;
-            run = i + 3;
-        } else {
+        } else if (uppercase) {
             p[i + 1] = (uint8_t)HEX_UPPER[c >> 4];
             p[i + 2] = (uint8_t)HEX_UPPER[c & 15];
         }
@@ -104,3 +81,9 @@ size_t un_normalize_escapes(uint8_t *p, size_t n) {
     memmove(p + o, p + run, n - run);
     return o + n - run;
 }
+
+void un_uppercase_escapes(uint8_t *p, size_t n) { rewrite_escapes(p, n, 0, 1); }
+
+size_t un_decode_unreserved(uint8_t *p, size_t n) { return rewrite_escapes(p, n, 1, 0); }
+
+size_t un_normalize_escapes(uint8_t *p, size_t n) { return rewrite_escapes(p, n, 1, 1); }
