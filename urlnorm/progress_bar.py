@@ -35,11 +35,9 @@ class RowCounter:
     def track(self, frame: pl.LazyFrame) -> pl.LazyFrame:
         """``frame`` with its rows counted as the streaming engine reads them.
 
-        A frame-level batch function costs the streaming engine about a tenth of a cheap job,
-        so only a bar that is shown counts.
+        Only a shown bar has a counter (:func:`urlnorm.progress.rows` decides): a frame-level
+        batch function costs the streaming engine about a tenth of a cheap job.
         """
-        if self.bar.disable:
-            return frame
         schema = frame.collect_schema()
         return frame.map_batches(self, schema=schema, streamable=True)
 
@@ -75,7 +73,7 @@ def _columns() -> tuple[ProgressColumn, ...]:
 def shown(label: str, total: int | None) -> Iterator[RowCounter]:
     """A row counter drawn as a bar on standard error while the block runs."""
     console = Console(stderr=True)
-    bar = Progress(*_columns(), console=console, disable=not console.is_terminal)
+    bar = Progress(*_columns(), console=console)
     with bar:
         counter = RowCounter(bar, bar.add_task(label, total=total))
         yield counter
