@@ -11,7 +11,6 @@ install) the core runs once per distinct value: the same results, by the same re
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from functools import partial
@@ -139,14 +138,6 @@ def _as_text(series: pl.Series, encode: bool = False) -> tuple[pl.Series, pl.Ser
     return text.alias(series.name), codes
 
 
-def to_arrow(series: pl.Series) -> pa.Array:
-    """The column's Arrow array without a copy (Polars keeps strings as views)."""
-    if series.dtype not in (pl.String, pl.Binary, pl.Null):
-        series = series.cast(pl.String)
-    array = series.to_arrow(compat_level=pl.CompatLevel.newest())
-    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
-
-
 def _from_kernel(outcome: native.Outcome, names: tuple[str, ...]) -> Result:
     columns = [t.alias(name) for name, t in zip(names, outcome.texts, strict=True)]
     if outcome.port is not None:
@@ -181,7 +172,7 @@ def split(series: pl.Series, mode: str = "whatwg", *, invalid_utf8: str = "error
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
     encode = _check_utf8_option(invalid_utf8)
     if native.available():
-        outcome = native.split(to_arrow(series), mode, encode_invalid_utf8=encode)
+        outcome = native.split(native.kernel_series(series), mode, encode_invalid_utf8=encode)
         return _from_kernel(outcome, TEXT_FIELDS)
     return _on_core(series, lambda v: _record(core_split(v, mode)), RECORD_SCHEMA, encode)
 
@@ -193,7 +184,7 @@ def normalize(
     prof, encode = get_profile(profile), _check_utf8_option(invalid_utf8)
     whole = native.native_profile(prof)
     if whole is not None:
-        outcome = native.normalize(to_arrow(series), whole, encode_invalid_utf8=encode)
+        outcome = native.normalize(native.kernel_series(series), whole, encode_invalid_utf8=encode)
         return _from_kernel(outcome, ("url",))
     head, rest = native.native_prefix(prof)
     if head is not None:
@@ -205,7 +196,9 @@ def _then_python_rules(
     series: pl.Series, head: native.NativeProfile, rest: tuple[Any, ...], encode: bool
 ) -> Result:
     """The kernel's record after the built-in rules, then a user's rules once per record."""
-    outcome = native.normalize_record(to_arrow(series), head, encode_invalid_utf8=encode)
+    outcome = native.normalize_record(
+        native.kernel_series(series), head, encode_invalid_utf8=encode
+    )
     records = _from_kernel(outcome, TEXT_FIELDS).frame
 
     def finish(fields: dict[str, Any]) -> str:
@@ -252,13 +245,12 @@ def parse(
         errors = result.frame.select(pl.coalesce(result.errors, "error")).to_series()
         frame = result.frame.with_columns(errors.alias("error")).select(wanted)
         return Result(frame, errors.alias("error"), result.slow_rows)
-    batches, asked = _kernel_parse(to_arrow(series), whole, wanted, encode, options)
+    slices = _kernel_parse(native.kernel_series(series), whole, wanted, encode, options)
     # One chunk a slice, nothing copied; columns picked eagerly (``select`` would plan and
     # collect a query, a quarter of a millisecond a call, most of a 2,048-row batch's cost).
-    table = pl.from_arrow(pa.Table.from_batches(batches), rechunk=False)
-    assert isinstance(table, pl.DataFrame)
+    table = native.frame(slices, one_chunk=False)
     frame = pl.DataFrame([table.get_column(name) for name in wanted])
-    return Result(frame, table.get_column("error"), asked)
+    return Result(frame, table.get_column("error"), sum(part.asked for part in slices))
 
 
 def parse_arrow(
@@ -288,7 +280,8 @@ def parse_arrow(
             raise_first_error(result.errors, series)
         table = result.frame.to_arrow(compat_level=pl.CompatLevel.newest())
         return table.to_batches() or [_empty_batch(wanted)]
-    batches, _ = _kernel_parse(array, whole, wanted, encode, options)
+    slices = _kernel_parse(native.as_kernel_array(array), whole, wanted, encode, options)
+    batches = [pa.record_batch(part) for part in slices]
     if strict:
         errors = pl.from_arrow(pa.chunked_array([b.column("error") for b in batches]))
         assert isinstance(errors, pl.Series)
@@ -310,53 +303,22 @@ def _empty_batch(wanted: tuple[str, ...]) -> pa.RecordBatch:
     return pa.RecordBatch.from_pylist([], schema=table.schema)
 
 
-@functools.cache
-def _parse_texts() -> tuple[tuple[str, str], ...]:
-    """The kernel's text columns of ``native.parse_slices``, each with the output giving it.
-
-    The columns are the kernel's ``PARSE_COLUMNS`` in its order; a record field's output is
-    ``record``.
-    """
-    assert native.KERNEL is not None
-    columns: tuple[str, ...] = native.KERNEL.PARSE_COLUMNS
-    return tuple((name, "record" if name in TEXT_FIELDS else name) for name in columns)
-
-
 def _kernel_parse(
-    array: pa.Array,
+    column: native.Column,
     whole: native.NativeProfile,
     wanted: tuple[str, ...],
     encode: bool,
     options: dict[str, bool],
-) -> tuple[list[pa.RecordBatch], int]:
-    """The kernel's batches of ``wanted`` and ``error`` (a slice each), rows that left it."""
-    names = wanted if "error" in wanted else (*wanted, "error")
+) -> list[Any]:
+    """The kernel's slices of ``wanted`` (and ``error``), each a struct array named by field."""
     kernel_outputs = _kernel_outputs(wanted)
-    slices = native.parse_slices(
-        array, whole, kernel_outputs, encode_invalid_utf8=encode, **options
-    )
-    batches = [
-        pa.RecordBatch.from_arrays(_kernel_columns(b, kernel_outputs, names), names=list(names))
-        for b in slices
-    ]
-    return batches, sum(b.asked for b in slices)
+    return native.parse_slices(column, whole, kernel_outputs, encode_invalid_utf8=encode, **options)
 
 
 def _kernel_outputs(wanted: tuple[str, ...]) -> tuple[str, ...]:
     """The kernel's outputs (``native.parse_slices``) that give the fields ``wanted``."""
     record = ("record",) if any(name in RECORD_FIELDS for name in wanted) else ()
     return (*(name for name in wanted if name not in RECORD_FIELDS and name != "error"), *record)
-
-
-def _kernel_columns(
-    batch: native.Batch, kernel_outputs: tuple[str, ...], names: tuple[str, ...]
-) -> list[pa.Array]:
-    """A slice's columns named, in the order ``names``."""
-    present = iter(t for t in batch.texts if t is not None)
-    by_name = {name: next(present) for name, output in _parse_texts() if output in kernel_outputs}
-    fixed = {"error": batch.errors, "port": batch.port, "key_hash": batch.key_hash}
-    by_name |= {name: column for name, column in fixed.items() if column is not None}
-    return [by_name[name] for name in names]
 
 
 def surt(
@@ -371,7 +333,10 @@ def surt(
     whole = native.native_profile(prof)
     if whole is not None:
         outcome = native.surt(
-            to_arrow(series), whole, with_scheme=with_scheme, trailing_comma=trailing_comma
+            native.kernel_series(series),
+            whole,
+            with_scheme=with_scheme,
+            trailing_comma=trailing_comma,
         )
         return _from_kernel(outcome, ("surt",))
 
@@ -425,7 +390,9 @@ def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Resu
         codes = pl.select(pl.coalesce(ref_errors, codes)).to_series()
         return Result(pl.DataFrame({"url": urls}), codes.alias("error"), keys.drop_nulls().height)
     kernel_base = pl.Series([base]) if isinstance(base, str) else base
-    outcome, asking = native.join(to_arrow(series), to_arrow(kernel_base), mode)
+    outcome, asking = native.join(
+        native.kernel_series(series), native.kernel_series(kernel_base), mode
+    )
     result = _from_kernel(outcome, ("url",))
     if asking.len() == 0:
         return result

@@ -20,12 +20,10 @@ from typing import BinaryIO
 
 import polars as pl
 
-from urlnorm import readers
 from urlnorm.choices import WRITERS, InputError
 from urlnorm.core.profiles import Profile
-from urlnorm.lines import decoded
 from urlnorm.polars import UrlExprNamespace
-from urlnorm.readers import LINE_ERROR, ReadNotes
+from urlnorm.read_notes import LINE_ERROR, ReadNotes
 
 __all__ = [
     "LINE_ERROR",
@@ -108,6 +106,8 @@ def _check_readable(path: Path) -> None:
 def _scan(path: str, kind: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
     if kind == "parquet":
         return pl.scan_parquet(path)
+    from urlnorm import readers  # pyarrow and NumPy, which a Parquet job never needs
+
     return readers.scan(path, kind, column, notes)
 
 
@@ -157,6 +157,8 @@ def read_notes(notes: ReadNotes) -> dict[str, object]:
 
 def url_text(column: str) -> pl.Expr:
     """The URL column read as bytes, as text: U+FFFD for bytes that are not UTF-8."""
+    from urlnorm.lines import decoded  # only a line format's URL column is read as bytes
+
     return pl.col(column).map_batches(
         lambda s: decoded(s)[0], return_dtype=pl.String, is_elementwise=True
     )

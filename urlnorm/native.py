@@ -278,57 +278,35 @@ def native_profile(profile: Profile) -> NativeProfile | None:
 
 # ---- Arrow in and out ------------------------------------------------------------------------
 
+# A column the kernel reads: a Polars series of one chunk, or an Arrow array. Both go in and
+# the kernel's slices come out through the Arrow PyCapsule interface: nothing is copied, and
+# a Polars caller never imports pyarrow.
+Column: TypeAlias = "pl.Series | pa.Array"
+# The columns of a slice that are not an operation's text columns.
+_FIXED = ("port", "key_hash", "status", "error")
 
-@functools.cache
-def _layouts() -> dict[pa.DataType, int]:
-    """The kernel's layout code of each Arrow type it reads."""
-    return {
-        pa.string(): 0,
-        pa.binary(): 0,
-        pa.large_string(): 1,
-        pa.large_binary(): 1,
-        pa.string_view(): 2,
-        pa.binary_view(): 2,
-    }
+
+def kernel_series(series: pl.Series) -> pl.Series:
+    """``series`` as the kernel reads it: strings or binary (other types as text), one chunk."""
+    if series.dtype not in (pl.String, pl.Binary):
+        series = series.cast(pl.String)
+    return series.rechunk() if series.n_chunks() > 1 else series
 
 
 def as_kernel_array(array: pa.Array) -> pa.Array:
-    """``array`` in a layout the kernel reads (every string and binary type reads as it is)."""
-    if array.type in _layouts():
-        return array
-    if pa.types.is_null(array.type):
-        return array.cast(pa.large_string())
-    raise TypeError(f"URL columns must be string or binary, not {array.type}")
+    """``array`` in a type the kernel reads: every string and binary type as it is."""
+    return array.cast(pa.large_string()) if pa.types.is_null(array.type) else array
 
 
-def _spec(array: pa.Array) -> tuple[int, int, int, Any, Any, list[Any]]:
-    buffers = array.buffers()
-    layout = _layouts()[array.type]
-    validity = buffers[0] if array.null_count else None
-    data = [b if b is not None else pa.py_buffer(b"") for b in buffers[2:]]
-    if layout < 2 and not data:
-        data = [pa.py_buffer(b"")]
-    return layout, len(array), array.offset, validity, buffers[1], data
+def _capsules(column: Column) -> object:
+    """The column's PyCapsules: a series as a stream of its one chunk, an array as itself."""
+    if isinstance(column, pl.Series):
+        return column.__arrow_c_stream__()
+    return column.__arrow_c_array__()
 
 
-def _string_view(data: pa.Buffer, parts: tuple[Any, Any, int]) -> pa.Array:
-    """A string_view column of the kernel's: its views and validity, into the batch's data."""
-    validity, views, nulls = parts
-    views = pa.py_buffer(views)
-    buffers = [pa.py_buffer(validity) if nulls else None, views, data]
-    return pa.Array.from_buffers(pa.string_view(), views.size // 16, buffers, null_count=nulls)
-
-
-def _list(children: list[pa.Array], lists: tuple[Any, Any, int], length: int) -> pa.Array:
-    """A list column of the kernel's: offsets and validity over its child, or its two as pairs."""
-    offsets, validity, nulls = lists
-    if len(children) == 1:
-        child = children[0]
-    else:
-        child = pa.StructArray.from_arrays(children, names=["key", "value"])
-    buffers = [pa.py_buffer(validity) if nulls else None, pa.py_buffer(offsets)]
-    kind = pa.list_(child.type)
-    return pa.Array.from_buffers(kind, length, buffers, null_count=nulls, children=[child])
+def _nbytes(column: Column) -> int:
+    return int(column.estimated_size()) if isinstance(column, pl.Series) else int(column.nbytes)
 
 
 @dataclass(frozen=True)
@@ -344,45 +322,6 @@ class Op:
     option: Any
     encode_invalid_utf8: bool = False
     answer: Callable[[int, str], str | int] | None = None
-
-
-# An output column: one array, or one a thread slice.
-ArrowColumn: TypeAlias = "pa.Array | list[pa.Array]"
-
-
-@dataclass
-class Batch:
-    """The kernel's output: text columns (None where not asked for), ports, key hashes, status."""
-
-    texts: list[ArrowColumn | None]
-    port: ArrowColumn | None
-    status: ArrowColumn
-    errors: ArrowColumn
-    asked: int
-    key_hash: ArrowColumn | None = None
-
-
-def _fixed(kind: pa.DataType, length: int, parts: tuple[Any, Any] | None) -> pa.Array | None:
-    """A fixed-width column of the kernel's (values, validity), or None if not asked for."""
-    if parts is None:
-        return None
-    values, valid = parts
-    return pa.Array.from_buffers(kind, length, [pa.py_buffer(valid), pa.py_buffer(values)])
-
-
-def _batch(outputs: tuple[Any, ...], n: int) -> Batch:
-    """A slice of ``n`` rows as the kernel wrote it, in Arrow arrays over its buffers."""
-    data, texts, port, status, errors, asked, lists, key_hash = outputs
-    shared = pa.py_buffer(data)
-    columns = [None if t is None else _string_view(shared, t) for t in texts]
-    return Batch(
-        columns if lists is None else [_list([c for c in columns if c is not None], lists, n)],
-        _fixed(pa.uint16(), n, port),
-        pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(status)]),
-        _string_view(shared, errors),
-        asked,
-        _fixed(pa.uint64(), n, key_hash),
-    )
 
 
 _threads: int | None = None
@@ -411,55 +350,48 @@ def _slices(length: int, nbytes: int) -> Iterator[tuple[int, int]]:
         yield start, min(size, length - start)
 
 
-def _concat(batches: list[Batch]) -> Batch:
-    """The slices' outputs, as lists of arrays that :func:`_series` joins into one chunk."""
-    if len(batches) == 1:
-        return batches[0]
-    width = len(batches[0].texts)
-    ports = [b.port for b in batches if b.port is not None]
-    texts: list[ArrowColumn | None] = [
-        None if batches[0].texts[i] is None else [b.texts[i] for b in batches] for i in range(width)
-    ]
-    return Batch(
-        texts,
-        ports or None,
-        [b.status for b in batches],
-        [b.errors for b in batches],
-        sum(b.asked for b in batches),
-    )
+def _run_slices(op: Op, column: Column, base: Column | None = None) -> list[Any]:
+    """One operation over ``column``: each slice's outputs, run on the threads in one call.
 
-
-def _utf8_mode(array: pa.Array, encode: bool) -> int:
-    """Text is UTF-8 by Arrow's guarantee; binary rows that are not are errors, or encoded."""
-    assert KERNEL is not None
-    kind = array.type
-    if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_string_view(kind):
-        return KERNEL.UTF8_MODES.index("text")  # type: ignore[no-any-return]
-    return KERNEL.UTF8_MODES.index("encode" if encode else "error")  # type: ignore[no-any-return]
-
-
-def _run(op: Op, array: pa.Array, base: pa.Array | None = None) -> Batch:
-    """One operation over ``array``, its slices' outputs as one batch of lists."""
-    return _concat(_run_slices(op, array, base))
-
-
-def _run_slices(op: Op, array: pa.Array, base: pa.Array | None = None) -> list[Batch]:
-    """One operation over ``array``: each slice's outputs, run on the threads in one call."""
+    Each slice is the kernel's struct array of named columns (``_native/c_data.h``), which
+    ``pl.DataFrame`` or ``pyarrow.record_batch`` takes over without a copy.
+    """
     assert KERNEL is not None
     if not _tables_given:
         _give_tables()
-    parts = list(_slices(len(array), array.nbytes))
-    outputs = KERNEL.run(
+    starts = [start for start, _ in _slices(len(column), _nbytes(column))]
+    return KERNEL.run(  # type: ignore[no-any-return]
         KERNEL.OP_NAMES.index(op.name),
         op.option,
-        _spec(array),
-        None if base is None else _spec(base),
+        _capsules(column),
+        None if base is None else _capsules(base),
         op.answer,
-        _utf8_mode(array, op.encode_invalid_utf8),
-        [start for start, _ in parts],
+        KERNEL.UTF8_MODES.index("encode" if op.encode_invalid_utf8 else "error"),
+        starts,
         threads(),
     )
-    return [_batch(out, rows) for out, (_, rows) in zip(outputs, parts, strict=True)]
+
+
+def frame(slices: list[Any], *, one_chunk: bool = True) -> pl.DataFrame:
+    """The slices' columns as one frame: one chunk, or one a slice when ``one_chunk`` is false.
+
+    A column the engine gathers from or scatters into must be one chunk (a chunked column
+    makes every later gather many times slower); joining the slices copies every view, which
+    a column that is only handed back to the caller need not pay. Columns are joined one by
+    one: joining frames rechunks on Polars' thread pool, which a forked worker does not have.
+    """
+    frames = [pl.DataFrame(part) for part in slices]
+    if len(frames) == 1:
+        return frames[0]
+    columns = range(frames[0].width)
+    parts = ([f.to_series(i) for f in frames] for i in columns)
+    return pl.DataFrame([pl.concat(part, rechunk=one_chunk) for part in parts])
+
+
+def _run(op: Op, column: Column, base: Column | None = None, *, one_chunk: bool = True) -> Any:
+    """One operation over ``column``: its frame, and the rows that left the kernel."""
+    slices = _run_slices(op, column, base)
+    return frame(slices, one_chunk=one_chunk), sum(part.asked for part in slices)
 
 
 # ---- questions and answers -------------------------------------------------------------------
@@ -528,77 +460,64 @@ def _asking(status: pl.Series) -> pl.Series:
     return (status >= first).arg_true()
 
 
-def _finish(op: Op, array: pa.Array, *, one_chunk: bool = True) -> Outcome:
-    batch = _run(op, array)
-    texts = [_series(t, one_chunk) for t in batch.texts if t is not None]
-    port = None if batch.port is None else _series(batch.port, one_chunk)
-    return Outcome(texts, port, _series(batch.errors, one_chunk).alias("error"), batch.asked)
+def _finish(op: Op, column: Column, *, one_chunk: bool = True) -> Outcome:
+    out, asked = _run(op, column, one_chunk=one_chunk)
+    texts = [out.get_column(name) for name in out.columns if name not in _FIXED]
+    port = out.get_column("port") if "port" in out.columns else None
+    return Outcome(texts, port, out.get_column("error"), asked)
 
 
-def _column(op: Op, array: pa.Array) -> pl.Series:
+def _column(op: Op, column: Column) -> pl.Series:
     """The one output column of an analytics operation (its rows' errors are not asked for)."""
-    return _series(_run(op, as_kernel_array(array)).texts[0])
-
-
-def _series(array: ArrowColumn, one_chunk: bool = True) -> pl.Series:
-    """A Polars series: one chunk, or one a thread slice when ``one_chunk`` is false.
-
-    A column the engine gathers from or scatters into must be one chunk (a chunked column
-    makes every later gather many times slower); joining the slices copies every view, which
-    a column that is only handed back to the caller need not pay.
-    """
-    if isinstance(array, list):
-        return pl.concat([_series(part) for part in array], rechunk=one_chunk)
-    out = pl.from_arrow(array)
-    assert isinstance(out, pl.Series)
-    return out
+    out: pl.DataFrame = _run(op, column)[0]
+    return out.to_series(0)
 
 
 # ---- operations ------------------------------------------------------------------------------
 
 
 def normalize(
-    array: pa.Array, profile: NativeProfile, *, encode_invalid_utf8: bool = False
+    column: Column, profile: NativeProfile, *, encode_invalid_utf8: bool = False
 ) -> Outcome:
     """Normalise every row by ``profile`` (:meth:`Profile.normalize` per row)."""
     op = Op("normalize", profile.spec, encode_invalid_utf8, answerer(profile))
-    return _finish(op, as_kernel_array(array))
+    return _finish(op, column)
 
 
 def normalize_record(
-    array: pa.Array, profile: NativeProfile, *, encode_invalid_utf8: bool = False
+    column: Column, profile: NativeProfile, *, encode_invalid_utf8: bool = False
 ) -> Outcome:
     """The record of every row after ``profile``'s rules, as :func:`split` gives it."""
     op = Op("normalize_record", profile.spec, encode_invalid_utf8, answerer(profile))
-    return _finish(op, as_kernel_array(array))
+    return _finish(op, column)
 
 
 def surt(
-    array: pa.Array, profile: NativeProfile, *, with_scheme: bool, trailing_comma: bool
+    column: Column, profile: NativeProfile, *, with_scheme: bool, trailing_comma: bool
 ) -> Outcome:
     """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
     op = Op("surt", (profile.spec, with_scheme, trailing_comma), answer=answerer(profile))
-    return _finish(op, as_kernel_array(array))
+    return _finish(op, column)
 
 
 def parse_slices(
-    array: pa.Array,
+    column: Column,
     profile: NativeProfile,
     outputs: tuple[str, ...],
     *,
     with_scheme: bool = False,
     trailing_comma: bool = False,
     encode_invalid_utf8: bool = False,
-) -> list[Batch]:
+) -> list[Any]:
     """The ``outputs`` (kernel output names) of each row normalised once, uncopied, a slice each.
 
-    The batches are the kernel's own Arrow arrays, one a thread slice. A batch's texts are,
-    of those asked for and in this order: the normalised URL, the record's text fields, the
-    SURT key, the host's type and registered domain; ``port`` and ``key_hash`` are set if
-    asked for.
+    Each slice is a struct array of the kernel's own buffers (see :func:`_run_slices`), its
+    columns named by the fields they give: the normalised URL, the record's fields and port,
+    the SURT key, the key hash, the host's type and registered domain (those asked for, in
+    that order), then ``status`` and ``error``.
     """
     op = _parse_op(profile, outputs, with_scheme, trailing_comma, encode_invalid_utf8)
-    return _run_slices(op, as_kernel_array(array))
+    return _run_slices(op, column)
 
 
 def _parse_op(
@@ -610,16 +529,16 @@ def _parse_op(
     return Op("parse", (profile.spec, bits, scheme, comma), encode, answerer(profile))
 
 
-def split(array: pa.Array, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
+def split(column: Column, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
     """Split every row into the URL record's columns (:func:`urlnorm.split` per row)."""
     op = Op("split", mode == "generic", encode_invalid_utf8, answerer(None))
-    return _finish(op, as_kernel_array(array), one_chunk=False)
+    return _finish(op, column, one_chunk=False)
 
 
 HOST_COLUMNS = ("host", "host_type", *(f.name for f in fields(public_suffix.DomainParts)))
 
 
-def host_column(array: pa.Array, column: str, *, include_private: bool) -> pl.Series:
+def host_column(urls: Column, column: str, *, include_private: bool) -> pl.Series:
     """One of :data:`HOST_COLUMNS` for each row: the host, its type, or a Public Suffix List part.
 
     The URL is parsed as far as its port (nothing after it can make a URL invalid); a part is
@@ -627,10 +546,10 @@ def host_column(array: pa.Array, column: str, *, include_private: bool) -> pl.Se
     """
     assert KERNEL is not None
     option = (KERNEL.HOST_COLUMNS.index(column), include_private)
-    return _column(Op("host", option, answer=answerer(None)), array)
+    return _column(Op("host", option, answer=answerer(None)), urls)
 
 
-def query(array: pa.Array, mode: str, name: str = "") -> pl.Series:
+def query(column: Column, mode: str, name: str = "") -> pl.Series:
     """Each valid row's query as form-urlencoded pairs (URL Standard §5.1, core form_pairs).
 
     ``pairs``: a list of ``{key, value}``; ``all``: a list of the values named ``name``;
@@ -638,16 +557,16 @@ def query(array: pa.Array, mode: str, name: str = "") -> pl.Series:
     """
     assert KERNEL is not None
     spec = (KERNEL.QUERY_MODES.index(mode), name.encode("utf-8", "surrogatepass"))
-    return _column(Op("query", spec, answer=answerer(None)), array)
+    return _column(Op("query", spec, answer=answerer(None)), column)
 
 
-def path_segments(array: pa.Array) -> pl.Series:
+def path_segments(column: Column) -> pl.Series:
     """Each valid row's path segments (core ``path.segments``), a list a row."""
     op = Op("path_segments", None, answer=answerer(None))
-    return _column(op, array)
+    return _column(op, column)
 
 
-def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series]:
+def join(column: Column, base: Column, mode: str) -> tuple[Outcome, pl.Series]:
     """Resolve every reference against its base, or one literal base (:func:`urlnorm.join`).
 
     Returns the outcome and the rows that need the core (a host that needs UTS #46): the
@@ -655,14 +574,13 @@ def join(array: pa.Array, base: pa.Array, mode: str) -> tuple[Outcome, pl.Series
     """
     assert KERNEL is not None
     op = Op("join", KERNEL.JOIN_MODES.index(mode))
-    batch = _run(op, as_kernel_array(array), as_kernel_array(base))
-    asking = _asking(_series(batch.status))  # no answerer: these rows take the core
-    errors = _series(batch.errors).alias("error")
-    outcome = Outcome([_series(batch.texts[0])], None, errors, asking.len())
+    out: pl.DataFrame = _run(op, column, base)[0]
+    asking = _asking(out.get_column("status"))  # no answerer: these rows take the core
+    outcome = Outcome([out.get_column("text")], None, out.get_column("error"), asking.len())
     return outcome, asking
 
 
-def select_params(array: pa.Array, names: list[str], *, keep: bool) -> pl.Series | None:
+def select_params(column: Column, names: list[str], *, keep: bool) -> pl.Series | None:
     """Each URL with only (``keep``) or without the parameters named, by raw key.
 
     The query is the text's as written (core ``query.select_parameters``). None if a name is
@@ -671,7 +589,7 @@ def select_params(array: pa.Array, names: list[str], *, keep: bool) -> pl.Series
     listed = _length_prefixed(sorted(set(names)))
     if listed is None:
         return None
-    return _column(Op("select_params", (keep, listed)), array)
+    return _column(Op("select_params", (keep, listed)), column)
 
 
 def fuzz_header() -> str:

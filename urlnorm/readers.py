@@ -17,7 +17,6 @@ import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from itertools import islice
 from typing import TYPE_CHECKING, Any, BinaryIO
 
@@ -30,6 +29,7 @@ from urlnorm.core import errors
 from urlnorm.core.percent import ESCAPED_BYTE
 from urlnorm.lazy import LazyModule
 from urlnorm.lines import CHUNK_BYTES, decoded, invalid_utf8_rows, line_chunks
+from urlnorm.read_notes import LINE_ERROR, ReadNotes
 
 if TYPE_CHECKING:
     import pyarrow.compute as pc
@@ -39,7 +39,6 @@ else:
     pc = LazyModule("pyarrow.compute")
     pa_csv = LazyModule("pyarrow.csv")
 
-LINE_ERROR = "__urlnorm_line_error"
 # The CDX header's field letters (the IA's CDX format) for the columns urlnorm gives.
 CDX_FIELDS = {
     "N": "urlkey",
@@ -57,62 +56,6 @@ CSV_ROWS_PER_BATCH = 50_000
 # Arrow's CSV block; a record longer than a block makes the reader start again after the
 # records already given, with blocks four times as large.
 CSV_BLOCK_BYTES = CHUNK_BYTES
-
-
-@dataclass
-class Lines:
-    """How many lines of one kind a read met, and the number of the first.
-
-    Not every number: a file of millions of bad lines must not hold millions of numbers.
-    """
-
-    count: int = 0
-    first: int | None = None
-
-    def add(self, numbers: np.ndarray) -> None:
-        """Count the lines numbered ``numbers``."""
-        if len(numbers):
-            self.count += len(numbers)
-            least = int(numbers.min())
-            self.first = least if self.first is None else min(self.first, least)
-
-    def __bool__(self) -> bool:
-        return self.count > 0
-
-
-@dataclass
-class ReadNotes:
-    """What one read met: malformed lines, and lines whose other columns had bad bytes."""
-
-    unit: str = "line"
-    malformed: Lines = field(default_factory=Lines)
-    undecodable: Lines = field(default_factory=Lines)
-
-    def messages(self) -> list[str]:
-        """One sentence for each kind of line met, with the number of the first.
-
-        >>> ReadNotes(malformed=Lines(2, 7)).messages()
-        ['2 lines malformed, kept as rows with error malformed-record (the first is line 7)']
-        """
-        said = []
-        if self.malformed:
-            said.append(
-                f"{self._count(self.malformed)} malformed, kept as rows with error "
-                f"{errors.MALFORMED_RECORD} (the first is {self.unit} {self.malformed.first})"
-            )
-        if self.undecodable:
-            said.append(
-                f"{self._count(self.undecodable)} with bytes that are not UTF-8 outside the URL, "
-                f"read as U+FFFD (the first is {self.unit} {self.undecodable.first})"
-            )
-        return said
-
-    def restart(self) -> None:
-        """Forget what an earlier run of the same read met."""
-        self.malformed, self.undecodable = Lines(), Lines()
-
-    def _count(self, lines: Lines) -> str:
-        return f"{lines.count:,} {self.unit}{'s' if lines.count != 1 else ''}"
 
 
 def scan(path: str, kind: str, column: str, notes: ReadNotes) -> pl.LazyFrame:

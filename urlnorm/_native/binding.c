@@ -1,13 +1,15 @@
-/* The CPython binding: the only file that knows Python. Arrow buffers come in through the
- * buffer protocol (no copy); results go out as buffers the binding hands over to pyarrow
- * (no copy); the rows run with the GIL released. */
+/* The CPython binding: the only file that knows Python. Columns come in and each slice's
+ * outputs go out through the Arrow PyCapsule interface (c_data.c: nothing is copied, and
+ * Polars and pyarrow read the same objects); the rows run with the GIL released. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel.h"
+#include <structmember.h>
+
+#include "c_data.h"
 
 static const char *const RULE_NAMES[UN_N_RULES] = {
     [UN_RULE_STRIP_WHITESPACE] = "strip_whitespace",
@@ -33,104 +35,147 @@ static const char *const RULE_NAMES[UN_N_RULES] = {
     [UN_RULE_HOST_RULES] = "host_rules",
 };
 
-/* ---- Buffer: memory the kernel wrote, handed to Python without a copy ------------------- */
+/* ---- Slice: one slice's outputs, handed over through the Arrow PyCapsule interface -------- */
 
 typedef struct {
     PyObject_HEAD
-    uint8_t *data;
-    Py_ssize_t len;
-    size_t cap;
-} Buffer;
+    struct ArrowSchema schema;
+    struct ArrowArray array;
+    long long rows, asked;
+} Slice;
 
-static void buffer_dealloc(Buffer *self) {
-    un_block_give(self->data, self->cap);
+static void slice_dealloc(Slice *self) {
+    if (self->array.release) self->array.release(&self->array);
+    if (self->schema.release) self->schema.release(&self->schema);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int buffer_get(Buffer *self, Py_buffer *view, int flags) {
-    static uint8_t empty;
-    return PyBuffer_FillInfo(view, (PyObject *)self, self->data ? self->data : &empty, self->len, 1, flags);
+static void schema_capsule_free(PyObject *capsule) {
+    struct ArrowSchema *schema = PyCapsule_GetPointer(capsule, "arrow_schema");
+    if (schema && schema->release) schema->release(schema);
+    PyMem_Free(schema);
 }
 
-static PyBufferProcs buffer_procs = {.bf_getbuffer = (getbufferproc)buffer_get};
+static void array_capsule_free(PyObject *capsule) {
+    struct ArrowArray *array = PyCapsule_GetPointer(capsule, "arrow_array");
+    if (array && array->release) array->release(array);
+    PyMem_Free(array);
+}
 
-static PyTypeObject BufferType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "urlnorm._urlnorm.Buffer",
-    .tp_basicsize = sizeof(Buffer),
-    .tp_dealloc = (destructor)buffer_dealloc,
-    .tp_as_buffer = &buffer_procs,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Memory written by the kernel, exposed through the buffer protocol.",
+/* __arrow_c_array__(requested_schema=None): the slice's struct array, moved out (once). */
+static PyObject *slice_arrow_c_array(Slice *self, PyObject *args, PyObject *kwargs) {
+    static char *keywords[] = {"requested_schema", NULL};
+    PyObject *requested = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|O", keywords, &requested)) return NULL;
+    if (!self->array.release) return PyErr_Format(PyExc_ValueError, "a slice's columns are handed over once");
+    struct ArrowSchema *schema = PyMem_Malloc(sizeof *schema);
+    struct ArrowArray *array = PyMem_Malloc(sizeof *array);
+    if (!schema || !array) {
+        PyMem_Free(schema), PyMem_Free(array);
+        return PyErr_NoMemory();
+    }
+    *schema = self->schema, *array = self->array;
+    self->schema.release = NULL, self->array.release = NULL;
+    PyObject *s = PyCapsule_New(schema, "arrow_schema", schema_capsule_free);
+    if (!s) schema->release(schema), PyMem_Free(schema);
+    PyObject *a = PyCapsule_New(array, "arrow_array", array_capsule_free);
+    if (!a) array->release(array), PyMem_Free(array);
+    return s && a ? Py_BuildValue("(NN)", s, a) : (Py_XDECREF(s), Py_XDECREF(a), NULL);
+}
+
+static PyMethodDef slice_methods[] = {
+    {"__arrow_c_array__", (PyCFunction)(void (*)(void))slice_arrow_c_array, METH_VARARGS | METH_KEYWORDS,
+     "The slice's columns as a struct array's PyCapsules (the Arrow PyCapsule interface)."},
+    {NULL, NULL, 0, NULL},
 };
 
-static PyObject *take(un_buf *b) {
-    Buffer *out = PyObject_New(Buffer, &BufferType);
+static PyMemberDef slice_members[] = {
+    {"rows", T_LONGLONG, offsetof(Slice, rows), READONLY, "The slice's rows."},
+    {"asked", T_LONGLONG, offsetof(Slice, asked), READONLY, "Rows that asked Python a question."},
+    {NULL, 0, 0, 0, NULL},
+};
+
+static PyTypeObject SliceType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "urlnorm._urlnorm.Slice",
+    .tp_basicsize = sizeof(Slice),
+    .tp_dealloc = (destructor)slice_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_methods = slice_methods,
+    .tp_members = slice_members,
+    .tp_doc = "One slice's outputs: a struct array of columns in memory the kernel wrote.",
+};
+
+static PyObject *slice_from(const un_batch *b, un_result *r, int64_t rows) {
+    Slice *out = PyObject_New(Slice, &SliceType);
     if (!out) return NULL;
-    out->data = b->data;
-    out->len = (Py_ssize_t)b->len;
-    out->cap = b->cap;
-    b->data = NULL;
-    b->len = b->cap = 0;
-    return (PyObject *)out;
+    out->rows = rows, out->asked = r->asked;
+    if (un_result_export(b, r, rows, &out->schema, &out->array) == 0) return (PyObject *)out;
+    out->schema.release = NULL, out->array.release = NULL;
+    Py_DECREF(out);
+    return PyErr_NoMemory();
 }
 
-/* A string_view column: (validity, views, null count); its data is the batch's one buffer. */
-static PyObject *take_builder(un_builder *b) {
-    PyObject *validity = take(&b->validity), *views = take(&b->views);
-    if (!validity || !views) {
-        Py_XDECREF(validity), Py_XDECREF(views);
-        return NULL;
-    }
-    return Py_BuildValue("(NNL)", validity, views, (long long)b->nulls);
-}
-
-/* ---- columns in ------------------------------------------------------------------------ */
-
-#define MAX_VIEWS 4096
+/* ---- columns in: an Arrow array's or stream's PyCapsules ------------------------------- */
 
 typedef struct {
     un_column col;
-    Py_buffer views[MAX_VIEWS + 2];
-    un_bytes data[MAX_VIEWS];
-    int n_views;
+    struct ArrowSchema schema; /* owned when read from a stream */
+    struct ArrowArray array;
+    un_bytes data[UN_MAX_DATA_BUFFERS];
+    int text;
 } held_column;
 
 static void release(held_column *h) {
-    for (int i = 0; i < h->n_views; i++) PyBuffer_Release(&h->views[i]);
-    h->n_views = 0;
+    if (h->array.release) h->array.release(&h->array);
+    if (h->schema.release) h->schema.release(&h->schema);
 }
 
-static int hold(held_column *h, PyObject *obj, const uint8_t **p, size_t *n) {
-    Py_buffer *v = &h->views[h->n_views];
-    if (PyObject_GetBuffer(obj, v, PyBUF_SIMPLE) < 0) return -1;
-    h->n_views++;
-    *p = v->buf;
-    *n = (size_t)v->len;
-    return 0;
+static int stream_failed(struct ArrowArrayStream *stream, int code) {
+    const char *why = stream->get_last_error ? stream->get_last_error(stream) : NULL;
+    PyErr_Format(PyExc_ValueError, "reading an Arrow stream failed (%d): %s", code, why ? why : "no message");
+    return -1;
 }
 
-/* spec: (layout, length, offset, validity or None, offsets, [data, ...]) */
-static int column_from(PyObject *spec, held_column *h) {
-    PyObject *validity, *offsets, *data;
-    int layout;
-    long long length, offset;
-    memset(&h->col, 0, sizeof h->col);
-    h->n_views = 0;
-    if (!PyArg_ParseTuple(spec, "iLLOOO!", &layout, &length, &offset, &validity, &offsets, &PyList_Type, &data)) return -1;
-    if (layout < UN_OFFSETS32 || layout > UN_VIEWS || length < 0 || offset < 0 || PyList_GET_SIZE(data) > MAX_VIEWS) {
-        PyErr_SetString(PyExc_ValueError, "unsupported array layout");
+static void empty_release(struct ArrowArray *a) { a->release = NULL; }
+
+/* The stream's one array (a stream of none reads as no rows); -1 with an exception set. */
+static int stream_read(struct ArrowArrayStream *stream, held_column *h, const struct ArrowArray **array) {
+    static const void *none[3];
+    static struct ArrowArray empty = {.n_buffers = 3, .buffers = none, .release = empty_release};
+    struct ArrowArray more = {0};
+    int code;
+    if (!stream->release) return PyErr_SetString(PyExc_ValueError, "the Arrow stream was released"), -1;
+    if ((code = stream->get_schema(stream, &h->schema)) != 0) return stream_failed(stream, code);
+    if ((code = stream->get_next(stream, &h->array)) != 0) return stream_failed(stream, code);
+    *array = h->array.release ? &h->array : &empty;
+    if (h->array.release && (code = stream->get_next(stream, &more)) != 0) return stream_failed(stream, code);
+    if (!more.release) return 0;
+    more.release(&more);
+    PyErr_SetString(PyExc_ValueError, "a column must be one chunk");
+    return -1;
+}
+
+/* obj: an "arrow_array_stream" capsule, or a tuple of "arrow_schema" and "arrow_array"
+ * capsules (the Arrow PyCapsule interface), which the caller keeps alive for the run. */
+static int column_from(PyObject *obj, held_column *h) {
+    const struct ArrowSchema *schema = &h->schema;
+    const struct ArrowArray *array = &h->array;
+    if (PyCapsule_IsValid(obj, "arrow_array_stream")) {
+        if (stream_read(PyCapsule_GetPointer(obj, "arrow_array_stream"), h, &array) < 0) return -1;
+    } else if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 2 && PyCapsule_IsValid(PyTuple_GET_ITEM(obj, 0), "arrow_schema") &&
+               PyCapsule_IsValid(PyTuple_GET_ITEM(obj, 1), "arrow_array")) {
+        schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(obj, 0), "arrow_schema");
+        array = PyCapsule_GetPointer(PyTuple_GET_ITEM(obj, 1), "arrow_array");
+    } else {
+        PyErr_SetString(PyExc_TypeError, "a column is an Arrow array's or stream's PyCapsules");
         return -1;
     }
-    un_column *c = &h->col;
-    c->layout = (un_layout)layout, c->length = length, c->offset = offset;
-    if (validity != Py_None && hold(h, validity, &c->validity, &c->validity_size) < 0) return -1;
-    if (hold(h, offsets, &c->offsets, &c->offsets_size) < 0) return -1;
-    c->n_data = PyList_GET_SIZE(data);
-    for (Py_ssize_t i = 0; i < c->n_data; i++) {
-        if (hold(h, PyList_GET_ITEM(data, i), &h->data[i].p, &h->data[i].n) < 0) return -1;
+    switch (un_column_import(schema, array, h->data, &h->col, &h->text)) {
+    case UN_IMPORTED: return 0;
+    case UN_NOT_TEXT: PyErr_Format(PyExc_TypeError, "URL columns must be string or binary, not Arrow format '%s'", schema->format ? schema->format : "");
+        return -1;
+    default: PyErr_SetString(PyExc_ValueError, "a malformed Arrow array"); return -1;
     }
-    c->data = h->data;
-    return 0;
 }
 
 /* profile: (generic, [(rule id, names, prefixes), ...]) with NUL-separated names */
@@ -156,39 +201,6 @@ static int profile_from(PyObject *spec, un_profile *prof, PyObject **keep) {
         r->params.names_len = (size_t)nl, r->params.prefixes_len = (size_t)pl;
     }
     return 0;
-}
-
-/* A list output's (offsets, validity, null count), or None. */
-static PyObject *take_lists(const un_batch *b, un_result *r) {
-    if (!un_list_out(b)) Py_RETURN_NONE;
-    return Py_BuildValue("(NNL)", take(&r->list_offsets), take(&r->list_validity), (long long)r->list_nulls);
-}
-
-/* A fixed-width column the kernel wrote: (values, validity). */
-static PyObject *take_fixed(un_buf *values, un_buf *validity) { return Py_BuildValue("(NN)", take(values), take(validity)); }
-
-static PyObject *result_to_python(const un_batch *b, un_result *r) {
-    int n = un_text_columns(b);
-    PyObject *texts = PyList_New(n);
-    if (!texts) return NULL;
-    for (int i = 0; i < n; i++) {
-        if (!un_text_wanted(b, i)) {
-            Py_INCREF(Py_None);
-            PyList_SET_ITEM(texts, i, Py_None);
-            continue;
-        }
-        PyObject *t = take_builder(&r->text[i]);
-        if (!t) {
-            Py_DECREF(texts);
-            return NULL;
-        }
-        PyList_SET_ITEM(texts, i, t);
-    }
-    int hashed = b->op == UN_OP_PARSE && (b->outputs >> UN_OUT_KEY_HASH & 1u);
-    PyObject *port = un_record_out(b) ? take_fixed(&r->port, &r->port_validity) : Py_NewRef(Py_None);
-    PyObject *key_hash = hashed ? take_fixed(&r->key_hash, &r->key_hash_validity) : Py_NewRef(Py_None);
-    return Py_BuildValue("(NNNNNLNN)", take(&r->data), texts, port, take(&r->status), take_builder(&r->errors),
-                         (long long)r->asked, take_lists(b, r), key_hash);
 }
 
 /* The kernel's answerer: a Python callable answer(kind, question) -> str | int, called with
@@ -293,10 +305,10 @@ static int64_t *slice_bounds(PyObject *starts, int64_t rows, int *n_slices) {
 }
 
 /* Each slice's outputs, as a list; NULL with an exception set. */
-static PyObject *results_to_python(const un_batch *b, un_result *results, int n_slices) {
+static PyObject *results_to_python(const un_batch *b, un_result *results, const int64_t *bounds, int n_slices) {
     PyObject *out = PyList_New(n_slices);
     for (int i = 0; out && i < n_slices; i++) {
-        PyObject *one = result_to_python(b, &results[i]);
+        PyObject *one = slice_from(b, &results[i], bounds[i + 1] - bounds[i]);
         if (!one) Py_CLEAR(out);
         else PyList_SET_ITEM(out, i, one);
     }
@@ -322,7 +334,7 @@ static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer 
         Py_END_ALLOW_THREADS
         if (a->error_type) PyErr_Restore(a->error_type, a->error, a->traceback);
         if (failed && !PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "the kernel ran out of memory or met a malformed array");
-        if (!failed) out = results_to_python(b, results, n_slices);
+        if (!failed) out = results_to_python(b, results, bounds, n_slices);
         rows_run += (unsigned long long)b->input.length;
         for (int i = 0; i < n_slices; i++) un_result_free(&results[i]);
     }
@@ -339,9 +351,9 @@ static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer 
  * (keep, length-prefixed names)), parse (option: (profile spec, output bits, with_scheme,
  * comma)).
  * answer: a callable for the rows' questions, or None to leave them asking.
- * utf8: an index of UTF8_MODES.
+ * utf8: an index of UTF8_MODES, for binary input (a string type's rows are UTF-8 already).
  * starts: the first row of each slice (a list, from 0 up); threads: how many run them.
- * Returns the outputs of each slice, as a list. */
+ * Returns each slice's outputs, as a list of Slice objects. */
 static PyObject *run(PyObject *self, PyObject *args) {
     (void)self;
     int op, utf8, threads;
@@ -351,7 +363,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "unknown operation or UTF-8 mode, or no thread");
         return NULL;
     }
-    un_batch b = {.op = (un_op)op, .check_utf8 = utf8 != UN_UTF8_TEXT, .encode_invalid_utf8 = utf8 == UN_UTF8_ENCODE};
+    un_batch b = {.op = (un_op)op};
     un_profile prof;
     answerer a = {.callable = answer};
     PyObject *keep = NULL, *out = NULL;
@@ -359,6 +371,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
     if (!local) return PyErr_NoMemory();
     int ok = option_into(option, &b, &prof, &keep) == 0 && column_from(input, &local[0]) == 0;
     b.input = local[0].col;
+    b.check_utf8 = !local[0].text && utf8 != UN_UTF8_TEXT, b.encode_invalid_utf8 = b.check_utf8 && utf8 == UN_UTF8_ENCODE;
     if (ok && base != Py_None) ok = column_from(base, &local[1]) == 0, b.base = &local[1].col;
     if (ok && op == UN_OP_JOIN && (base == Py_None || (b.base->length != 1 && b.base->length < b.input.length))) {
         PyErr_SetString(PyExc_ValueError, "join needs one base or one a row");
@@ -440,7 +453,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__urlnorm(void) {
-    if (PyType_Ready(&BufferType) < 0) return NULL;
+    if (PyType_Ready(&SliceType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddObject(m, "ERROR_NAMES", names_tuple(UN_ERROR_NAMES, UN_N_ERRORS)) < 0 ||

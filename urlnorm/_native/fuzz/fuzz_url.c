@@ -1,12 +1,12 @@
 /* libFuzzer harness over every entry point of the kernel: the WHATWG parse, the generic
  * split, normalise with every built-in profile, join in every mode, and a batch of every
  * operation (host and PSL parts, query pairs, path segments, one-pass outputs included) over an Arrow-layout
- * column, which also runs the answer path, on one thread or as slices on two. Built by `make fuzz` with
+ * column read and its outputs exported through the Arrow C data interface, which also runs the answer path, on one thread or as slices on two. Built by `make fuzz` with
  * AddressSanitizer and UndefinedBehaviorSanitizer; tables.h is generated from urlnorm.core. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel.h"
+#include "c_data.h"
 #include "tables.h"
 
 static un_ctx ctx;
@@ -41,19 +41,56 @@ static void normalize_with_answers(const un_profile *prof, const uint8_t *p, siz
     ctx.recall = NULL;
 }
 
-/* Two rows (the input and an empty one) as an Arrow column, in offsets or view layout. */
+static void no_release(struct ArrowSchema *s) { s->release = NULL; }
+static void no_release_array(struct ArrowArray *a) { a->release = NULL; }
+
+/* Two rows (the input and an empty one) as an Arrow column, in offsets or view layout, read
+ * through the C data interface as the binding reads a producer's. */
 static un_column column_of(const uint8_t *p, size_t n, int views, int64_t offsets[3], uint8_t view_rows[32], un_bytes *data) {
-    *data = (un_bytes){p, n};
-    if (!views) {
-        offsets[0] = 0, offsets[1] = (int64_t)n, offsets[2] = (int64_t)n;
-        return (un_column){UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)offsets, 3 * sizeof *offsets, 1, data};
-    }
+    static const char *formats[] = {"U", "Z", "vu", "vz"};
+    int64_t size = (int64_t)n;
+    const void *buffers[4] = {NULL, views ? (const void *)view_rows : offsets, p, &size};
+    struct ArrowSchema schema = {.format = formats[(views ? 2 : 0) + (n & 1)], .release = no_release};
+    struct ArrowArray array = {.length = 2, .n_buffers = views ? 4 : 3, .buffers = buffers, .release = no_release_array};
+    offsets[0] = 0, offsets[1] = size, offsets[2] = size;
     int32_t len = (int32_t)n, zero = 0;
     memset(view_rows, 0, 32);
     memcpy(view_rows, &len, 4);
     if (n <= 12) memcpy(view_rows + 4, p, n);
     else memcpy(view_rows + 4, p, 4), memcpy(view_rows + 8, &zero, 4), memcpy(view_rows + 12, &zero, 4);
-    return (un_column){UN_VIEWS, 2, 0, NULL, 0, view_rows, 32, 1, data};
+    un_column col;
+    int text;
+    if (un_column_import(&schema, &array, data, &col, &text) != UN_IMPORTED) abort();
+    return col;
+}
+
+/* Every text column a result exports reads back, row by row, through the C data interface:
+ * its views stay inside the data buffer it hands over. */
+static void read_back(const struct ArrowSchema *s, const struct ArrowArray *a) {
+    static un_bytes data[UN_MAX_DATA_BUFFERS];
+    for (int64_t i = 0; i < a->n_children; i++) read_back(s->children[i], a->children[i]);
+    un_column col;
+    int text;
+    if (strcmp(s->format, "vu") != 0) return;
+    if (un_column_import(s, a, data, &col, &text) != UN_IMPORTED) abort();
+    for (int64_t row = 0; row < col.length; row++) {
+        const uint8_t *p;
+        size_t n;
+        if (un_column_get(&col, row, &p, &n) == UN_ROW_MALFORMED) abort();
+    }
+}
+
+static void export_and_release(const un_batch *b, un_result *r, int64_t rows) {
+    struct ArrowSchema schema;
+    struct ArrowArray array;
+    if (un_result_export(b, r, rows, &schema, &array) != 0) return;
+    read_back(&schema, &array);
+    /* A consumer may move a column out and release it after the rest. */
+    struct ArrowArray moved = *array.children[0];
+    array.children[0]->release = NULL;
+    array.release(&array);
+    moved.release(&moved);
+    schema.release(&schema);
 }
 
 /* Answers questions as Python would in shape: a host, or an error code for odd lengths. */
@@ -87,8 +124,8 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     static const int64_t starts[3] = {0, 1, 2};
     un_result r[2];
     un_result_init(&r[0]), un_result_init(&r[1]);
-    if (n % 8 == 1) un_run_slices(&b, starts, 2, 2, r);
-    else un_run_batch(&b, &r[0]);
+    int failed = n % 8 == 1 ? un_run_slices(&b, starts, 2, 2, r) : un_run_batch(&b, &r[0]);
+    for (int i = 0; !failed && i < (n % 8 == 1 ? 2 : 1); i++) export_and_release(&b, &r[i], n % 8 == 1 ? 1 : 2);
     un_result_free(&r[0]), un_result_free(&r[1]);
 }
 

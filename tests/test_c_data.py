@@ -1,0 +1,123 @@
+"""Columns into the kernel and slices out of it through the Arrow C data interface."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import urlnorm
+from urlnorm import native
+
+needs_kernel = pytest.mark.skipif(not native.available(), reason="native kernel not built")
+
+URLS = ["HTTP://A.example:80/x/../y", None, "bad", "https://EXAMPLE.com/é?q=1"]
+
+
+def _split(capsules: object) -> list[object]:
+    kernel = native.KERNEL
+    assert kernel is not None
+    native._give_tables()
+    return kernel.run(  # type: ignore[no-any-return]
+        kernel.OP_NAMES.index("split"), False, capsules, None, None, 1, [0], 1
+    )
+
+
+@needs_kernel
+def test_a_polars_series_goes_in_as_a_stream() -> None:
+    series = pl.Series(URLS)
+    (part,) = _split(series.__arrow_c_stream__())
+    out = pl.DataFrame(part)
+    assert out.get_column("host").to_list() == ["a.example", None, None, "example.com"]
+    assert out.get_column("error").to_list()[2] == "missing-scheme-non-relative-URL"
+    assert out.get_column("port").dtype == pl.UInt16 and out.get_column("status").dtype == pl.UInt8
+
+
+@needs_kernel
+def test_a_stream_of_two_chunks_is_refused_and_the_engine_joins_them() -> None:
+    two = pl.concat([pl.Series(URLS[:2]), pl.Series(URLS[2:])], rechunk=False)
+    assert two.n_chunks() == 2
+    with pytest.raises(ValueError, match="one chunk"):
+        _split(two.__arrow_c_stream__())
+    assert (
+        two.url.normalize("canonical").to_list()
+        == pl.Series(URLS).url.normalize("canonical").to_list()
+    )
+
+
+@needs_kernel
+def test_an_empty_stream_is_no_rows() -> None:
+    (part,) = _split(pl.Series([], dtype=pl.String).__arrow_c_stream__())
+    assert part.rows == 0 and pl.DataFrame(part).height == 0
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    "column",
+    [pa.array([1, 2]), pa.array([[b"a"]]), pa.array(["a"]).dictionary_encode()],
+    ids=["int64", "list", "dictionary"],
+)
+def test_a_column_that_is_not_text_is_a_type_error(column: pa.Array) -> None:
+    with pytest.raises(TypeError, match="string or binary"):
+        _split(column.__arrow_c_array__())
+
+
+@needs_kernel
+@pytest.mark.parametrize("column", [b"abc", ("a", "b"), None])
+def test_anything_but_arrow_capsules_is_a_type_error(column: object) -> None:
+    with pytest.raises(TypeError, match="PyCapsules"):
+        _split(column)
+
+
+@needs_kernel
+def test_a_slice_is_handed_over_once() -> None:
+    (part,) = _split(pa.array(URLS).__arrow_c_array__())
+    batch = pa.record_batch(part)
+    assert batch.schema.names[-2:] == ["status", "error"]
+    with pytest.raises(ValueError, match="once"):
+        pa.record_batch(part)
+    assert batch.column("scheme").to_pylist() == ["http", None, None, "https"]
+
+
+@needs_kernel
+def test_a_column_outlives_the_slice_it_came_from() -> None:
+    (part,) = _split(pa.array(URLS * 1000).__arrow_c_array__())
+    path = pl.DataFrame(part).get_column("path")
+    del part
+    assert path.to_list()[:4] == ["/y", None, None, "/%C3%A9"]
+
+
+PARQUET_JOB = """
+import sys
+import polars as pl
+from urlnorm import cli
+pl.DataFrame({{"url": {urls!r} * 50}}).write_parquet(sys.argv[1])
+for options in ([], ["--split"], ["--dedup", "--profile", "crawl"]):
+    assert cli.main(["normalize", sys.argv[1], sys.argv[2], "--quiet", *options]) == 0
+print(sorted(m for m in ("pyarrow", "numpy") if m in sys.modules))
+"""
+
+
+@needs_kernel
+def test_a_parquet_job_never_imports_pyarrow(tmp_path: object) -> None:
+    # Polars hands the kernel its own arrays and takes back the kernel's: a job over
+    # Parquet needs neither pyarrow nor NumPy (a sixth of a second, and NumPy's BLAS threads).
+    job = PARQUET_JOB.format(urls=URLS)
+    source, target = f"{tmp_path}/in.parquet", f"{tmp_path}/out.parquet"
+    run = subprocess.run(
+        [sys.executable, "-c", job, source, target], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[]"
+    assert pl.read_parquet(target).height >= 1
+
+
+@needs_kernel
+def test_a_sliced_series_reads_from_its_offset() -> None:
+    series = pl.Series(URLS * 3).slice(4, 4)
+    assert series.url.normalize("canonical").to_list() == [
+        urlnorm.normalize(u, "canonical") if u not in (None, "bad") else None for u in URLS
+    ]

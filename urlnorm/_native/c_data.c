@@ -1,0 +1,240 @@
+/* Columns in and slices out through the Arrow C data interface; see c_data.h. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "c_data.h"
+
+/* ---- a column in ---------------------------------------------------------------------------- */
+
+/* An absent buffer of an empty array reads as this: zero offsets, no bytes. */
+static const int64_t NOTHING[2];
+
+static const uint8_t *or_nothing(const void *buffer) { return buffer ? buffer : (const uint8_t *)NOTHING; }
+
+/* The layout of a string or binary format string, and whether it is a string type. */
+static int layout_of(const char *format, un_layout *layout, int *text) {
+    static const struct {
+        const char *format;
+        un_layout layout;
+        int text;
+    } formats[] = {
+        {"u", UN_OFFSETS32, 1}, {"z", UN_OFFSETS32, 0}, {"U", UN_OFFSETS64, 1},
+        {"Z", UN_OFFSETS64, 0}, {"vu", UN_VIEWS, 1},    {"vz", UN_VIEWS, 0},
+    };
+    for (size_t i = 0; format && i < sizeof formats / sizeof *formats; i++) {
+        if (strcmp(format, formats[i].format) == 0) {
+            *layout = formats[i].layout, *text = formats[i].text;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Offsets and their one data buffer, whose size is the last offset. */
+static un_import offsets_import(const struct ArrowArray *a, int64_t end, un_bytes *data, un_column *col) {
+    size_t width = col->layout == UN_OFFSETS32 ? 4 : 8;
+    if (a->n_buffers != 3 || (!a->buffers[1] && end > 0)) return UN_MALFORMED_ARRAY;
+    col->offsets = or_nothing(a->buffers[1]);
+    col->offsets_size = (size_t)(end + 1) * width;
+    int64_t last = 0;
+    if (width == 4) {
+        int32_t v;
+        memcpy(&v, col->offsets + (size_t)end * 4, 4);
+        last = v;
+    } else {
+        memcpy(&last, col->offsets + (size_t)end * 8, 8);
+    }
+    if (last < 0 || (last > 0 && !a->buffers[2])) return UN_MALFORMED_ARRAY;
+    data[0] = (un_bytes){or_nothing(a->buffers[2]), (size_t)last};
+    col->n_data = 1, col->data = data;
+    return UN_IMPORTED;
+}
+
+/* Views, their variadic data buffers, and the buffers' sizes (the last buffer). */
+static un_import views_import(const struct ArrowArray *a, int64_t end, un_bytes *data, un_column *col) {
+    if (a->n_buffers < 3 || a->n_buffers - 3 > UN_MAX_DATA_BUFFERS || (!a->buffers[1] && end > 0)) return UN_MALFORMED_ARRAY;
+    int64_t n_data = a->n_buffers - 3;
+    const int64_t *sizes = a->buffers[a->n_buffers - 1];
+    if (n_data > 0 && !sizes) return UN_MALFORMED_ARRAY;
+    for (int64_t i = 0; i < n_data; i++) {
+        if (sizes[i] < 0 || (sizes[i] > 0 && !a->buffers[2 + i])) return UN_MALFORMED_ARRAY;
+        data[i] = (un_bytes){or_nothing(a->buffers[2 + i]), (size_t)sizes[i]};
+    }
+    col->offsets = or_nothing(a->buffers[1]);
+    col->offsets_size = (size_t)end * 16;
+    col->n_data = n_data, col->data = data;
+    return UN_IMPORTED;
+}
+
+un_import un_column_import(const struct ArrowSchema *s, const struct ArrowArray *a, un_bytes *data, un_column *col, int *text) {
+    memset(col, 0, sizeof *col);
+    if (!s->release || !a->release || !layout_of(s->format, &col->layout, text)) return UN_NOT_TEXT;
+    if (a->length < 0 || a->offset < 0 || a->length > INT64_MAX / 16 - a->offset - 1) return UN_MALFORMED_ARRAY;
+    int64_t end = a->offset + a->length;
+    col->length = a->length, col->offset = a->offset;
+    if (a->null_count != 0 && a->buffers[0]) {
+        col->validity = a->buffers[0];
+        col->validity_size = (size_t)(end + 7) / 8;
+    }
+    return col->layout == UN_VIEWS ? views_import(a, end, data, col) : offsets_import(a, end, data, col);
+}
+
+/* ---- a slice out ------------------------------------------------------------------------------ */
+
+/* A struct, a list column and its struct of two, and as many columns as an operation emits. */
+#define MAX_NODES (UN_N_COLUMNS + 8)
+
+/* The arrays of one slice, and the result whose buffers they point into; each node holds a
+ * reference, so a consumer may move a column out and release it after the rest. */
+typedef struct {
+    atomic_int refs;
+    un_result r;
+    int64_t data_size;
+    int n;
+    struct ArrowArray node[MAX_NODES];
+    struct ArrowArray *kids[MAX_NODES];
+    const void *buffers[MAX_NODES][4];
+} array_tree;
+
+typedef struct {
+    atomic_int refs;
+    int n;
+    struct ArrowSchema node[MAX_NODES];
+    struct ArrowSchema *kids[MAX_NODES];
+} schema_tree;
+
+typedef struct {
+    array_tree *a;
+    schema_tree *s;
+    int n_kids;
+} trees;
+
+static void release_array(struct ArrowArray *a) {
+    for (int64_t i = 0; i < a->n_children; i++)
+        if (a->children[i]->release) a->children[i]->release(a->children[i]);
+    array_tree *t = a->private_data;
+    a->release = NULL;
+    if (atomic_fetch_sub(&t->refs, 1) == 1) {
+        un_result_free(&t->r);
+        free(t);
+    }
+}
+
+static void release_schema(struct ArrowSchema *s) {
+    for (int64_t i = 0; i < s->n_children; i++)
+        if (s->children[i]->release) s->children[i]->release(s->children[i]);
+    schema_tree *t = s->private_data;
+    s->release = NULL;
+    if (atomic_fetch_sub(&t->refs, 1) == 1) free(t);
+}
+
+/* A node of both trees: its type, name, rows, nulls and buffers. */
+static int add(trees *t, const char *format, const char *name, int64_t length, int64_t nulls, int n_buffers, const void *const *buffers) {
+    int i = t->a->n++;
+    t->s->n++;
+    memcpy(t->a->buffers[i], buffers, (size_t)n_buffers * sizeof *buffers);
+    t->a->node[i] = (struct ArrowArray){
+        .length = length, .null_count = nulls, .n_buffers = n_buffers, .buffers = t->a->buffers[i],
+        .release = release_array, .private_data = t->a,
+    };
+    t->s->node[i] = (struct ArrowSchema){
+        .format = format, .name = name, .flags = ARROW_FLAG_NULLABLE, .release = release_schema, .private_data = t->s,
+    };
+    return i;
+}
+
+/* Make nodes idx[0..n) the children of node `parent`, in order. */
+static void adopt(trees *t, int parent, const int *idx, int n) {
+    t->a->node[parent].children = t->a->kids + t->n_kids, t->a->node[parent].n_children = n;
+    t->s->node[parent].children = t->s->kids + t->n_kids, t->s->node[parent].n_children = n;
+    for (int i = 0; i < n; i++, t->n_kids++) {
+        t->a->kids[t->n_kids] = &t->a->node[idx[i]];
+        t->s->kids[t->n_kids] = &t->s->node[idx[i]];
+    }
+}
+
+static const void *validity_if(const un_buf *validity, int64_t nulls) { return nulls ? validity->data : NULL; }
+
+/* Rows whose bit is clear (a bitmap shorter than the rows counts its missing rows as null). */
+static int64_t count_nulls(const un_buf *validity, int64_t rows) {
+    int64_t valid = 0, whole = rows / 8 < (int64_t)validity->len ? rows / 8 : (int64_t)validity->len;
+    for (int64_t i = 0; i < whole; i++) valid += __builtin_popcount(validity->data[i]);
+    if (whole < (int64_t)validity->len && rows % 8) valid += __builtin_popcount(validity->data[whole] & ((1u << rows % 8) - 1));
+    return rows - valid;
+}
+
+static int view_column(trees *t, const un_builder *b, const char *name) {
+    const void *buffers[4] = {validity_if(&b->validity, b->nulls), or_nothing(b->views.data), or_nothing(t->a->r.data.data), &t->a->data_size};
+    return add(t, "vu", name, b->length, b->nulls, 4, buffers);
+}
+
+static int fixed_column(trees *t, const char *format, const char *name, const un_buf *values, const un_buf *validity, int64_t rows) {
+    int64_t nulls = validity ? count_nulls(validity, rows) : 0;
+    const void *buffers[2] = {validity ? validity_if(validity, nulls) : NULL, or_nothing(values->data)};
+    return add(t, format, name, rows, nulls, 2, buffers);
+}
+
+/* A text column's name: the parse column's or the record field's, a query pair's part, or
+ * "text" for an operation's one column. */
+static const char *text_name(const un_batch *b, int column) {
+    static const char *const pair[] = {"key", "value"};
+    if (b->op == UN_OP_PARSE) return UN_PARSE_COLUMN_NAMES[column];
+    if (un_record_out(b)) return UN_PARSE_COLUMN_NAMES[UN_PARSE_FIELDS + column];
+    if (un_text_columns(b) == 2) return pair[column];
+    return "text";
+}
+
+/* The list column: its offsets over the one text column, or over a struct of the two. */
+static int list_column(trees *t, const un_batch *b, int64_t rows) {
+    const un_result *r = &t->a->r;
+    int values[2], n = un_text_columns(b);
+    for (int i = 0; i < n; i++) values[i] = view_column(t, &r->text[i], text_name(b, i));
+    int child = values[0];
+    if (n == 2) {
+        const void *none[1] = {NULL};
+        child = add(t, "+s", "item", r->text[0].length, 0, 1, none);
+        adopt(t, child, values, 2);
+    }
+    const void *buffers[2] = {validity_if(&r->list_validity, r->list_nulls), or_nothing(r->list_offsets.data)};
+    int list = add(t, "+l", "text", rows, r->list_nulls, 2, buffers);
+    adopt(t, list, &child, 1);
+    return list;
+}
+
+/* The top-level columns, in the order c_data.h gives; their count. */
+static int columns(trees *t, const un_batch *b, int64_t rows, int *top) {
+    un_result *r = &t->a->r;
+    int n = 0;
+    if (un_list_out(b)) top[n++] = list_column(t, b, rows);
+    for (int i = 0; !un_list_out(b) && i < un_text_columns(b); i++)
+        if (un_text_wanted(b, i)) top[n++] = view_column(t, &r->text[i], text_name(b, i));
+    if (un_record_out(b)) top[n++] = fixed_column(t, "S", "port", &r->port, &r->port_validity, rows);
+    if (b->op == UN_OP_PARSE && (b->outputs >> UN_OUT_KEY_HASH & 1u))
+        top[n++] = fixed_column(t, "L", "key_hash", &r->key_hash, &r->key_hash_validity, rows);
+    top[n++] = fixed_column(t, "C", "status", &r->status, NULL, rows);
+    top[n++] = view_column(t, &r->errors, "error");
+    return n;
+}
+
+int un_result_export(const un_batch *b, un_result *r, int64_t rows, struct ArrowSchema *schema, struct ArrowArray *array) {
+    trees t = {calloc(1, sizeof *t.a), calloc(1, sizeof *t.s), 0};
+    if (!t.a || !t.s) {
+        free(t.a), free(t.s);
+        return -1;
+    }
+    t.a->r = *r;
+    un_result_init(r);
+    t.a->data_size = (int64_t)t.a->r.data.len;
+    const void *none[1] = {NULL};
+    int root = add(&t, "+s", "", rows, 0, 1, none), top[MAX_NODES];
+    adopt(&t, root, top, columns(&t, b, rows, top));
+    atomic_init(&t.a->refs, t.a->n);
+    atomic_init(&t.s->refs, t.s->n);
+    *array = t.a->node[root];
+    *schema = t.s->node[root];
+    /* The roots now live in the caller's structs; their slots stay released. */
+    t.a->node[root].release = NULL;
+    t.s->node[root].release = NULL;
+    return 0;
+}

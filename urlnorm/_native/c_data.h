@@ -1,0 +1,74 @@
+/* The Arrow C data interface (arrow.apache.org/docs/format/CDataInterface.html): a column in
+ * from any producer's ArrowSchema and ArrowArray, and a slice's outputs out as one struct
+ * array whose buffers stay the kernel's. Nothing is copied either way. */
+#ifndef URLNORM_C_DATA_H
+#define URLNORM_C_DATA_H
+
+#include "kernel.h"
+
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+
+#endif /* ARROW_C_DATA_INTERFACE */
+
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+
+#endif /* ARROW_C_STREAM_INTERFACE */
+
+/* The most data buffers a view column may have. */
+#define UN_MAX_DATA_BUFFERS 4096
+
+typedef enum { UN_IMPORTED, UN_NOT_TEXT, UN_MALFORMED_ARRAY } un_import;
+
+/* A column over a producer's string or binary array (32- or 64-bit offsets, or views), its
+ * buffers' sizes derived from the format as the interface defines them; data holds room for
+ * UN_MAX_DATA_BUFFERS. *text is whether the array's type is a string type (UTF-8 by Arrow's
+ * guarantee). */
+un_import un_column_import(const struct ArrowSchema *s, const struct ArrowArray *a, un_bytes *data, un_column *col, int *text);
+
+/* A slice's outputs as a struct array of `rows` rows, its columns named: the text columns
+ * (string_view; a list of them, or of key/value structs, for list outputs), then port
+ * (uint16), key_hash (uint64), status (uint8) and error (string_view), those the operation
+ * emits. The buffers move out of r (which is left empty); the last release frees them. 0, or
+ * -1 if memory ran out (r is then left as it was). */
+int un_result_export(const un_batch *b, un_result *r, int64_t rows, struct ArrowSchema *schema, struct ArrowArray *array);
+
+#endif
