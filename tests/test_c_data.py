@@ -121,3 +121,27 @@ def test_a_sliced_series_reads_from_its_offset() -> None:
     assert series.url.normalize("canonical").to_list() == [
         urlnorm.normalize(u, "canonical") if u not in (None, "bad") else None for u in URLS
     ]
+
+
+def _split_columns(names: bytes) -> list[object]:
+    kernel = native.KERNEL
+    assert kernel is not None
+    native._give_tables()
+    capsules = pa.array(URLS).__arrow_c_array__()
+    op = kernel.OP_NAMES.index("split")
+    return kernel.run(op, False, capsules, None, None, 1, [0], 1, names)  # type: ignore[no-any-return]
+
+
+@needs_kernel
+def test_a_run_hands_back_the_columns_it_is_asked_for_in_order() -> None:
+    (part,) = _split_columns(b"error\0host\0port")
+    out = pl.DataFrame(part)
+    assert out.columns == ["error", "host", "port"]
+    assert out.get_column("host").to_list() == ["a.example", None, None, "example.com"]
+
+
+@needs_kernel
+@pytest.mark.parametrize("names", [b"surt", b"host\0host", b"host\0\0", b"hos"])
+def test_a_column_the_run_does_not_emit_or_asked_twice_is_an_error(names: bytes) -> None:
+    with pytest.raises(ValueError, match="columns"):
+        _split_columns(names)

@@ -350,11 +350,14 @@ def _slices(length: int, nbytes: int) -> Iterator[tuple[int, int]]:
         yield start, min(size, length - start)
 
 
-def _run_slices(op: Op, column: Column, base: Column | None = None) -> list[Any]:
+def _run_slices(
+    op: Op, column: Column, base: Column | None = None, names: tuple[str, ...] | None = None
+) -> list[Any]:
     """One operation over ``column``: each slice's outputs, run on the threads in one call.
 
-    Each slice is the kernel's struct array of named columns (``_native/c_data.h``), which
-    ``pl.DataFrame`` or ``pyarrow.record_batch`` takes over without a copy.
+    Each slice is the kernel's struct array of named columns (``_native/c_data.h``): those
+    ``names`` in their order, or all of them. ``pl.DataFrame`` or ``pyarrow.record_batch``
+    takes it over without a copy.
     """
     assert KERNEL is not None
     if not _tables_given:
@@ -369,6 +372,7 @@ def _run_slices(op: Op, column: Column, base: Column | None = None) -> list[Any]
         KERNEL.UTF8_MODES.index("encode" if op.encode_invalid_utf8 else "error"),
         starts,
         threads(),
+        None if names is None else "\0".join(names).encode(),
     )
 
 
@@ -504,6 +508,7 @@ def parse_slices(
     column: Column,
     profile: NativeProfile,
     outputs: tuple[str, ...],
+    names: tuple[str, ...],
     *,
     with_scheme: bool = False,
     trailing_comma: bool = False,
@@ -511,13 +516,13 @@ def parse_slices(
 ) -> list[Any]:
     """The ``outputs`` (kernel output names) of each row normalised once, uncopied, a slice each.
 
-    Each slice is a struct array of the kernel's own buffers (see :func:`_run_slices`), its
-    columns named by the fields they give: the normalised URL, the record's fields and port,
-    the SURT key, the key hash, the host's type and registered domain (those asked for, in
-    that order), then ``status`` and ``error``.
+    Each slice is a struct array of the kernel's own buffers (see :func:`_run_slices`) that
+    holds the columns ``names``, each named by the field it gives (``normalized``, a record
+    field, ``port``, ``surt``, ``key_hash``, ``host_type``, ``registered_domain``, ``status``
+    or ``error``), in that order.
     """
     op = _parse_op(profile, outputs, with_scheme, trailing_comma, encode_invalid_utf8)
-    return _run_slices(op, column)
+    return _run_slices(op, column, names=names)
 
 
 def _parse_op(

@@ -105,14 +105,21 @@ static PyTypeObject SliceType = {
     .tp_doc = "One slice's outputs: a struct array of columns in memory the kernel wrote.",
 };
 
-static PyObject *slice_from(const un_batch *b, un_result *r, int64_t rows) {
+/* The columns a run hands back: NUL-separated names, or all of them. */
+typedef struct {
+    const char *names;
+    Py_ssize_t len;
+} projection;
+
+static PyObject *slice_from(const un_batch *b, un_result *r, int64_t rows, const projection *columns) {
     Slice *out = PyObject_New(Slice, &SliceType);
     if (!out) return NULL;
     out->rows = rows, out->asked = r->asked;
-    if (un_result_export(b, r, rows, &out->schema, &out->array) == 0) return (PyObject *)out;
+    int done = un_result_export(b, r, rows, columns->names, (size_t)columns->len, &out->schema, &out->array);
+    if (done == 0) return (PyObject *)out;
     out->schema.release = NULL, out->array.release = NULL;
     Py_DECREF(out);
-    return PyErr_NoMemory();
+    return done == -2 ? PyErr_Format(PyExc_ValueError, "columns: a name the operation does not emit") : PyErr_NoMemory();
 }
 
 /* ---- columns in: an Arrow array's or stream's PyCapsules ------------------------------- */
@@ -121,8 +128,8 @@ typedef struct {
     un_column col;
     struct ArrowSchema schema; /* owned when read from a stream */
     struct ArrowArray array;
-    un_bytes data[UN_MAX_DATA_BUFFERS];
     int text;
+    un_bytes data[UN_MAX_DATA_BUFFERS];
 } held_column;
 
 static void release(held_column *h) {
@@ -305,10 +312,11 @@ static int64_t *slice_bounds(PyObject *starts, int64_t rows, int *n_slices) {
 }
 
 /* Each slice's outputs, as a list; NULL with an exception set. */
-static PyObject *results_to_python(const un_batch *b, un_result *results, const int64_t *bounds, int n_slices) {
+static PyObject *results_to_python(const un_batch *b, un_result *results, const int64_t *bounds, int n_slices,
+                                   const projection *columns) {
     PyObject *out = PyList_New(n_slices);
     for (int i = 0; out && i < n_slices; i++) {
-        PyObject *one = slice_from(b, &results[i], bounds[i + 1] - bounds[i]);
+        PyObject *one = slice_from(b, &results[i], bounds[i + 1] - bounds[i], columns);
         if (!one) Py_CLEAR(out);
         else PyList_SET_ITEM(out, i, one);
     }
@@ -316,7 +324,7 @@ static PyObject *results_to_python(const un_batch *b, un_result *results, const 
 }
 
 /* The batch's slices, run on the threads with the GIL released; their outputs, or NULL. */
-static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer *a) {
+static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer *a, const projection *columns) {
     int n_slices = 0, failed = 1;
     int64_t *bounds = slice_bounds(starts, b->input.length, &n_slices);
     if (bounds && !un_valid_slices(b, bounds, n_slices)) {
@@ -334,7 +342,7 @@ static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer 
         Py_END_ALLOW_THREADS
         if (a->error_type) PyErr_Restore(a->error_type, a->error, a->traceback);
         if (failed && !PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "the kernel ran out of memory or met a malformed array");
-        if (!failed) out = results_to_python(b, results, bounds, n_slices);
+        if (!failed) out = results_to_python(b, results, bounds, n_slices, columns);
         rows_run += (unsigned long long)b->input.length;
         for (int i = 0; i < n_slices; i++) un_result_free(&results[i]);
     }
@@ -343,7 +351,7 @@ static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer 
     return out;
 }
 
-/* run(op, option, input, base, answer, utf8, starts, threads)
+/* run(op, option, input, base, answer, utf8, starts, threads, columns)
  * op (an index of OP_NAMES): normalize and normalize_record (option: profile spec), split
  * (option: generic), join (option: an index of JOIN_MODES), surt (option: (profile spec,
  * with_scheme, comma)), host (option: (an index of HOST_COLUMNS, include_private)), query
@@ -353,12 +361,16 @@ static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer 
  * answer: a callable for the rows' questions, or None to leave them asking.
  * utf8: an index of UTF8_MODES, for binary input (a string type's rows are UTF-8 already).
  * starts: the first row of each slice (a list, from 0 up); threads: how many run them.
+ * columns (optional): the names of the columns to hand back, in order (NUL-separated bytes),
+ * or None for all.
  * Returns each slice's outputs, as a list of Slice objects. */
 static PyObject *run(PyObject *self, PyObject *args) {
     (void)self;
     int op, utf8, threads;
     PyObject *option, *input, *base, *answer, *starts;
-    if (!PyArg_ParseTuple(args, "iOOOOiOi", &op, &option, &input, &base, &answer, &utf8, &starts, &threads)) return NULL;
+    projection columns = {NULL, 0};
+    if (!PyArg_ParseTuple(args, "iOOOOiOi|z#", &op, &option, &input, &base, &answer, &utf8, &starts, &threads, &columns.names, &columns.len))
+        return NULL;
     if (op < UN_OP_NORMALIZE || op >= UN_N_OPS || utf8 < UN_UTF8_TEXT || utf8 >= UN_N_UTF8_MODES || threads < 1) {
         PyErr_SetString(PyExc_ValueError, "unknown operation or UTF-8 mode, or no thread");
         return NULL;
@@ -367,8 +379,10 @@ static PyObject *run(PyObject *self, PyObject *args) {
     un_profile prof;
     answerer a = {.callable = answer};
     PyObject *keep = NULL, *out = NULL;
-    held_column *local = PyMem_Calloc(2, sizeof(held_column));
+    /* Not zeroed whole: the data buffers' slots are written as a column is read. */
+    held_column *local = PyMem_Malloc(2 * sizeof(held_column));
     if (!local) return PyErr_NoMemory();
+    memset(&local[0], 0, offsetof(held_column, data)), memset(&local[1], 0, offsetof(held_column, data));
     int ok = option_into(option, &b, &prof, &keep) == 0 && column_from(input, &local[0]) == 0;
     b.input = local[0].col;
     b.check_utf8 = !local[0].text && utf8 != UN_UTF8_TEXT, b.encode_invalid_utf8 = b.check_utf8 && utf8 == UN_UTF8_ENCODE;
@@ -378,7 +392,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
         ok = 0;
     }
     if (ok && answer != Py_None) b.answer = python_answer, b.answer_data = &a;
-    if (ok) out = run_batch(&b, starts, threads, &a);
+    if (ok) out = run_batch(&b, starts, threads, &a, &columns);
     for (int i = 0; i < 2; i++) release(&local[i]);
     PyMem_Free(local);
     return out;

@@ -217,20 +217,63 @@ static int columns(trees *t, const un_batch *b, int64_t rows, int *top) {
     return n;
 }
 
-int un_result_export(const un_batch *b, un_result *r, int64_t rows, struct ArrowSchema *schema, struct ArrowArray *array) {
+/* The nodes a release will reach from node i: each holds one reference. */
+static int reachable(const struct ArrowArray *a) {
+    int n = 1;
+    for (int64_t i = 0; i < a->n_children; i++) n += reachable(a->children[i]);
+    return n;
+}
+
+/* The top-level column named name[0..len), or -1. */
+static int named(const trees *t, const int *top, int n, const char *name, size_t len) {
+    for (int i = 0; i < n; i++) {
+        const char *own = t->s->node[top[i]].name;
+        if (strlen(own) == len && memcmp(own, name, len) == 0) return top[i];
+    }
+    return -1;
+}
+
+/* top[0..n) narrowed to the columns named in `names` (NUL-separated, names_len bytes), in
+ * their order; the count, or -1 if a name is not among them or comes twice. */
+static int project(const trees *t, int *top, int n, const char *names, size_t names_len) {
+    int chosen[MAX_NODES], k = 0;
+    for (size_t at = 0; at < names_len; k++) {
+        const char *end = memchr(names + at, '\0', names_len - at);
+        size_t len = end ? (size_t)(end - names - at) : names_len - at;
+        int found = k < MAX_NODES ? named(t, top, n, names + at, len) : -1;
+        for (int i = 0; i < k && found >= 0; i++) found = chosen[i] == found ? -1 : found;
+        if (found < 0) return -1;
+        chosen[k] = found;
+        at += len + 1;
+    }
+    memcpy(top, chosen, (size_t)k * sizeof *top);
+    return k;
+}
+
+int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *names, size_t names_len,
+                     struct ArrowSchema *schema, struct ArrowArray *array) {
     trees t = {calloc(1, sizeof *t.a), calloc(1, sizeof *t.s), 0};
     if (!t.a || !t.s) {
         free(t.a), free(t.s);
         return -1;
     }
     t.a->r = *r;
-    un_result_init(r);
     t.a->data_size = (int64_t)t.a->r.data.len;
     const void *none[1] = {NULL};
     int root = add(&t, "+s", "", rows, 0, 1, none), top[MAX_NODES];
-    adopt(&t, root, top, columns(&t, b, rows, top));
-    atomic_init(&t.a->refs, t.a->n);
-    atomic_init(&t.s->refs, t.s->n);
+    int n = columns(&t, b, rows, top);
+    if (names && (n = project(&t, top, n, names, names_len)) < 0) {
+        *r = t.a->r;
+        free(t.a), free(t.s);
+        return -2;
+    }
+    un_result_init(r);
+    adopt(&t, root, top, n);
+    /* Only the nodes a release reaches hold a reference; the columns left out are freed
+     * with the result when the last of those goes. */
+    int refs = reachable(&t.a->node[root]);
+    atomic_init(&t.a->refs, refs);
+    atomic_init(&t.s->refs, refs);
     *array = t.a->node[root];
     *schema = t.s->node[root];
     /* The roots now live in the caller's structs; their slots stay released. */

@@ -67,8 +67,10 @@ un_import un_column_import(const struct ArrowSchema *s, const struct ArrowArray 
 /* A slice's outputs as a struct array of `rows` rows, its columns named: the text columns
  * (string_view; a list of them, or of key/value structs, for list outputs), then port
  * (uint16), key_hash (uint64), status (uint8) and error (string_view), those the operation
- * emits. The buffers move out of r (which is left empty); the last release frees them. 0, or
- * -1 if memory ran out (r is then left as it was). */
-int un_result_export(const un_batch *b, un_result *r, int64_t rows, struct ArrowSchema *schema, struct ArrowArray *array);
+ * emits; or, if names is not NULL, the columns it names (NUL-separated, names_len bytes) in
+ * its order. The buffers move out of r (which is left empty); the last release frees them.
+ * 0; -1 if memory ran out, -2 if a name is not a column (r is then left as it was). */
+int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *names, size_t names_len,
+                     struct ArrowSchema *schema, struct ArrowArray *array);
 
 #endif

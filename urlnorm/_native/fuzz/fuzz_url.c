@@ -80,10 +80,11 @@ static void read_back(const struct ArrowSchema *s, const struct ArrowArray *a) {
     }
 }
 
-static void export_and_release(const un_batch *b, un_result *r, int64_t rows) {
+static void export_and_release(const un_batch *b, un_result *r, int64_t rows, int projected) {
+    static const char names[] = "error\0status"; /* read without its end NUL */
     struct ArrowSchema schema;
     struct ArrowArray array;
-    if (un_result_export(b, r, rows, &schema, &array) != 0) return;
+    if (un_result_export(b, r, rows, projected ? names : NULL, projected ? sizeof names - 1 : 0, &schema, &array) != 0) abort();
     read_back(&schema, &array);
     /* A consumer may move a column out and release it after the rest. */
     struct ArrowArray moved = *array.children[0];
@@ -125,7 +126,7 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     un_result r[2];
     un_result_init(&r[0]), un_result_init(&r[1]);
     int failed = n % 8 == 1 ? un_run_slices(&b, starts, 2, 2, r) : un_run_batch(&b, &r[0]);
-    for (int i = 0; !failed && i < (n % 8 == 1 ? 2 : 1); i++) export_and_release(&b, &r[i], n % 8 == 1 ? 1 : 2);
+    for (int i = 0; !failed && i < (n % 8 == 1 ? 2 : 1); i++) export_and_release(&b, &r[i], n % 8 == 1 ? 1 : 2, selector & 2);
     un_result_free(&r[0]), un_result_free(&r[1]);
 }
 
