@@ -58,9 +58,7 @@ def host_type(series: pl.Series) -> pl.Series:
 def _host_column(series: pl.Series, name: str, *, include_private: bool) -> pl.Series:
     """One of :data:`urlnorm.native.HOST_COLUMNS` for each row."""
     if native.available():
-        column = native.host_column(
-            native.kernel_series(series), name, include_private=include_private
-        )
+        column = native.host_column(series, name, include_private=include_private)
     else:
         column = _host_column_on_core(_record(series), name, include_private)
     return column.alias(series.name)
@@ -115,7 +113,7 @@ def host_unicode(series: pl.Series) -> pl.Series:
 def path_segments(series: pl.Series) -> pl.Series:
     """The path's segments: ``/a/b/`` gives ``["a", "b", ""]``; an empty path gives ``[]``."""
     if native.available():
-        return native.path_segments(native.kernel_series(series)).alias(series.name)
+        return native.path_segments(series).alias(series.name)
     path = pl.col("path")
     empty = pl.lit([], pl.List(pl.String))
     segments = pl.when(path == "").then(empty).otherwise(path.str.strip_prefix("/").str.split("/"))
@@ -140,7 +138,7 @@ def query_params(series: pl.Series) -> pl.Series:
     A valid URL without a query has no parameters, as URLSearchParams has it.
     """
     if native.available():
-        return native.query(native.kernel_series(series), "pairs").alias(series.name)
+        return native.query(series, "pairs").alias(series.name)
     record = _record(series)
     valid = record.get_column("scheme").is_not_null()
     queries = record.select(pl.when(valid).then(pl.col("query").fill_null(""))).to_series()
@@ -154,7 +152,7 @@ def _pairs(query: str) -> list[dict[str, str]]:
 def query_param_all(series: pl.Series, name: str) -> pl.Series:
     """Every decoded value of parameter ``name``, in order (an empty list if absent)."""
     if native.available():
-        return native.query(native.kernel_series(series), "all", name).alias(series.name)
+        return native.query(series, "all", name).alias(series.name)
     matching = pl.element().filter(pl.element().struct.field("key") == name)
     return query_params(series).list.eval(matching.struct.field("value"))
 
@@ -162,7 +160,7 @@ def query_param_all(series: pl.Series, name: str) -> pl.Series:
 def query_param(series: pl.Series, name: str) -> pl.Series:
     """The first decoded value of parameter ``name``, or null."""
     if native.available():
-        return native.query(native.kernel_series(series), "first", name).alias(series.name)
+        return native.query(series, "first", name).alias(series.name)
     return query_param_all(series, name).list.first()
 
 
@@ -173,7 +171,7 @@ def select_params(series: pl.Series, names: list[str], *, keep: bool) -> pl.Seri
     reordered or normalised, and an emptied query loses its ``?``.
     """
     if native.available():
-        selected = native.select_params(native.kernel_series(series), names, keep=keep)
+        selected = native.select_params(series, names, keep=keep)
         if selected is not None:
             return selected.alias(series.name)
     if series.dtype == pl.Null:  # a column of nulls only

@@ -172,7 +172,7 @@ def split(series: pl.Series, mode: str = "whatwg", *, invalid_utf8: str = "error
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
     encode = _check_utf8_option(invalid_utf8)
     if native.available():
-        outcome = native.split(native.kernel_series(series), mode, encode_invalid_utf8=encode)
+        outcome = native.split(series, mode, encode_invalid_utf8=encode)
         return _from_kernel(outcome, TEXT_FIELDS)
     return _on_core(series, lambda v: _record(core_split(v, mode)), RECORD_SCHEMA, encode)
 
@@ -184,7 +184,7 @@ def normalize(
     prof, encode = get_profile(profile), _check_utf8_option(invalid_utf8)
     whole = native.native_profile(prof)
     if whole is not None:
-        outcome = native.normalize(native.kernel_series(series), whole, encode_invalid_utf8=encode)
+        outcome = native.normalize(series, whole, encode_invalid_utf8=encode)
         return _from_kernel(outcome, ("url",))
     head, rest = native.native_prefix(prof)
     if head is not None:
@@ -196,9 +196,7 @@ def _then_python_rules(
     series: pl.Series, head: native.NativeProfile, rest: tuple[Any, ...], encode: bool
 ) -> Result:
     """The kernel's record after the built-in rules, then a user's rules once per record."""
-    outcome = native.normalize_record(
-        native.kernel_series(series), head, encode_invalid_utf8=encode
-    )
+    outcome = native.normalize_record(series, head, encode_invalid_utf8=encode)
     records = _from_kernel(outcome, TEXT_FIELDS).frame
 
     def finish(fields: dict[str, Any]) -> str:
@@ -245,7 +243,7 @@ def parse(
         errors = result.frame.select(pl.coalesce(result.errors, "error")).to_series()
         frame = result.frame.with_columns(errors.alias("error")).select(wanted)
         return Result(frame, errors.alias("error"), result.slow_rows)
-    slices = _kernel_parse(native.kernel_series(series), whole, wanted, encode, options)
+    slices = _kernel_parse(series, whole, wanted, encode, options)
     # One chunk a slice, nothing copied, the columns in order already (picking them in
     # Polars costs a tenth of a millisecond a call, much of a 2,048-row batch's own cost).
     frame = native.frame(slices, one_chunk=False)
@@ -280,7 +278,7 @@ def parse_arrow(
             raise_first_error(result.errors, series)
         table = result.frame.to_arrow(compat_level=pl.CompatLevel.newest())
         return table.to_batches() or [_empty_batch(wanted)]
-    slices = _kernel_parse(native.as_kernel_array(array), whole, wanted, encode, options)
+    slices = _kernel_parse(array, whole, wanted, encode, options)
     batches = [pa.record_batch(part) for part in slices]
     if strict:
         errors = pl.from_arrow(pa.chunked_array([b.column("error") for b in batches]))
@@ -336,7 +334,7 @@ def surt(
     whole = native.native_profile(prof)
     if whole is not None:
         outcome = native.surt(
-            native.kernel_series(series),
+            series,
             whole,
             with_scheme=with_scheme,
             trailing_comma=trailing_comma,
@@ -393,9 +391,7 @@ def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Resu
         codes = pl.select(pl.coalesce(ref_errors, codes)).to_series()
         return Result(pl.DataFrame({"url": urls}), codes.alias("error"), keys.drop_nulls().height)
     kernel_base = pl.Series([base]) if isinstance(base, str) else base
-    outcome, asking = native.join(
-        native.kernel_series(series), native.kernel_series(kernel_base), mode
-    )
+    outcome, asking = native.join(series, kernel_base, mode)
     result = _from_kernel(outcome, ("url",))
     if asking.len() == 0:
         return result

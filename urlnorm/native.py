@@ -286,16 +286,22 @@ Column: TypeAlias = "pl.Series | pa.Array"
 _FIXED = ("port", "key_hash", "status", "error")
 
 
-def kernel_series(series: pl.Series) -> pl.Series:
-    """``series`` as the kernel reads it: strings or binary (other types as text), one chunk."""
-    if series.dtype not in (pl.String, pl.Binary):
-        series = series.cast(pl.String)
-    return series.rechunk() if series.n_chunks() > 1 else series
-
-
 def as_kernel_array(array: pa.Array) -> pa.Array:
     """``array`` in a type the kernel reads: every string and binary type as it is."""
     return array.cast(pa.large_string()) if pa.types.is_null(array.type) else array
+
+
+def _readable(column: Column) -> Column:
+    """``column`` as the kernel reads it.
+
+    A series as strings or binary (other types as text) in one chunk; an array as
+    :func:`as_kernel_array` gives it.
+    """
+    if not isinstance(column, pl.Series):
+        return as_kernel_array(column)
+    if column.dtype not in (pl.String, pl.Binary):
+        column = column.cast(pl.String)
+    return column.rechunk() if column.n_chunks() > 1 else column
 
 
 def _capsules(column: Column) -> object:
@@ -362,6 +368,8 @@ def _run_slices(
     assert KERNEL is not None
     if not _tables_given:
         _give_tables()
+    column = _readable(column)
+    base = None if base is None else _readable(base)
     starts = [start for start, _ in _slices(len(column), _nbytes(column))]
     return KERNEL.run(  # type: ignore[no-any-return]
         KERNEL.OP_NAMES.index(op.name),
@@ -392,9 +400,16 @@ def frame(slices: list[Any], *, one_chunk: bool = True) -> pl.DataFrame:
     return pl.DataFrame([pl.concat(part, rechunk=one_chunk) for part in parts])
 
 
-def _run(op: Op, column: Column, base: Column | None = None, *, one_chunk: bool = True) -> Any:
-    """One operation over ``column``: its frame, and the rows that left the kernel."""
-    slices = _run_slices(op, column, base)
+def _run(
+    op: Op,
+    column: Column,
+    base: Column | None = None,
+    names: tuple[str, ...] | None = None,
+    *,
+    one_chunk: bool = True,
+) -> tuple[pl.DataFrame, int]:
+    """One operation: its frame (the columns ``names``, or all) and rows that left the kernel."""
+    slices = _run_slices(op, column, base, names)
     return frame(slices, one_chunk=one_chunk), sum(part.asked for part in slices)
 
 
@@ -473,8 +488,7 @@ def _finish(op: Op, column: Column, *, one_chunk: bool = True) -> Outcome:
 
 def _column(op: Op, column: Column) -> pl.Series:
     """The one output column of an analytics operation (its rows' errors are not asked for)."""
-    out: pl.DataFrame = _run(op, column)[0]
-    return out.to_series(0)
+    return _run(op, column, names=("text",))[0].to_series()
 
 
 # ---- operations ------------------------------------------------------------------------------
@@ -579,7 +593,7 @@ def join(column: Column, base: Column, mode: str) -> tuple[Outcome, pl.Series]:
     """
     assert KERNEL is not None
     op = Op("join", KERNEL.JOIN_MODES.index(mode))
-    out: pl.DataFrame = _run(op, column, base)[0]
+    out, _ = _run(op, column, base, ("text", "status", "error"))
     asking = _asking(out.get_column("status"))  # no answerer: these rows take the core
     outcome = Outcome([out.get_column("text")], None, out.get_column("error"), asking.len())
     return outcome, asking
