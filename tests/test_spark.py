@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 import pytest
 
 from urlnorm.polars import dedup as polars_dedup
@@ -197,3 +198,24 @@ def test_profile_file_travels_with_the_job(spark, tmp_path: Path) -> None:
     path.unlink()  # nothing on the executors reads the file
     got = [r["normalized"] for r in out.orderBy("id").collect()]
     assert got == [expected for _, expected in CASES]
+
+
+def test_normalize_hands_spark_the_kernels_buffers() -> None:
+    from urlnorm import native
+    from urlnorm.core.profile_files import get_profile
+    from urlnorm.spark import _batch_columns
+
+    if not native.available():
+        pytest.skip("the kernel's buffers")
+    urls = pa.array([f"HTTP://www.A{i}.example:80/x/../y?b=1&a={i}#f" for i in range(30_000)])
+    canonical, crawl = get_profile("canonical"), get_profile("crawl")
+    added = _batch_columns(urls, canonical, True, crawl, ())
+    text = [name for name in added if name != "port"]
+    assert {added[name].type for name in text} == {pa.string_view()}
+    # The parse's columns share the kernel's data buffer, chunk by chunk: nothing was cast.
+    parsed = [name for name in text if name != "key"]
+    for chunk in range(added["normalized"].num_chunks):
+        data = {added[name].chunk(chunk).buffers()[2].address for name in parsed}
+        assert len(data) == 1
+    assert added["port"].type == pa.int32()
+    assert added["key"].chunk(0)[0].as_py() == "http://a0.example/y?a=0&b=1"

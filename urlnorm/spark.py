@@ -16,7 +16,7 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
-from urlnorm import arrow
+from urlnorm import arrow, native
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
 from urlnorm.engine import RECORD_FIELDS
@@ -27,8 +27,21 @@ _RECORD = [
 ]
 
 
-def _strings(array: pa.Array) -> pa.Array:
-    return array.cast(pa.string())
+def _task_threads() -> int:
+    """The cores Spark gave this task (``spark.task.cpus``, one by default).
+
+    An executor already runs a task on each of its cores, so a kernel call that used more
+    threads than its task's share would only contend with the other tasks.
+    """
+    from pyspark import TaskContext
+
+    context = TaskContext.get()
+    return context.cpus() if context is not None else native.threads()
+
+
+def _one_array(column: pa.ChunkedArray) -> pa.Array:
+    """The column as the one array a scalar UDF returns (a chunk a kernel slice)."""
+    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
 
 def _analytics(name: str, urls: pa.Array) -> pa.Array:
@@ -37,7 +50,7 @@ def _analytics(name: str, urls: pa.Array) -> pa.Array:
 
     series = pl.Series(pl.from_arrow(urls))
     namespace = series.url  # type: ignore[attr-defined]
-    return _strings(getattr(namespace, name)().to_arrow())
+    return getattr(namespace, name)().to_arrow(compat_level=pl.CompatLevel.newest())
 
 
 def _batch_columns(
@@ -46,19 +59,19 @@ def _batch_columns(
     split: bool,
     key_profile: Profile | None,
     analytics: Sequence[str],
-) -> dict[str, pa.Array]:
-    """The columns ``normalize`` adds to one batch, in schema order, from one kernel pass."""
+) -> dict[str, pa.ChunkedArray | pa.Array]:
+    """The columns ``normalize`` adds to one batch, in schema order, from one kernel pass.
+
+    The text columns are the kernel's own ``string_view`` buffers, which Spark reads as
+    they are; only ``port`` is cast, as Spark has no unsigned integers.
+    """
     fields = ("normalized", "error", *(RECORD_FIELDS if split else ()))
     parsed = arrow.parse(urls, profile, fields)
-    columns = {
-        # Spark reads neither string_view nor unsigned integers: the one cast it needs.
-        name: _strings(parsed.column(name).combine_chunks())
-        if name != "port"
-        else parsed.column(name).combine_chunks().cast(pa.int32())
-        for name in fields
-    }
+    columns: dict[str, pa.ChunkedArray | pa.Array] = {n: parsed.column(n) for n in fields}
+    if split:
+        columns["port"] = parsed.column("port").cast(pa.int32())
     if key_profile is not None:
-        columns["key"] = _strings(arrow.normalize(urls, key_profile))
+        columns["key"] = arrow.parse(urls, key_profile, ("normalized",)).column(0)
     for name in analytics:
         columns[name] = _analytics(name, urls)
     return columns
@@ -97,9 +110,13 @@ def normalize(
     chosen_key = key_profile if key else None
 
     def run(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        native.set_threads(_task_threads())
         for batch in batches:
             added = _batch_columns(batch.column(index), profile, split, chosen_key, analytics)
-            yield pa.RecordBatch.from_arrays([*batch.columns, *added.values()], names=names)
+            # A batch for each stretch of rows that no column's chunks divide: slices of
+            # the input and of the kernel's buffers, nothing copied.
+            table = pa.Table.from_arrays([*batch.columns, *added.values()], names=names)
+            yield from table.to_batches()
 
     return df.mapInArrow(run, schema)
 
@@ -108,16 +125,22 @@ def _arrow_udf(fn: Callable[[pa.Array], pa.Array], column: Column | str) -> Colu
     """Apply a batch function to ``column`` as a scalar Arrow UDF returning strings."""
 
     def run(urls: pa.Array) -> pa.Array:
-        return _strings(fn(urls))
+        native.set_threads(_task_threads())
+        return fn(urls)
 
     target = F.col(column) if isinstance(column, str) else column
     return F.arrow_udf(run, StringType())(target)  # type: ignore[attr-defined,no-any-return]
 
 
+def _output_udf(output: str, column: Column | str, profile: str | Profile) -> Column:
+    """One output of the kernel's parse as an Arrow UDF (Spark casts its ``string_view``)."""
+    prof = get_profile(profile)  # a profile file is read on the driver
+    return _arrow_udf(lambda urls: _one_array(arrow.parse(urls, prof, (output,)).column(0)), column)
+
+
 def normalized_url(column: Column | str, profile: str | Profile = "canonical") -> Column:
     """The normalised URL of each row, as an Arrow UDF for ``select``/``withColumn``."""
-    prof = get_profile(profile)  # a profile file is read on the driver
-    return _arrow_udf(lambda urls: arrow.normalize(urls, prof), column)
+    return _output_udf("normalized", column, profile)
 
 
 def key(column: Column | str, profile: str | Profile = "crawl") -> Column:
@@ -127,8 +150,7 @@ def key(column: Column | str, profile: str | Profile = "crawl") -> Column:
 
 def error(column: Column | str, profile: str | Profile = "canonical") -> Column:
     """The error code of each invalid row (null for valid ones)."""
-    prof = get_profile(profile)
-    return _arrow_udf(lambda urls: arrow.error(urls, prof), column)
+    return _output_udf("error", column, profile)
 
 
 def surt(column: Column | str) -> Column:
