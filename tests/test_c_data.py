@@ -17,12 +17,12 @@ needs_kernel = pytest.mark.skipif(not native.available(), reason="native kernel 
 URLS = ["HTTP://A.example:80/x/../y", None, "bad", "https://EXAMPLE.com/é?q=1"]
 
 
-def _split(capsules: object) -> list[object]:
+def _split(capsules: object, starts: tuple[int, ...] = (0,), threads: int = 1) -> list[object]:
     kernel = native.KERNEL
     assert kernel is not None
     native._give_tables()
     return kernel.run(  # type: ignore[no-any-return]
-        kernel.OP_NAMES.index("split"), False, capsules, None, None, 1, [0], 1
+        kernel.OP_NAMES.index("split"), False, capsules, None, None, 1, list(starts), threads
     )
 
 
@@ -88,6 +88,36 @@ def test_a_column_outlives_the_slice_it_came_from() -> None:
     path = pl.DataFrame(part).get_column("path")
     del part
     assert path.to_list()[:4] == ["/y", None, None, "/%C3%A9"]
+
+
+@needs_kernel
+def test_a_runs_slices_go_over_as_one_stream_a_chunk_a_slice() -> None:
+    urls = pa.array(URLS * 3)
+    whole = pl.DataFrame(_split(urls.__arrow_c_array__())[0])
+    frame = pl.DataFrame(native.SliceStream(_split(urls.__arrow_c_array__(), (0, 1, 7), 2)))
+    assert frame.n_chunks("all") == [3] * frame.width
+    assert frame.equals(whole)
+    reader = pa.RecordBatchReader.from_stream(
+        native.SliceStream(_split(urls.__arrow_c_array__(), (0, 5), 2))
+    )
+    assert reader.schema.names == whole.columns
+    assert [b.num_rows for b in reader] == [5, 7]
+
+
+@needs_kernel
+def test_a_stream_takes_slices_only_and_each_once() -> None:
+    kernel = native.KERNEL
+    assert kernel is not None
+    with pytest.raises(ValueError, match="one slice or more"):
+        kernel.stream([])
+    with pytest.raises(TypeError, match="slices only"):
+        kernel.stream([object()])
+    parts = _split(pa.array(URLS).__arrow_c_array__(), (0, 2), 2)
+    kernel.stream(parts)
+    with pytest.raises(ValueError, match="once"):
+        kernel.stream(parts)
+    with pytest.raises(ValueError, match="once"):
+        pa.record_batch(parts[1])
 
 
 PARQUET_JOB = """

@@ -105,6 +105,44 @@ static PyTypeObject SliceType = {
     .tp_doc = "One slice's outputs: a struct array of columns in memory the kernel wrote.",
 };
 
+static void stream_capsule_free(PyObject *capsule) {
+    struct ArrowArrayStream *stream = PyCapsule_GetPointer(capsule, "arrow_array_stream");
+    if (stream && stream->release) stream->release(stream);
+    PyMem_Free(stream);
+}
+
+/* stream(slices): a run's slices (a list, each not yet handed over) as one "arrow_array_stream"
+ * capsule, a chunk a slice, which Polars takes over in one call rather than one a slice. */
+static PyObject *stream(PyObject *self, PyObject *slices) {
+    (void)self;
+    Py_ssize_t n = PyList_Check(slices) ? PyList_GET_SIZE(slices) : 0;
+    if (n < 1 || n > INT_MAX) return PyErr_Format(PyExc_ValueError, "stream: a list of one slice or more");
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *one = PyList_GET_ITEM(slices, i);
+        if (!PyObject_TypeCheck(one, &SliceType)) return PyErr_Format(PyExc_TypeError, "stream: slices only");
+        if (!((Slice *)one)->array.release) return PyErr_Format(PyExc_ValueError, "a slice's columns are handed over once");
+    }
+    struct ArrowArrayStream *out = PyMem_Malloc(sizeof *out);
+    struct ArrowArray *arrays = PyMem_Malloc((size_t)n * sizeof *arrays);
+    if (!out || !arrays) {
+        PyMem_Free(out), PyMem_Free(arrays);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) arrays[i] = ((Slice *)PyList_GET_ITEM(slices, i))->array;
+    Slice *first = (Slice *)PyList_GET_ITEM(slices, 0);
+    int failed = un_stream_export(&first->schema, arrays, (int)n, out);
+    for (Py_ssize_t i = 0; i < n && !failed; i++) {
+        Slice *one = (Slice *)PyList_GET_ITEM(slices, i);
+        one->array.release = NULL;
+        if (one->schema.release) one->schema.release(&one->schema);
+    }
+    PyMem_Free(arrays);
+    PyObject *capsule = failed ? NULL : PyCapsule_New(out, "arrow_array_stream", stream_capsule_free);
+    if (!capsule && !failed) out->release(out);
+    if (!capsule) PyMem_Free(out);
+    return capsule ? capsule : failed ? PyErr_NoMemory() : NULL;
+}
+
 /* The columns a run hands back: NUL-separated names, or all of them. */
 typedef struct {
     const char *names;
@@ -456,6 +494,7 @@ static PyObject *rows_read(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"rows_read", rows_read, METH_NOARGS, "How many rows the kernel has run over in this process."},
+    {"stream", stream, METH_O, "A run's slices as one Arrow stream's PyCapsule, a chunk a slice."},
     {"run", run, METH_VARARGS, "Run one operation over a batch of rows."},
     {"set_tables", set_tables, METH_VARARGS, "Give the kernel urlnorm.core's character tables."},
     {"set_psl", set_psl, METH_VARARGS, "Give the kernel the Public Suffix List's rule set."},

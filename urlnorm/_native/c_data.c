@@ -1,4 +1,5 @@
 /* Columns in and slices out through the Arrow C data interface; see c_data.h. */
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,5 +280,88 @@ int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *
     /* The roots now live in the caller's structs; their slots stay released. */
     t.a->node[root].release = NULL;
     t.s->node[root].release = NULL;
+    return 0;
+}
+
+/* ---- a run's slices out as one stream --------------------------------------------------------- */
+
+typedef struct {
+    struct ArrowSchema schema; /* the first slice's; every get_schema hands out a copy */
+    struct ArrowArray *arrays;
+    int n, next;
+} slice_stream;
+
+static void copied_release(struct ArrowSchema *s) {
+    for (int64_t i = 0; i < s->n_children; i++)
+        if (s->children[i]->release) s->children[i]->release(s->children[i]);
+    free(s->private_data);
+    s->release = NULL;
+}
+
+/* A copy of a slice's schema tree. Its formats and names are the kernel's static strings,
+ * so the copy points to them rather than duplicating them. 0, or -1 if memory ran out. */
+static int schema_copy(const struct ArrowSchema *s, struct ArrowSchema *out) {
+    size_t n = (size_t)s->n_children;
+    void *block = n ? calloc(n, sizeof(struct ArrowSchema *) + sizeof(struct ArrowSchema)) : NULL;
+    if (n && !block) return -1;
+    struct ArrowSchema **kids = block, *nodes = n ? (struct ArrowSchema *)(kids + n) : NULL;
+    *out = (struct ArrowSchema){
+        .format = s->format, .name = s->name, .metadata = s->metadata, .flags = s->flags,
+        .n_children = s->n_children, .children = kids, .release = copied_release, .private_data = block,
+    };
+    int failed = 0;
+    for (size_t i = 0; i < n; i++) {
+        kids[i] = &nodes[i];
+        failed = failed || schema_copy(s->children[i], kids[i]) != 0;
+    }
+    if (failed) copied_release(out);
+    return failed ? -1 : 0;
+}
+
+static int stream_schema(struct ArrowArrayStream *stream, struct ArrowSchema *out) {
+    const slice_stream *s = stream->private_data;
+    return schema_copy(&s->schema, out) == 0 ? 0 : ENOMEM;
+}
+
+static int stream_next(struct ArrowArrayStream *stream, struct ArrowArray *out) {
+    slice_stream *s = stream->private_data;
+    if (s->next == s->n) {
+        out->release = NULL;
+        return 0;
+    }
+    *out = s->arrays[s->next];
+    s->arrays[s->next++].release = NULL;
+    return 0;
+}
+
+static const char *stream_error(struct ArrowArrayStream *stream) {
+    (void)stream;
+    return NULL;
+}
+
+static void stream_release(struct ArrowArrayStream *stream) {
+    slice_stream *s = stream->private_data;
+    for (int i = s->next; i < s->n; i++)
+        if (s->arrays[i].release) s->arrays[i].release(&s->arrays[i]);
+    s->schema.release(&s->schema);
+    free(s->arrays);
+    free(s);
+    stream->release = NULL;
+}
+
+int un_stream_export(struct ArrowSchema *schema, struct ArrowArray *arrays, int n, struct ArrowArrayStream *out) {
+    slice_stream *s = malloc(sizeof *s);
+    struct ArrowArray *owned = n > 0 ? malloc((size_t)n * sizeof *owned) : NULL;
+    if (!s || n < 1 || !owned) {
+        free(s), free(owned);
+        return -1;
+    }
+    *s = (slice_stream){.schema = *schema, .arrays = owned, .n = n};
+    for (int i = 0; i < n; i++) owned[i] = arrays[i], arrays[i].release = NULL;
+    schema->release = NULL;
+    *out = (struct ArrowArrayStream){
+        .get_schema = stream_schema, .get_next = stream_next, .get_last_error = stream_error,
+        .release = stream_release, .private_data = s,
+    };
     return 0;
 }

@@ -73,4 +73,9 @@ un_import un_column_import(const struct ArrowSchema *s, const struct ArrowArray 
 int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *names, size_t names_len,
                      struct ArrowSchema *schema, struct ArrowArray *array);
 
+/* The arrays of a run's n slices (n >= 1, all of one schema) as one stream, a chunk a slice in
+ * order, so that a consumer takes them over in one call. The schema and the arrays move into
+ * the stream (theirs are left released). 0; -1 if memory ran out (nothing moved). */
+int un_stream_export(struct ArrowSchema *schema, struct ArrowArray *arrays, int n, struct ArrowArrayStream *out);
+
 #endif

@@ -94,6 +94,28 @@ static void export_and_release(const un_batch *b, un_result *r, int64_t rows, in
     schema.release(&schema);
 }
 
+/* The slices as one stream, read as a consumer reads it: its schema asked twice, then each
+ * chunk read back; with read_all false the stream is released with a chunk still in it. */
+static void stream_and_release(const un_batch *b, un_result *r, int n_slices, int64_t rows, int read_all) {
+    struct ArrowSchema schema[2], copy[2];
+    struct ArrowArray arrays[2], chunk;
+    struct ArrowArrayStream stream;
+    for (int i = 0; i < n_slices; i++)
+        if (un_result_export(b, &r[i], rows, NULL, 0, &schema[i], &arrays[i]) != 0) abort();
+    for (int i = 1; i < n_slices; i++) schema[i].release(&schema[i]);
+    if (un_stream_export(&schema[0], arrays, n_slices, &stream) != 0) abort();
+    if (stream.get_schema(&stream, &copy[0]) != 0 || stream.get_schema(&stream, &copy[1]) != 0) abort();
+    copy[1].release(&copy[1]);
+    for (int i = 0; i < (read_all ? n_slices : 1); i++) {
+        if (stream.get_next(&stream, &chunk) != 0 || !chunk.release) abort();
+        read_back(&copy[0], &chunk);
+        chunk.release(&chunk);
+    }
+    if (read_all && (stream.get_next(&stream, &chunk) != 0 || chunk.release)) abort();
+    stream.release(&stream);
+    copy[0].release(&copy[0]);
+}
+
 /* Answers questions as Python would in shape: a host, or an error code for odd lengths. */
 static int fuzz_answer(void *data, int kind, const uint8_t *question, size_t n, un_buf *out) {
     (void)data, (void)question;
@@ -126,7 +148,11 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     un_result r[2];
     un_result_init(&r[0]), un_result_init(&r[1]);
     int failed = n % 8 == 1 ? un_run_slices(&b, starts, 2, 2, r) : un_run_batch(&b, &r[0]);
-    for (int i = 0; !failed && i < (n % 8 == 1 ? 2 : 1); i++) export_and_release(&b, &r[i], n % 8 == 1 ? 1 : 2, selector & 2);
+    int slices = n % 8 == 1 ? 2 : 1;
+    /* One run in two hands its slices over as one stream (the binding's stream()). */
+    int as_stream = n % 16 >= 8;
+    if (!failed && as_stream) stream_and_release(&b, r, slices, 3 - slices, selector & 4);
+    for (int i = 0; !failed && !as_stream && i < slices; i++) export_and_release(&b, &r[i], 3 - slices, selector & 2);
     un_result_free(&r[0]), un_result_free(&r[1]);
 }
 
