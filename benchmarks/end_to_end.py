@@ -46,7 +46,9 @@ COMMANDS: dict[str, tuple[list[str], str, float]] = {
     "normalize --dedup --profile crawl": (["--dedup", "--profile", "crawl"], "dedup", 1.5),
 }
 BATCH_ROWS = (2_048, 10_000, 50_000, 200_000)
-THREAD_TARGET, SMALL_BATCH_TARGET = 1.7, 1.5
+# Two threads are held to the target from 10,000 rows up; a 2,048-row batch is held to its
+# cost a URL against a 200,000-row batch instead (SMALL_BATCH_TARGET).
+THREAD_TARGET, THREAD_TARGET_ROWS, SMALL_BATCH_TARGET = 1.7, 10_000, 1.5
 STARTUP_BOUND_S, IMPORT_EXTRA_S = 0.3, 0.1
 
 
@@ -221,10 +223,12 @@ def report(mixes: dict[str, list[str]], repeat: int, say: Callable[[str], None])
         for rows in BATCH_ROWS:
             row = table[str(rows)]
             met = "met" if row["speedup"] >= THREAD_TARGET else "MISSED"
+            target = f"target >= {THREAD_TARGET}: {met}"
             say(
                 f"  {name:12s} {rows:>8,} rows  1 thread {row['one_thread']:6.0f}  "
                 f"2 threads {row['two_threads']:6.0f}  x{row['speedup']:.2f}  "
-                f"(target >= {THREAD_TARGET}: {met})  Arrow {row['arrow_one_thread']:6.0f}"
+                f"({target if rows >= THREAD_TARGET_ROWS else 'no target'})"
+                f"  Arrow {row['arrow_one_thread']:6.0f}"
                 f" -> {row['arrow_two_threads']:6.0f}  x{row['arrow_speedup']:.2f}"
             )
         say(
