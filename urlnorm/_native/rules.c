@@ -188,15 +188,9 @@ static int escape_pair(const un_profile *prof, int i) {
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
     c->has_percent = n && memchr(p, '%', n) != NULL;
-    if (has_rule(prof, UN_RULE_STRIP_WHITESPACE)) {
-        size_t s, len = un_strip_bounds(p, n, &s);
-        un_buf *t = &c->text;
-        t->len = 0;
-        for (size_t i = s; i < s + len; i++) {
-            if (p[i] != '\t' && p[i] != '\n' && p[i] != '\r') un_buf_putc(t, p[i]);
-        }
-        if (t->failed) return UN_ERR_MEMORY;
-        p = t->data ? t->data : (const uint8_t *)"", n = t->len;
+    if (has_rule(prof, UN_RULE_STRIP_WHITESPACE) && n) {
+        p = un_remove_whitespace(&c->text, p, &n);
+        if (!p) return UN_ERR_MEMORY;
     }
     int err = prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
     if (err) return err;

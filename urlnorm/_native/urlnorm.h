@@ -229,6 +229,9 @@ void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n);
  * errors="replace"): each maximal invalid subpart becomes U+FFFD. */
 void un_utf8_replace(un_buf *out, const uint8_t *p, size_t n);
 size_t un_strip_bounds(const uint8_t *p, size_t n, size_t *start); /* §4.4 steps 1–2 */
+/* §4.4 steps 1–3 on p[0, *n): p itself where nothing is removed, else a copy in out; NULL if
+ * out could not grow. */
+const uint8_t *un_remove_whitespace(un_buf *out, const uint8_t *p, size_t *n);
 
 /* ---- rules.c, crawl.c (core/rules.py, core/crawl.py, core/query.py) ------------------------ */
 

@@ -565,7 +565,7 @@ size_t un_strip_bounds(const uint8_t *p, size_t n, size_t *start) {
 
 /* §4.4 steps 1–3: strip leading/trailing C0 control or space, remove tab and newlines.
  * Most rows have none of these: they are parsed where they are, without a copy. */
-static const uint8_t *preprocess(un_buf *out, const uint8_t *p, size_t *n) {
+const uint8_t *un_remove_whitespace(un_buf *out, const uint8_t *p, size_t *n) {
     size_t s;
     *n = un_strip_bounds(p, *n, &s);
     p += s;
@@ -579,10 +579,9 @@ static const uint8_t *preprocess(un_buf *out, const uint8_t *p, size_t *n) {
     return out->data;
 }
 
-
 static int parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u, int to_host) {
     un_url_reset(u);
-    const uint8_t *in = n ? preprocess(&c->input, p, &n) : p;
+    const uint8_t *in = n ? un_remove_whitespace(&c->input, p, &n) : p;
     if (!in) return UN_ERR_MEMORY;
     parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .buffer = &c->scratch, .mark = -1, .seg_start = -1};
     P.buffer->len = 0;
