@@ -186,6 +186,36 @@ def test_fast_tier_edges(values: list[str | None]) -> None:
     check_all(values)
 
 
+# Queries for the crawl profiles' parameter filters, which the kernel applies in one pass
+# over the parameters and rules out most keys by their first byte (query.c): listed names in
+# any case, prefixes, keys that share a listed name's first byte or length, empty parameters
+# at either end and between, a query every parameter of which goes.
+FILTERED_QUERIES = [
+    "",
+    "?",
+    "?&",
+    "?&&",
+    "?a=1&&b=2&",
+    "?&gclid=1",
+    "?gclid=1&",
+    "?GCLID=1&id=2",
+    "?gclid",
+    "?gclidx=1&g=2&gcli=3",
+    "?utm_source=a&utm_=b&utm=c&UTM_Medium=d&xutm_e=f",
+    "?sid=1&sidx=2&si=3&jsessionid=4&ASPSESSIONIDQ=5",
+    "?=1&==&=gclid",
+    "?fbclid=1&utm_source=2&sid=3",
+    "?q=a&fbclid=1&&x=%41&utm_term=2&id",
+    "?id=%7e&_ga=1&_gl&_x=1&mc_cid=2&mc=3",
+]
+
+
+def test_query_filters_match_core() -> None:
+    values: list[str | None] = [f"http://www.Example.com/a{q}#f" for q in FILTERED_QUERIES]
+    values += [f"https://b.example.org:443/{q}" for q in FILTERED_QUERIES]
+    check_all(values, streaming=True)
+
+
 def test_every_wpt_input() -> None:
     values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]
     check_all(values, streaming=True)

@@ -661,7 +661,8 @@ def fuzz_header() -> str:
     for profile in profiles:
         generic, rule_specs = profile.spec
         rules_c = ", ".join(
-            f"{{(un_rule_id){i}, {{{_c_octal(n)}, {len(n)}, {_c_octal(p)}, {len(p)}}}}}"
+            f"{{(un_rule_id){i}, {{.names = {_c_octal(n)}, .names_len = {len(n)}, "
+            f".prefixes = {_c_octal(p)}, .prefixes_len = {len(p)}}}}}"
             for i, n, p in rule_specs
         )
         lines.append(f"    {{{generic}, {len(rule_specs)}, {{{rules_c}}}}},")

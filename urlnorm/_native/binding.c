@@ -245,6 +245,7 @@ static int profile_from(PyObject *spec, un_profile *prof, PyObject **keep) {
         r->id = (un_rule_id)id;
         r->params.names_len = (size_t)nl, r->params.prefixes_len = (size_t)pl;
     }
+    un_profile_index(prof);
     return 0;
 }
 

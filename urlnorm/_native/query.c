@@ -29,47 +29,100 @@ static int listed(const char *list, size_t list_len, const uint8_t *key, size_t 
     return 0;
 }
 
-/* core query.filter_parameters: the kept parameters, in order, joined by '&'. */
+/* core query.filter_parameters: the kept parameters, in order, joined by '&'. The query is
+ * left as it is until a parameter is dropped; the kept ones are then written to the scratch
+ * buffer, which trades places with the query. */
 void un_filter_parameters(un_ctx *c, un_url *u, un_keep_fn keep, const void *data) {
     un_buf *out = &c->scratch;
-    out->len = 0;
     const uint8_t *q = u->query.data ? u->query.data : (const uint8_t *)""; /* "?" alone */
-    size_t n = u->query.len, start = 0;
-    int first = 1;
-    for (size_t i = 0; i <= n; i++) {
-        if (i < n && q[i] != '&') continue;
-        if (keep(q + start, i - start, data)) {
-            if (!first) un_buf_putc(out, '&');
-            un_buf_put(out, q + start, i - start);
-            first = 0;
+    size_t n = u->query.len, start = 0, end;
+    int dropped = 0, first = 1;
+    for (; start <= n; start = end + 1) {
+        const uint8_t *amp = memchr(q + start, '&', n - start);
+        end = amp ? (size_t)(amp - q) : n;
+        int kept = keep(q + start, end - start, data);
+        if (!kept && !dropped) {
+            out->len = 0;
+            un_buf_put(out, q, start ? start - 1 : 0);
+            dropped = 1, first = start == 0;
         }
-        start = i + 1;
+        if (!kept || !dropped) continue;
+        if (!first) un_buf_putc(out, '&');
+        un_buf_put(out, q + start, end - start);
+        first = 0;
     }
-    un_buf_set(&u->query, out->data, out->len);
+    if (!dropped) return;
+    un_buf swap = u->query;
+    u->query = *out;
+    *out = swap;
 }
 
-static int not_listed(const uint8_t *p, size_t n, const void *data) {
-    const un_params *params = data;
+static void mark_first_byte(un_params *params, uint8_t b) { params->first_bytes[b >> 6] |= 1ULL << (b & 63); }
+
+void un_params_index(un_params *params) {
+    params->name_lengths = 0;
+    memset(params->first_bytes, 0, sizeof params->first_bytes);
+    const char *lists[2] = {params->names, params->prefixes};
+    size_t lens[2] = {params->names_len, params->prefixes_len};
+    for (int l = 0; l < 2; l++) {
+        for (size_t at = 0; at < lens[l]; at += 1 + (uint8_t)lists[l][at]) {
+            size_t len = (uint8_t)lists[l][at];
+            if (l == 0) params->name_lengths |= 1ULL << (len < 63 ? len : 63);
+            if (len == 0 || at + 1 >= lens[l]) {
+                memset(params->first_bytes, 0xFF, sizeof params->first_bytes); /* matches any key */
+                continue;
+            }
+            mark_first_byte(params, (uint8_t)lists[l][at + 1]);
+        }
+    }
+}
+
+void un_profile_index(un_profile *prof) {
+    for (int i = 0; i < prof->n_rules; i++) un_params_index(&prof->rules[i].params);
+}
+
+/* Whether the (raw) key may be listed: its first byte rules most keys out. */
+static int may_be_listed(const un_params *params, const uint8_t *key, size_t k) {
+    if (k == 0) return 1;
+    uint8_t b = un_ascii_lower(key[0]);
+    return params->first_bytes[b >> 6] >> (b & 63) & 1;
+}
+
+static int not_listed(const un_params *params, const uint8_t *p, size_t n) {
     size_t k = un_key_len(p, n);
-    return !listed(params->names, params->names_len, p, k, 0, 1) &&
+    if (!may_be_listed(params, p, k)) return 1;
+    return !((params->name_lengths >> (k < 63 ? k : 63) & 1) && listed(params->names, params->names_len, p, k, 0, 1)) &&
            !listed(params->prefixes, params->prefixes_len, p, k, 1, 1);
 }
 
-static int not_empty(const uint8_t *p, size_t n, const void *data) {
-    (void)p, (void)data;
-    return n > 0;
+int un_is_query_filter(un_rule_id id) { return id == UN_RULE_DROP_PARAMETERS || id == UN_RULE_CLEAN_QUERY; }
+
+typedef struct {
+    const un_rule *rules;
+    int n;
+} filters;
+
+/* A parameter every filter keeps (un_keep_fn): drop_parameters' unlisted, clean_query's
+ * non-empty (its redundant '&'). */
+static int kept_by_all(const uint8_t *p, size_t n, const void *data) {
+    const filters *f = data;
+    for (int i = 0; i < f->n; i++) {
+        const un_rule *r = &f->rules[i];
+        if (r->id == UN_RULE_CLEAN_QUERY ? n == 0 : !not_listed(&r->params, p, n)) return 0;
+    }
+    return 1;
 }
 
-int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params) {
-    if (u->has_query && u->query.len) un_filter_parameters(c, u, not_listed, params);
-    return u->query.failed ? UN_ERR_MEMORY : UN_OK;
-}
-
-/* Drop empty parameters (redundant '&'), then an empty query (RFC 3986 §6.2.3). */
-int un_clean_query(un_ctx *c, un_url *u) {
+/* Then an emptied query goes if clean_query was among them (RFC 3986 §6.2.3); drop_parameters
+ * alone keeps an empty query. */
+int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int *n_applied) {
+    filters f = {rules, 0};
+    int cleans = 0;
+    for (; f.n < n_rules && un_is_query_filter(rules[f.n].id); f.n++) cleans |= rules[f.n].id == UN_RULE_CLEAN_QUERY;
+    *n_applied = f.n;
     if (!u->has_query) return UN_OK;
-    un_filter_parameters(c, u, not_empty, NULL);
-    u->has_query = u->query.len > 0;
+    if (u->query.len || cleans) un_filter_parameters(c, u, kept_by_all, &f);
+    if (cleans) u->has_query = u->query.len > 0;
     return u->query.failed ? UN_ERR_MEMORY : UN_OK;
 }
 

@@ -140,7 +140,6 @@ static void drop_trailing_slash(un_url *u) {
 }
 
 int un_drop_path_session_id(un_ctx *c, un_url *u);
-int un_clean_query(un_ctx *c, un_url *u);
 int un_strip_www(un_ctx *c, un_url *u);
 
 int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
@@ -159,8 +158,11 @@ int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
     case UN_RULE_FILE_LOCALHOST: file_localhost(u); return UN_OK;
     case UN_RULE_DROP_FRAGMENT: u->has_fragment = 0; return UN_OK;
     case UN_RULE_DROP_PATH_SESSION_ID: return un_drop_path_session_id(c, u);
-    case UN_RULE_DROP_PARAMETERS: return un_drop_parameters(c, u, &r->params);
-    case UN_RULE_CLEAN_QUERY: return un_clean_query(c, u);
+    case UN_RULE_DROP_PARAMETERS:
+    case UN_RULE_CLEAN_QUERY: {
+        int applied;
+        return un_filter_query(c, u, r, 1, &applied);
+    }
     case UN_RULE_SORT_QUERY: return un_sort_query(c, u);
     case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
     case UN_RULE_FOLD_HTTPS: fold_https(u); return UN_OK;
@@ -195,13 +197,16 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
     int err = prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
     if (err) return err;
     if (!u->has_scheme) return UN_ERR_MISSING_SCHEME;
-    for (int i = 0; i < prof->n_rules; i++) {
+    for (int i = 0, applied = 1; i < prof->n_rules; i += applied) {
+        applied = 1;
         if (escape_pair(prof, i)) {
             map_text_fields(c, u, un_normalize_escapes);
-            i++;
-            continue;
+            applied = 2;
+        } else if (un_is_query_filter(prof->rules[i].id)) {
+            err = un_filter_query(c, u, prof->rules + i, prof->n_rules - i, &applied);
+        } else {
+            err = un_apply_rule(c, &prof->rules[i], u);
         }
-        err = un_apply_rule(c, &prof->rules[i], u);
         if (err) return err;
     }
     return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;

@@ -261,12 +261,15 @@ typedef enum {
 } un_rule_id;
 
 /* Parameter names for UN_RULE_DROP_PARAMETERS: lower-case names and prefixes, each entry a
- * length byte and then the name. */
+ * length byte and then the name. un_params_index summarises them, so that most keys are
+ * found absent without a look at the lists: the names' lengths (bit min(length, 63)) and the
+ * first bytes of names and prefixes (an empty prefix has every one). */
 typedef struct {
     const char *names;
     size_t names_len;
     const char *prefixes;
     size_t prefixes_len;
+    uint64_t name_lengths, first_bytes[4];
 } un_params;
 
 typedef struct {
@@ -283,7 +286,12 @@ typedef struct {
 
 int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u);
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
-int un_drop_parameters(un_ctx *c, un_url *u, const un_params *params);
+void un_params_index(un_params *params);
+void un_profile_index(un_profile *prof); /* every rule's un_params_index */
+/* The parameter filters (drop_parameters, clean_query) from rules[0] on, applied in one pass
+ * (core applies them in turn: a parameter each keeps is kept by all); *n_applied of them. */
+int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int *n_applied);
+int un_is_query_filter(un_rule_id id);
 /* core query.key and query.filter_parameters: a parameter's raw key; the query's parameters
  * for which keep(parameter, data) is true, in order, joined by '&'. */
 size_t un_key_len(const uint8_t *p, size_t n);

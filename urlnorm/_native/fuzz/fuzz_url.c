@@ -10,6 +10,7 @@
 #include "tables.h"
 
 static un_ctx ctx;
+static un_profile profiles[FUZZ_N_PROFILES]; /* FUZZ_PROFILES, indexed as the binding's are */
 static un_url url, base;
 static un_buf out;
 
@@ -136,8 +137,8 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     un_column bases = {UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)base_offsets, sizeof base_offsets, 1, &base_data};
     un_batch b = {.op = (un_op)((selector >> 1) % UN_N_OPS), .psl_table = (selector >> 7) & 1,
                   .query_mode = selector % 3, .host_column = selector % UN_N_HOST_COLUMNS,
-                  .params = {"\001q\003utm", 6, "", 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
-                  .profile = &FUZZ_PROFILES[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
+                  .params = {.names = "\001q\003utm", .names_len = 6, .prefixes = "", .prefixes_len = 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
+                  .profile = &profiles[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
                   .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input,
                   .outputs = (unsigned)(selector >> 2 ^ selector << 3) & ((1u << UN_N_OUTPUTS) - 1)};
     if (b.op == UN_OP_JOIN) b.base = &bases;
@@ -162,6 +163,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         un_set_tables(&FUZZ_TABLES);
         un_psl_set(UN_PSL_ALL, FUZZ_PSL, sizeof FUZZ_PSL - 1, FUZZ_PSL_LABELS);
         un_psl_set(UN_PSL_ICANN, FUZZ_PSL_ICANN, sizeof FUZZ_PSL_ICANN - 1, FUZZ_PSL_ICANN_LABELS);
+        for (int i = 0; i < FUZZ_N_PROFILES; i++) {
+            profiles[i] = FUZZ_PROFILES[i];
+            un_profile_index(&profiles[i]);
+        }
         ready = 1;
     }
     if (size < 1) return 0;
@@ -171,7 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t n = size - 1;
     if (un_whatwg_parse(&ctx, p, n, NULL, &url) == UN_OK) check_href(&url);
     if (un_split_generic(p, n, &url) == UN_OK) check_href(&url);
-    const un_profile *prof = &FUZZ_PROFILES[selector % FUZZ_N_PROFILES];
+    const un_profile *prof = &profiles[selector % FUZZ_N_PROFILES];
     normalize_with_answers(prof, p, n);
     const uint8_t *nl = memchr(p, '\n', n);
     size_t cut = nl ? (size_t)(nl - p) : n / 2;
