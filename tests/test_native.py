@@ -25,7 +25,7 @@ import urlnorm
 import urlnorm.arrow
 from tests.strategies import PSL_LABELS
 from urlnorm import engine, native
-from urlnorm.core import errors, outputs, resolve, rules
+from urlnorm.core import columns, errors, outputs, resolve, rules
 from urlnorm.core.host_rules import HostRules, host_rules_rule
 from urlnorm.core.percent import encode_invalid_utf8
 from urlnorm.core.record import URL
@@ -476,7 +476,7 @@ def test_the_kernel_and_python_name_the_same_things() -> None:
     kernel = native.KERNEL
     assert kernel is not None
     assert set(kernel.JOIN_MODES) == set(resolve.MODES)
-    assert kernel.HOST_COLUMNS == native.HOST_COLUMNS
+    assert kernel.HOST_COLUMNS == columns.HOST_COLUMNS
     assert kernel.UTF8_MODES[1:] == engine.INVALID_UTF8
     record = [name for name in kernel.PARSE_COLUMNS if name in TEXT_FIELDS]
     assert tuple(record) == TEXT_FIELDS

@@ -97,6 +97,25 @@ def per_distinct(
     return joined.get_column("__value"), joined.get_column("__error")
 
 
+def twin_column(
+    series: pl.Series,
+    kernel: Callable[[pl.Series], pl.Series | None],
+    core: Callable[[str], Any],
+    dtype: pl.DataType,
+) -> pl.Series:
+    """A column function's values: the kernel's, or its core twin's once per distinct value.
+
+    The one place a column function chooses between the twins: the core runs without the
+    extension, or where the kernel declines the call (``kernel`` returns None).
+    """
+    if series.dtype == pl.Null:  # a column of nulls only
+        series = series.cast(pl.String)
+    column = kernel(series) if native.available() else None
+    if column is None:
+        column = per_distinct(series.to_frame("u"), core, dtype)[0]
+    return column.alias(series.name)
+
+
 def _scatter_column(column: pl.Series, index: pl.Series, values: pl.Series) -> pl.Series:
     """``column`` with ``values`` put at ``index``; Polars scatters only flat types in place."""
     if index.len() == 0:

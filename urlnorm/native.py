@@ -16,7 +16,7 @@ import functools
 import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeAlias
@@ -566,11 +566,8 @@ def split(column: Column, mode: str, *, encode_invalid_utf8: bool = False) -> Ou
     return _finish(op, column, one_chunk=False)
 
 
-HOST_COLUMNS = ("host", "host_type", *(f.name for f in fields(public_suffix.DomainParts)))
-
-
 def host_column(urls: Column, column: str, *, include_private: bool) -> pl.Series:
-    """One of :data:`HOST_COLUMNS` for each row: the host, its type, or a Public Suffix List part.
+    """One of ``core.columns.HOST_COLUMNS`` a row: the host, its type, or a Public Suffix List part.
 
     The URL is parsed as far as its port (nothing after it can make a URL invalid); a part is
     core ``public_suffix.domain_parts``'s for a domain host, else null.
