@@ -187,7 +187,7 @@ def test_fast_tier_edges(values: list[str | None]) -> None:
 
 
 # Queries for the crawl profiles' parameter filters, which the kernel applies in one pass
-# over the parameters and rules out most keys by their first byte (query.c): listed names in
+# over the parameters and rules out most keys by their first byte (crawl.c): listed names in
 # any case, prefixes, keys that share a listed name's first byte or length, empty parameters
 # at either end and between, a query every parameter of which goes.
 FILTERED_QUERIES = [

@@ -249,3 +249,13 @@ int un_parse_host(un_ctx *c, const uint8_t *p, size_t n, int special, un_buf *ou
     int status = domain_host(c, p, n, out);
     return status == UN_ASK_HOST ? answered_host(c, p, n, out) : status;
 }
+
+/* The type of a parsed record's host (core host.host_type): NULL if it has none. */
+const char *un_host_type(const un_url *u) {
+    const un_buf *h = &u->host;
+    if (!u->has_host || h->len == 0) return NULL;
+    if (h->data[0] == '[') return "ipv6";
+    /* A generic-mode (RFC 3986) record does not note its scheme's specialness. */
+    if (u->special < 0 && un_special_index(u->scheme.data, u->scheme.len) < 0) return "opaque";
+    return un_ends_in_a_number(h->data, h->len) ? "ipv4" : "domain";
+}

@@ -150,16 +150,6 @@ static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
     }
 }
 
-/* The type of a parsed host (core host.host_type). */
-static const char *host_type(const un_url *u) {
-    const un_buf *h = &u->host;
-    if (!u->has_host || h->len == 0) return NULL;
-    if (h->data[0] == '[') return "ipv6";
-    /* A generic-mode (RFC 3986) record does not note its scheme's specialness. */
-    if (u->special < 0 && un_special_index(u->scheme.data, u->scheme.len) < 0) return "opaque";
-    return un_ends_in_a_number(h->data, h->len) ? "ipv4" : "domain";
-}
-
 /* A text, or null. */
 static void put_text(un_builder *col, un_result *r, const char *text) {
     if (text) put_bytes(col, r, (const uint8_t *)text, strlen(text));
@@ -170,7 +160,7 @@ static void put_text(un_builder *col, un_result *r, const char *text) {
  * a domain host that has it. */
 static void put_part(un_builder *col, un_result *r, worker *w, int psl_table, int part) {
     const un_url *u = &w->url;
-    const char *type = host_type(u);
+    const char *type = un_host_type(u);
     if (type && type[0] == 'd' && un_domain_parts_of(psl_table, u->host.data, u->host.len, &w->name, &w->parts) == 0 && w->parts.present[part]) {
         put_bytes(col, r, w->name.data + w->parts.start[part], w->parts.len[part]);
     } else {
@@ -184,7 +174,7 @@ static void emit_host(const un_batch *b, un_result *r, worker *w) {
     un_builder *col = &r->text[0];
     if (b->host_column == UN_HOST_TEXT && u->has_host) put_bytes(col, r, u->host.data, u->host.len);
     else if (b->host_column == UN_HOST_TEXT) un_builder_null(col);
-    else if (b->host_column == UN_HOST_TYPE) put_text(col, r, host_type(u));
+    else if (b->host_column == UN_HOST_TYPE) put_text(col, r, un_host_type(u));
     else put_part(col, r, w, b->psl_table, b->host_column - UN_HOST_PARTS);
 }
 
@@ -248,7 +238,7 @@ static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) 
         un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
         commit(&r->text[UN_PARSE_SURT], r, start);
     }
-    if (wants(b, UN_OUT_HOST_TYPE)) put_text(&r->text[UN_PARSE_HOST_TYPE], r, host_type(u));
+    if (wants(b, UN_OUT_HOST_TYPE)) put_text(&r->text[UN_PARSE_HOST_TYPE], r, un_host_type(u));
     if (wants(b, UN_OUT_REGISTERED_DOMAIN)) put_part(&r->text[UN_PARSE_REGISTERED_DOMAIN], r, w, UN_PSL_ALL, UN_PART_REGISTERED);
 }
 

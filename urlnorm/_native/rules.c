@@ -125,22 +125,10 @@ static void file_localhost(un_url *u) {
     if (lower_eq(&u->scheme, "file") && u->has_host && lower_eq(&u->host, "localhost")) u->host.len = 0;
 }
 
-static void drop_default_port(un_url *u) {
+void un_drop_default_port(un_url *u) {
     if (u->port >= 0 && default_port(u) == u->port) u->port = -1;
 }
 
-static void fold_https(un_url *u) {
-    if (u->scheme.len != 5 || memcmp(u->scheme.data, "https", 5) != 0) return;
-    un_buf_set(&u->scheme, (const uint8_t *)"http", 4);
-    drop_default_port(u);
-}
-
-static void drop_trailing_slash(un_url *u) {
-    if (u->path.len > 1 && u->path.data[u->path.len - 1] == '/') u->path.len--;
-}
-
-int un_drop_path_session_id(un_ctx *c, un_url *u);
-int un_strip_www(un_ctx *c, un_url *u);
 
 int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
     switch (r->id) {
@@ -152,7 +140,7 @@ int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
     case UN_RULE_IDN_HOST_TO_ASCII: return host_rule(c, u, UN_RULE_IDN_HOST_TO_ASCII);
     case UN_RULE_IPV6_RFC5952: return ipv6_rfc5952(c, u);
     case UN_RULE_REMOVE_DOT_SEGMENTS: remove_dot_segments(c, u); return UN_OK;
-    case UN_RULE_DROP_DEFAULT_PORT: drop_default_port(u); return UN_OK;
+    case UN_RULE_DROP_DEFAULT_PORT: un_drop_default_port(u); return UN_OK;
     case UN_RULE_DROP_EMPTY_USERINFO: drop_empty_userinfo(u); return UN_OK;
     case UN_RULE_EMPTY_PATH_TO_SLASH: empty_path_to_slash(u); return UN_OK;
     case UN_RULE_FILE_LOCALHOST: file_localhost(u); return UN_OK;
@@ -165,8 +153,8 @@ int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
     }
     case UN_RULE_SORT_QUERY: return un_sort_query(c, u);
     case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
-    case UN_RULE_FOLD_HTTPS: fold_https(u); return UN_OK;
-    case UN_RULE_DROP_TRAILING_SLASH: drop_trailing_slash(u); return UN_OK;
+    case UN_RULE_FOLD_HTTPS: un_fold_https(u); return UN_OK;
+    case UN_RULE_DROP_TRAILING_SLASH: un_drop_trailing_slash(u); return UN_OK;
     case UN_RULE_HOST_RULES: return un_host_rules(c, u, &r->params);
     case UN_N_RULES: break;
     }

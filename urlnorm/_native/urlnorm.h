@@ -201,6 +201,7 @@ size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n); /* out has n
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
 
 int un_parse_host(un_ctx *c, const uint8_t *p, size_t n, int special, un_buf *out);
+const char *un_host_type(const un_url *u); /* core host.host_type of the record's host */
 int un_ends_in_a_number(const uint8_t *p, size_t n);
 int un_parse_ipv6(const uint8_t *p, size_t n, uint16_t pieces[8]);
 void un_serialize_ipv6(const uint16_t pieces[8], un_buf *out);
@@ -292,6 +293,13 @@ void un_profile_index(un_profile *prof); /* every rule's un_params_index */
  * (core applies them in turn: a parameter each keeps is kept by all); *n_applied of them. */
 int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int *n_applied);
 int un_is_query_filter(un_rule_id id);
+/* crawl.c (core/crawl.py) */
+int un_drop_path_session_id(un_ctx *c, un_url *u);
+int un_strip_www(un_ctx *c, un_url *u);
+void un_fold_https(un_url *u);
+void un_drop_trailing_slash(un_url *u);
+void un_drop_default_port(un_url *u); /* rules.c: RFC 3986 §6.2.3 */
+int un_listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix, int fold);
 /* core query.key and query.filter_parameters: a parameter's raw key; the query's parameters
  * for which keep(parameter, data) is true, in order, joined by '&'. */
 size_t un_key_len(const uint8_t *p, size_t n);

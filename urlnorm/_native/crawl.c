@@ -1,0 +1,129 @@
+/* The crawl profile's lossy rules (core/crawl.py): dropping what does not change the page a
+ * crawler fetches (tracking and session parameters, the fragment's twin in the path), folding
+ * schemes and slashes a site serves alike. Parameters are compared by raw key, never decoded. */
+#include <string.h>
+
+#include "urlnorm.h"
+
+static void mark_first_byte(un_params *params, uint8_t b) { params->first_bytes[b >> 6] |= 1ULL << (b & 63); }
+
+void un_params_index(un_params *params) {
+    params->name_lengths = 0;
+    memset(params->first_bytes, 0, sizeof params->first_bytes);
+    const char *lists[2] = {params->names, params->prefixes};
+    size_t lens[2] = {params->names_len, params->prefixes_len};
+    for (int l = 0; l < 2; l++) {
+        for (size_t at = 0; at < lens[l]; at += 1 + (uint8_t)lists[l][at]) {
+            size_t len = (uint8_t)lists[l][at];
+            if (l == 0) params->name_lengths |= 1ULL << (len < 63 ? len : 63);
+            if (len == 0 || at + 1 >= lens[l]) {
+                memset(params->first_bytes, 0xFF, sizeof params->first_bytes); /* matches any key */
+                continue;
+            }
+            mark_first_byte(params, (uint8_t)lists[l][at + 1]);
+        }
+    }
+}
+
+void un_profile_index(un_profile *prof) {
+    for (int i = 0; i < prof->n_rules; i++) un_params_index(&prof->rules[i].params);
+}
+
+/* Whether the (raw) key may be listed: its first byte rules most keys out. */
+static int may_be_listed(const un_params *params, const uint8_t *key, size_t k) {
+    if (k == 0) return 1;
+    uint8_t b = un_ascii_lower(key[0]);
+    return params->first_bytes[b >> 6] >> (b & 63) & 1;
+}
+
+static int not_listed(const un_params *params, const uint8_t *p, size_t n) {
+    size_t k = un_key_len(p, n);
+    if (!may_be_listed(params, p, k)) return 1;
+    return !((params->name_lengths >> (k < 63 ? k : 63) & 1) && un_listed(params->names, params->names_len, p, k, 0, 1)) &&
+           !un_listed(params->prefixes, params->prefixes_len, p, k, 1, 1);
+}
+
+int un_is_query_filter(un_rule_id id) { return id == UN_RULE_DROP_PARAMETERS || id == UN_RULE_CLEAN_QUERY; }
+
+typedef struct {
+    const un_rule *rules;
+    int n;
+} filters;
+
+/* A parameter every filter keeps (un_keep_fn): drop_parameters' unlisted, clean_query's
+ * non-empty (its redundant '&'). */
+static int kept_by_all(const uint8_t *p, size_t n, const void *data) {
+    const filters *f = data;
+    for (int i = 0; i < f->n; i++) {
+        const un_rule *r = &f->rules[i];
+        if (r->id == UN_RULE_CLEAN_QUERY ? n == 0 : !not_listed(&r->params, p, n)) return 0;
+    }
+    return 1;
+}
+
+/* Then an emptied query goes if clean_query was among them (RFC 3986 §6.2.3); drop_parameters
+ * alone keeps an empty query. */
+int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int *n_applied) {
+    filters f = {rules, 0};
+    int cleans = 0;
+    for (; f.n < n_rules && un_is_query_filter(rules[f.n].id); f.n++) cleans |= rules[f.n].id == UN_RULE_CLEAN_QUERY;
+    *n_applied = f.n;
+    if (!u->has_query) return UN_OK;
+    if (u->query.len || cleans) un_filter_parameters(c, u, kept_by_all, &f);
+    if (cleans) u->has_query = u->query.len > 0;
+    return u->query.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* Drop ";jsessionid=..." path parameters (Java servlet URL rewriting), any case. */
+int un_drop_path_session_id(un_ctx *c, un_url *u) {
+    static const char marker[] = ";jsessionid=";
+    const size_t m = sizeof marker - 1;
+    const uint8_t *p = u->path.data;
+    size_t n = u->path.len, run = 0;
+    un_buf *out = &c->scratch;
+    out->len = 0;
+    for (size_t i = 0; i + m <= n; i++) {
+        if (!un_ascii_ieq(p + i, marker, m)) continue;
+        un_buf_put(out, p + run, i - run);
+        i += m;
+        while (i < n && p[i] != '/' && p[i] != ';') i++;
+        run = i;
+        i--;
+    }
+    if (run == 0) return UN_OK;
+    un_buf_put(out, p + run, n - run);
+    un_buf_set(&u->path, out->data, out->len);
+    return u->path.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* Strip "www."/"wwwN." when a registrable domain remains: the Public Suffix List decides,
+ * in Python, once per distinct host (UN_ASK_WWW). */
+int un_strip_www(un_ctx *c, un_url *u) {
+    const uint8_t *h = u->host.data;
+    size_t n = u->host.len, i = 3;
+    if (!u->has_host || n < 4 || !un_ascii_ieq(h, "www", 3)) return UN_OK;
+    while (i < n && h[i] >= '0' && h[i] <= '9') i++;
+    if (i >= n || h[i] != '.') return UN_OK;
+    int known = un_psl_loaded() ? un_has_registrable_domain(h + i + 1, n - i - 1, &c->scratch2) : -1;
+    if (known == 0) return UN_OK;
+    if (known == 1) {
+        memmove(u->host.data, u->host.data + i + 1, n - i - 1);
+        u->host.len = n - i - 1;
+        return UN_OK;
+    }
+    un_answer a;
+    int status = un_recall(c, UN_ASK_WWW, h, n, &a);
+    if (status) return status;
+    un_buf_set(&u->host, a.text, a.len);
+    return u->host.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+void un_fold_https(un_url *u) {
+    if (u->scheme.len != 5 || memcmp(u->scheme.data, "https", 5) != 0) return;
+    un_buf_set(&u->scheme, (const uint8_t *)"http", 4);
+    un_drop_default_port(u);
+}
+
+void un_drop_trailing_slash(un_url *u) {
+    if (u->path.len > 1 && u->path.data[u->path.len - 1] == '/') u->path.len--;
+}
