@@ -203,15 +203,8 @@ static void emit_query(const un_batch *b, un_result *r, worker *w, int64_t row) 
 
 /* The segments of the row's path (core path.segments): none for an empty path. */
 static void emit_segments(un_result *r, const un_url *u, int64_t row) {
-    const uint8_t *p = u->path.data;
-    size_t n = u->path.len, i = n && p[0] == '/' ? 1 : 0;
-    while (n) {
-        size_t end = i;
-        while (end < n && p[end] != '/') end++;
-        put_bytes(&r->text[0], r, p + i, end - i);
-        if (end == n) break;
-        i = end + 1;
-    }
+    size_t at = 0, start, len;
+    while (un_next_segment(u->path.data, u->path.len, &at, &start, &len)) put_bytes(&r->text[0], r, u->path.data + start, len);
     end_list(r, row, 1);
 }
 

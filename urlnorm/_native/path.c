@@ -67,3 +67,16 @@ void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n) {
         out->len++;
     }
 }
+
+/* The segment of a path from *at (core path.segments): its start and length; 0 past the
+ * last. A leading '/' starts no segment, an empty path has none, and "/a/" ends in an empty
+ * one. Begin with *at = 0. */
+int un_next_segment(const uint8_t *p, size_t n, size_t *at, size_t *start, size_t *len) {
+    if (*at == 0 && n && p[0] == '/') *at = 1;
+    if (n == 0 || *at > n) return 0;
+    const uint8_t *slash = memchr(p + *at, '/', n - *at);
+    size_t end = slash ? (size_t)(slash - p) : n;
+    *start = *at, *len = end - *at;
+    *at = end + 1;
+    return 1;
+}

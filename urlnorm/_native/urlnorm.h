@@ -213,6 +213,7 @@ int un_is_double_dot(const uint8_t *p, size_t n);
 int un_is_drive_letter(const uint8_t *p, size_t n, int normalized);
 int un_starts_with_drive_letter(const uint8_t *p, size_t n);
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n);
+int un_next_segment(const uint8_t *p, size_t n, size_t *at, size_t *start, size_t *len);
 
 /* ---- whatwg.c (core/whatwg.py) and split.c (core/split.py) -------------------------------- */
 
