@@ -25,5 +25,5 @@ def engine_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch)
     if request.param == "kernel" and not native.available():
         pytest.skip("the kernel is not built")
     if request.param == "python":
-        monkeypatch.setattr(native, "KERNEL", None)
+        monkeypatch.setattr(native.extension, "KERNEL", None)
     return str(request.param)

@@ -18,9 +18,9 @@ URLS = ["HTTP://A.example:80/x/../y", None, "bad", "https://EXAMPLE.com/é?q=1"]
 
 
 def _split(capsules: object, starts: tuple[int, ...] = (0,), threads: int = 1) -> list[object]:
-    kernel = native.KERNEL
+    kernel = native.extension.KERNEL
     assert kernel is not None
-    native._give_tables()
+    native.tables.give()
     return kernel.run(  # type: ignore[no-any-return]
         kernel.OP_NAMES.index("split"), False, capsules, None, None, 1, list(starts), threads
     )
@@ -106,7 +106,7 @@ def test_a_runs_slices_go_over_as_one_stream_a_chunk_a_slice() -> None:
 
 @needs_kernel
 def test_a_stream_takes_slices_only_and_each_once() -> None:
-    kernel = native.KERNEL
+    kernel = native.extension.KERNEL
     assert kernel is not None
     with pytest.raises(ValueError, match="one slice or more"):
         kernel.stream([])
@@ -154,9 +154,9 @@ def test_a_sliced_series_reads_from_its_offset() -> None:
 
 
 def _split_columns(names: bytes) -> list[object]:
-    kernel = native.KERNEL
+    kernel = native.extension.KERNEL
     assert kernel is not None
-    native._give_tables()
+    native.tables.give()
     capsules = pa.array(URLS).__arrow_c_array__()
     op = kernel.OP_NAMES.index("split")
     return kernel.run(op, False, capsules, None, None, 1, [0], 1, names)  # type: ignore[no-any-return]

@@ -249,16 +249,20 @@ def test_threads_split_large_batches_the_same_way() -> None:
 def test_every_thread_has_work_from_two_thousand_rows() -> None:
     native.set_threads(2)
     try:
-        assert len(list(native._slices(2048, 2048 * 64))) == 2
-        assert len(list(native._slices(256, 256 * 64))) == 2
-        assert list(native._slices(100, 100 * 64)) == [(0, 100)]
-        assert list(native._slices(0, 0)) == [(0, 0)]
-        assert len(list(native._slices(200_000, 200_000 * 64))) == 2
+        assert len(list(native.slicing._slices(2048, 2048 * 64))) == 2
+        assert len(list(native.slicing._slices(256, 256 * 64))) == 2
+        assert list(native.slicing._slices(100, 100 * 64)) == [(0, 100)]
+        assert list(native.slicing._slices(0, 0)) == [(0, 0)]
+        assert len(list(native.slicing._slices(200_000, 200_000 * 64))) == 2
     finally:
         native.set_threads(None)
     native.set_threads(3)
     try:
-        assert [rows for _, rows in native._slices(20_000, 20_000 * 45)] == [6667, 6667, 6666]
+        assert [rows for _, rows in native.slicing._slices(20_000, 20_000 * 45)] == [
+            6667,
+            6667,
+            6666,
+        ]
     finally:
         native.set_threads(None)
 
@@ -278,10 +282,10 @@ def test_an_answer_that_fails_on_the_kernels_own_thread_is_raised() -> None:
     op = native.Op("normalize", profile.spec, answer=answer)
     native.set_threads(2)
     try:
-        assert len(list(native._slices(len(array), array.nbytes))) == 2
+        assert len(list(native.slicing._slices(len(array), array.nbytes))) == 2
         with pytest.raises(LookupError, match=r"no answer for bücher2048\.example"):
-            native._run_slices(op, array)
-        first = pa.record_batch(native._run_slices(op, array.slice(0, 2048))[0])
+            native.operations._run_slices(op, array)
+        first = pa.record_batch(native.operations._run_slices(op, array.slice(0, 2048))[0])
         assert first.column("error").null_count == 1024
     finally:
         native.set_threads(None)
@@ -290,12 +294,12 @@ def test_an_answer_that_fails_on_the_kernels_own_thread_is_raised() -> None:
 @needs_kernel
 @pytest.mark.parametrize("starts", [[], [1], [0, 3, 2], [0, 9]])
 def test_slices_must_cover_the_rows_in_order(starts: list[int]) -> None:
-    assert native.KERNEL is not None
+    assert native.extension.KERNEL is not None
     array = pa.array(["http://a/"] * 4)
     op = native.Op("split", False)
     with pytest.raises(ValueError, match="slice"):
-        native.KERNEL.run(
-            native.KERNEL.OP_NAMES.index("split"),
+        native.extension.KERNEL.run(
+            native.extension.KERNEL.OP_NAMES.index("split"),
             op.option,
             array.__arrow_c_array__(),
             None,
@@ -336,9 +340,9 @@ def test_a_forked_child_has_threads_of_its_own() -> None:
 
 @needs_kernel
 def test_slices_are_bounded_by_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(native, "MAX_SLICE_BYTES", 1_000)
+    monkeypatch.setattr(native.slicing, "MAX_SLICE_BYTES", 1_000)
     values = [f"HTTP://A{i}.example/{'x' * 90}?utm_source=z" for i in range(200)]
-    assert list(native._slices(200, 200 * 120))[:2] == [(0, 8), (8, 8)]
+    assert list(native.slicing._slices(200, 200 * 120))[:2] == [(0, 8), (8, 8)]
     got = engine.normalize(pl.Series(values), "crawl").frame["url"].to_list()
     assert got == [urlnorm.normalize(v, "crawl") for v in values]
 
@@ -461,7 +465,7 @@ def test_kernel_is_built_unless_turned_off() -> None:
 
 @needs_kernel
 def test_kernel_names_are_the_cores() -> None:
-    kernel = native.KERNEL
+    kernel = native.extension.KERNEL
     assert kernel is not None
     codes = {v for k, v in vars(errors).items() if k.isupper() and isinstance(v, str)}
     assert set(kernel.ERROR_NAMES[1:]) <= codes
@@ -473,7 +477,7 @@ def test_kernel_names_are_the_cores() -> None:
 @needs_kernel
 def test_the_kernel_and_python_name_the_same_things() -> None:
     # Python calls the kernel by these names; each tuple's order is the kernel's own codes.
-    kernel = native.KERNEL
+    kernel = native.extension.KERNEL
     assert kernel is not None
     assert set(kernel.JOIN_MODES) == set(resolve.MODES)
     assert kernel.HOST_COLUMNS == columns.HOST_COLUMNS
@@ -484,7 +488,7 @@ def test_the_kernel_and_python_name_the_same_things() -> None:
     assert set(kernel.OUTPUT_NAMES) - {"record"} <= set(outputs.FIELDS)
     assert min(kernel.ASK_HOST, kernel.ASK_WWW, kernel.ASK_HOST_RULES) == kernel.ASK_FIRST
     assert len(set(kernel.OP_NAMES)) == len(kernel.OP_NAMES)
-    assert set(kernel.CLASS_NAMES) == set(native._ENCODE_SETS) | set(native._CLASSES)
+    assert set(kernel.CLASS_NAMES) == set(native.tables._ENCODE_SETS) | set(native.tables._CLASSES)
     assert set(kernel.HOST_RULE_FLAGS) <= {f.name for f in dataclasses.fields(HostRules)}
 
 

@@ -24,10 +24,10 @@ pytestmark = pytest.mark.skipif(not native.available(), reason="counts the kerne
 
 def rows_read(job: Callable[[], object]) -> int:
     """How many rows the kernel read while ``job`` ran."""
-    assert native.KERNEL is not None
-    before = native.KERNEL.rows_read()
+    assert native.extension.KERNEL is not None
+    before = native.extension.KERNEL.rows_read()
     job()
-    return int(native.KERNEL.rows_read()) - before
+    return int(native.extension.KERNEL.rows_read()) - before
 
 
 def merge_report_bound(urls: pl.Series, profile: str) -> int:

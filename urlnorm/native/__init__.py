@@ -1,0 +1,59 @@
+"""The native kernel (``urlnorm/_native``): the core's compiled twin, run over Arrow arrays.
+
+The kernel takes its character tables from :mod:`urlnorm.core` (:mod:`.tables`), so that the
+encode sets and classes are defined once. Rows it cannot finish alone *ask* a question that
+only Python answers (:mod:`.answers`): UTS #46 for a non-ASCII host and the Public Suffix List
+for ``strip_www``. A row that asks waits while Python answers (once per distinct question in a
+batch) and then runs again with the answer; those rows are counted as having left the kernel.
+
+One module a concern: :mod:`.extension` loads the kernel, :mod:`.profiles` compiles profiles
+to its form, :mod:`.arrow_io` moves columns in and out, :mod:`.slicing` cuts batches for the
+threads, :mod:`.operations` runs them, and :mod:`.fuzz` writes the fuzz harness's header.
+"""
+
+from __future__ import annotations
+
+from urlnorm.native.arrow_io import Column, Outcome, SliceStream, as_kernel_array, frame
+from urlnorm.native.extension import available
+from urlnorm.native.fuzz import fuzz_header
+from urlnorm.native.operations import (
+    Op,
+    host_column,
+    join,
+    normalize,
+    normalize_record,
+    parse_slices,
+    path_segments,
+    query,
+    select_params,
+    split,
+    surt,
+)
+from urlnorm.native.profiles import NativeProfile, native_prefix, native_profile
+from urlnorm.native.slicing import set_threads, threads
+
+__all__ = [
+    "Column",
+    "NativeProfile",
+    "Op",
+    "Outcome",
+    "SliceStream",
+    "as_kernel_array",
+    "available",
+    "frame",
+    "fuzz_header",
+    "host_column",
+    "join",
+    "native_prefix",
+    "native_profile",
+    "normalize",
+    "normalize_record",
+    "parse_slices",
+    "path_segments",
+    "query",
+    "select_params",
+    "set_threads",
+    "split",
+    "surt",
+    "threads",
+]

@@ -1,0 +1,204 @@
+"""The kernel's operations over a column, each one call that runs its slices on the threads."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from urlnorm.native import extension, slicing, tables
+from urlnorm.native.answers import answerer
+from urlnorm.native.arrow_io import _FIXED, Column, Outcome, _capsules, _nbytes, _readable, frame
+from urlnorm.native.profiles import NativeProfile, _length_prefixed
+
+
+@dataclass(frozen=True)
+class Op:
+    """One kernel operation: its name, option, bytes that are not UTF-8, and its answerer.
+
+    Operations, modes and columns go to the kernel as indexes of the name tuples it exports
+    (``OP_NAMES``, ``JOIN_MODES``, ``QUERY_MODES``, ``HOST_COLUMNS``, ``UTF8_MODES``), so no
+    integer is kept equal by hand on the two sides.
+    """
+
+    name: str
+    option: Any
+    encode_invalid_utf8: bool = False
+    answer: Callable[[int, str], str | int] | None = None
+
+
+def _run_slices(
+    op: Op, column: Column, base: Column | None = None, names: tuple[str, ...] | None = None
+) -> list[Any]:
+    """One operation over ``column``: each slice's outputs, run on the threads in one call.
+
+    Each slice is the kernel's struct array of named columns (``_native/c_data.h``): those
+    ``names`` in their order, or all of them. ``pl.DataFrame`` or ``pyarrow.record_batch``
+    takes it over without a copy.
+    """
+    kernel = extension.loaded()
+    tables.give()
+    column = _readable(column)
+    base = None if base is None else _readable(base)
+    starts = [start for start, _ in slicing._slices(len(column), _nbytes(column))]
+    return kernel.run(  # type: ignore[no-any-return]
+        kernel.OP_NAMES.index(op.name),
+        op.option,
+        _capsules(column),
+        None if base is None else _capsules(base),
+        op.answer,
+        kernel.UTF8_MODES.index("encode" if op.encode_invalid_utf8 else "error"),
+        starts,
+        slicing.threads(),
+        None if names is None else "\0".join(names).encode(),
+    )
+
+
+def _run(
+    op: Op,
+    column: Column,
+    base: Column | None = None,
+    names: tuple[str, ...] | None = None,
+    *,
+    one_chunk: bool = True,
+) -> tuple[pl.DataFrame, int]:
+    """One operation: its frame (the columns ``names``, or all) and rows that left the kernel."""
+    slices = _run_slices(op, column, base, names)
+    return frame(slices, one_chunk=one_chunk), sum(part.asked for part in slices)
+
+
+def _asking(status: pl.Series) -> pl.Series:
+    kernel = extension.loaded()
+    first: int = kernel.ASK_FIRST
+    return (status >= first).arg_true()
+
+
+def _finish(op: Op, column: Column, *, one_chunk: bool = True) -> Outcome:
+    out, asked = _run(op, column, one_chunk=one_chunk)
+    texts = [out.get_column(name) for name in out.columns if name not in _FIXED]
+    port = out.get_column("port") if "port" in out.columns else None
+    return Outcome(texts, port, out.get_column("error"), asked)
+
+
+def _column(op: Op, column: Column) -> pl.Series:
+    """The one output column of an analytics operation (its rows' errors are not asked for)."""
+    return _run(op, column, names=("text",))[0].to_series()
+
+
+# ---- operations ------------------------------------------------------------------------------
+
+
+def normalize(
+    column: Column, profile: NativeProfile, *, encode_invalid_utf8: bool = False
+) -> Outcome:
+    """Normalise every row by ``profile`` (:meth:`Profile.normalize` per row)."""
+    op = Op("normalize", profile.spec, encode_invalid_utf8, answerer(profile))
+    return _finish(op, column)
+
+
+def normalize_record(
+    column: Column, profile: NativeProfile, *, encode_invalid_utf8: bool = False
+) -> Outcome:
+    """The record of every row after ``profile``'s rules, as :func:`split` gives it."""
+    op = Op("normalize_record", profile.spec, encode_invalid_utf8, answerer(profile))
+    return _finish(op, column)
+
+
+def surt(
+    column: Column, profile: NativeProfile, *, with_scheme: bool, trailing_comma: bool
+) -> Outcome:
+    """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
+    op = Op("surt", (profile.spec, with_scheme, trailing_comma), answer=answerer(profile))
+    return _finish(op, column)
+
+
+def parse_slices(
+    column: Column,
+    profile: NativeProfile,
+    outputs: tuple[str, ...],
+    names: tuple[str, ...],
+    *,
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+    encode_invalid_utf8: bool = False,
+) -> list[Any]:
+    """The ``outputs`` (kernel output names) of each row normalised once, uncopied, a slice each.
+
+    Each slice is a struct array of the kernel's own buffers (see :func:`_run_slices`) that
+    holds the columns ``names``, each named by the field it gives (``normalized``, a record
+    field, ``port``, ``surt``, ``key_hash``, ``host_type``, ``registered_domain``, ``status``
+    or ``error``), in that order.
+    """
+    op = _parse_op(profile, outputs, with_scheme, trailing_comma, encode_invalid_utf8)
+    return _run_slices(op, column, names=names)
+
+
+def _parse_op(
+    profile: NativeProfile, outputs: tuple[str, ...], scheme: bool, comma: bool, encode: bool
+) -> Op:
+    kernel = extension.loaded()
+    names: tuple[str, ...] = kernel.OUTPUT_NAMES
+    bits = sum(1 << names.index(name) for name in outputs)
+    return Op("parse", (profile.spec, bits, scheme, comma), encode, answerer(profile))
+
+
+def split(column: Column, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
+    """Split every row into the URL record's columns (:func:`urlnorm.split` per row)."""
+    op = Op("split", mode == "generic", encode_invalid_utf8, answerer(None))
+    return _finish(op, column, one_chunk=False)
+
+
+def host_column(urls: Column, column: str, *, include_private: bool) -> pl.Series:
+    """One of ``core.columns.HOST_COLUMNS`` a row: the host, its type, or a Public Suffix List part.
+
+    The URL is parsed as far as its port (nothing after it can make a URL invalid); a part is
+    core ``public_suffix.domain_parts``'s for a domain host, else null.
+    """
+    kernel = extension.loaded()
+    option = (kernel.HOST_COLUMNS.index(column), include_private)
+    return _column(Op("host", option, answer=answerer(None)), urls)
+
+
+def query(column: Column, mode: str, name: str = "") -> pl.Series:
+    """Each valid row's query as form-urlencoded pairs (URL Standard §5.1, core form_pairs).
+
+    ``pairs``: a list of ``{key, value}``; ``all``: a list of the values named ``name``;
+    ``first``: the first of those, or null.
+    """
+    kernel = extension.loaded()
+    spec = (kernel.QUERY_MODES.index(mode), name.encode("utf-8", "surrogatepass"))
+    return _column(Op("query", spec, answer=answerer(None)), column)
+
+
+def path_segments(column: Column) -> pl.Series:
+    """Each valid row's path segments (core ``path.segments``), a list a row."""
+    op = Op("path_segments", None, answer=answerer(None))
+    return _column(op, column)
+
+
+def join(column: Column, base: Column, mode: str) -> tuple[Outcome, pl.Series]:
+    """Resolve every reference against its base, or one literal base (:func:`urlnorm.join`).
+
+    Returns the outcome and the rows that need the core (a host that needs UTS #46): the
+    kernel does not answer questions for two URLs at once.
+    """
+    kernel = extension.loaded()
+    op = Op("join", kernel.JOIN_MODES.index(mode))
+    out, _ = _run(op, column, base, ("text", "status", "error"))
+    asking = _asking(out.get_column("status"))  # no answerer: these rows take the core
+    outcome = Outcome([out.get_column("text")], None, out.get_column("error"), asking.len())
+    return outcome, asking
+
+
+def select_params(column: Column, names: list[str], *, keep: bool) -> pl.Series | None:
+    """Each URL with only (``keep``) or without the parameters named, by raw key.
+
+    The query is the text's as written (core ``query.select_parameters``). None if a name is
+    too long for the kernel's list.
+    """
+    listed = _length_prefixed(sorted(set(names)))
+    if listed is None:
+        return None
+    return _column(Op("select_params", (keep, listed)), column)

@@ -1,0 +1,159 @@
+"""Profiles in the kernel's form.
+
+Each rule as (id, names, prefixes), per-host tables, and the part of a profile the kernel
+runs. Rules are recognised by their built-in functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from functools import partial
+
+from urlnorm.core import crawl, host_rules, rules
+from urlnorm.core.profiles import Profile
+from urlnorm.core.record import URL
+from urlnorm.native import extension
+
+_HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
+
+
+def _rule_spec(rule: rules.Rule | rules.TextRule) -> tuple[int, bytes, bytes] | None:
+    """The kernel's form of a rule, or None for a rule only Python has."""
+    if extension.KERNEL is None:
+        return None
+    names: tuple[str, ...] = extension.KERNEL.RULE_NAMES
+    fn = rule.apply
+    if isinstance(fn, partial) and fn.func is host_rules.apply_host_rules:
+        table = host_rules_table(fn.keywords["hosts"], fn.keywords["mirrors"])
+        return None if table is None else (names.index("host_rules"), table, b"")
+    if isinstance(fn, partial) and fn.func is crawl.drop_parameters:
+        listed = _length_prefixed(sorted(fn.keywords["names"]))
+        prefixes = _length_prefixed(fn.keywords["prefixes"])
+        if listed is None or prefixes is None:
+            return None
+        return names.index("drop_parameters"), listed, prefixes
+    if rule.name in names and _is_builtin(rule):
+        return names.index(rule.name), b"", b""
+    return None
+
+
+def host_rules_table(
+    hosts: Mapping[str, host_rules.HostRules], mirrors: Mapping[str, str]
+) -> bytes | None:
+    """The per-host rules as the kernel reads them (``_native/host_rules.c``).
+
+    None if a name, a list or the table is too long for its length field.
+    """
+    head = 8 + 4 * (len(hosts) + len(mirrors))  # the two counts and the offsets
+    records, host_at, mirror_at = bytearray(), {}, []
+    for name in sorted(hosts, key=str.encode):  # bytes order, as the kernel compares
+        record = _host_record(name, hosts[name])
+        if record is None:
+            return None
+        host_at[name] = head + len(records)
+        records += record
+    for mirror in sorted(mirrors, key=str.encode):
+        encoded = _length_prefixed([mirror])
+        if encoded is None:
+            return None
+        mirror_at.append(head + len(records))
+        records += encoded + host_at[mirrors[mirror]].to_bytes(4, "little")
+    counts = [len(host_at), len(mirror_at), *host_at.values(), *mirror_at]
+    table = b"".join(n.to_bytes(4, "little") for n in counts) + records
+    return table if len(table) < 1 << 32 else None
+
+
+def _host_record(name: str, own: host_rules.HostRules) -> bytes | None:
+    """One host's record: its name, flags, drop list, keep list and path aliases."""
+    kernel = extension.loaded()
+    on = {
+        "drop_trailing_slash": own.drop_trailing_slash,
+        "case_insensitive_path": own.case_insensitive_path,
+        "keep_params": own.keep_params is not None,
+    }
+    flags = sum(1 << bit for bit, name in enumerate(kernel.HOST_RULE_FLAGS) if on[name])
+    pieces = [
+        _length_prefixed([name]),
+        bytes([flags]),
+        _counted(own.drop_params),
+        _counted(own.keep_params or ()),
+        _counted([part for alias in own.path_aliases for part in alias], per_entry=2),
+    ]
+    present = [p for p in pieces if p is not None]
+    return b"".join(present) if len(present) == len(pieces) else None
+
+
+def _counted(entries: Iterable[str], *, per_entry: int = 1) -> bytes | None:
+    """A count byte, then the length-prefixed entries (``per_entry`` strings an entry)."""
+    listed = list(entries)
+    body = _length_prefixed(listed)
+    if body is None or len(listed) // per_entry > 255:
+        return None
+    return bytes([len(listed) // per_entry]) + body
+
+
+def _length_prefixed(entries: Iterable[str]) -> bytes | None:
+    """The kernel's name list: each entry a length byte, then the name (None if one is longer)."""
+    encoded = [e.encode() for e in entries]
+    if any(len(e) > 255 for e in encoded):
+        return None
+    return b"".join(bytes([len(e)]) + e for e in encoded)
+
+
+def _is_builtin(rule: rules.Rule | rules.TextRule) -> bool:
+    builtin = rules.RULES.get(rule.name)
+    return builtin is not None and builtin.apply is rule.apply
+
+
+@dataclass(frozen=True)
+class NativeProfile:
+    """A profile the kernel runs whole, and how Python answers its host questions."""
+
+    profile: Profile
+    spec: tuple[int, list[tuple[int, bytes, bytes]]]
+
+    def answer_host_rules(self, host_text: str) -> str:
+        """The profile's host rules (lower-case, UTS #46) on a non-ASCII host, in order."""
+        url = URL(host=host_text)
+        for rule in self.profile.rules:
+            if rule.name in _HOST_RULES and isinstance(rule, rules.Rule):
+                url = rule.apply(url)
+        return str(url.host)
+
+
+# Keyed by the profile's value (its mode and rules), never by a hash alone: two profiles
+# whose hashes collide must not share a compiled form.
+_NATIVE_PROFILES: dict[
+    tuple[str, tuple[rules.Rule | rules.TextRule, ...]], NativeProfile | None
+] = {}
+
+
+def native_prefix(profile: Profile) -> tuple[NativeProfile | None, tuple[rules.Rule, ...]]:
+    """The longest leading part of ``profile`` the kernel runs, and the rules left to Python.
+
+    Python's rules run on the kernel's record, so they must all be record rules.
+    """
+    count = 0
+    while count < len(profile.rules) and _rule_spec(profile.rules[count]) is not None:
+        count += 1
+    rest = profile.rules[count:]
+    if count == 0 or not all(isinstance(r, rules.Rule) for r in rest):
+        return None, ()
+    head = native_profile(
+        replace(profile, name=f"{profile.name}-native", rules=profile.rules[:count])
+    )
+    return head, tuple(r for r in rest if isinstance(r, rules.Rule))
+
+
+def native_profile(profile: Profile) -> NativeProfile | None:
+    """The kernel's form of ``profile``, or None if a rule of it exists only in Python."""
+    if extension.KERNEL is None:
+        return None
+    key = (profile.mode, profile.rules)
+    if key not in _NATIVE_PROFILES:
+        specs = [_rule_spec(r) for r in profile.rules]
+        ok = profile.mode in ("whatwg", "generic") and None not in specs
+        spec = (int(profile.mode == "generic"), [s for s in specs if s is not None])
+        _NATIVE_PROFILES[key] = NativeProfile(profile, spec) if ok else None
+    return _NATIVE_PROFILES[key]

@@ -1,0 +1,87 @@
+"""The kernel's tables, from their one source: the core.
+
+Character classes and encode sets, special schemes and the Public Suffix List's rules, given
+once, before the first batch.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from urlnorm.core import host, percent, public_suffix, whatwg
+from urlnorm.native import extension
+
+# The core's sets by the names the kernel gives its class bits (CLASS_NAMES, in bit order).
+# Encode sets hold every byte above 0x7F too: the kernel encodes UTF-8 bytes one by one.
+_ENCODE_SETS = {
+    "c0_control": percent.C0_CONTROL,
+    "fragment": percent.FRAGMENT,
+    "query": percent.QUERY,
+    "special_query": percent.SPECIAL_QUERY,
+    "path": percent.PATH,
+    "userinfo": percent.USERINFO,
+}
+_CLASSES = {
+    "alpha": percent.ALPHA,
+    "digit": percent.DIGIT,
+    "hexdig": percent.HEXDIG,
+    "unreserved": percent.UNRESERVED,
+    "scheme_chars": percent.SCHEME_CHARS,
+    "forbidden_host": host.FORBIDDEN_HOST,
+    "forbidden_domain": host.FORBIDDEN_DOMAIN,
+}
+# A slice holds at least this many input bytes (about 140 URLs, some 70 microseconds of
+# kernel work): the kernel starts a thread a slice in a few tens of microseconds, so a batch
+
+
+def class_table() -> bytes:
+    """Each byte's classes as the kernel's 16-bit masks (little-endian), from the core's sets."""
+    names: tuple[str, ...] = extension.loaded().CLASS_NAMES
+    masks = [
+        sum(1 << bit for bit, name in enumerate(names) if _in_class(byte, name))
+        for byte in range(256)
+    ]
+    return b"".join(m.to_bytes(2, "little") for m in masks)
+
+
+def _in_class(byte: int, name: str) -> bool:
+    if name in _ENCODE_SETS:
+        return byte > 0x7F or chr(byte) in _ENCODE_SETS[name]
+    return chr(byte) in _CLASSES[name]
+
+
+def special_schemes() -> list[tuple[str, int]]:
+    """The special schemes and their default ports (-1 for none), from the core."""
+    return [(s, -1 if p is None else p) for s, p in whatwg.SPECIAL_SCHEMES.items()]
+
+
+def psl_rules(*, include_private: bool = True) -> tuple[bytes, int]:
+    """The Public Suffix List's rules, NUL-terminated, from the core.
+
+    Returns the rules and the most labels a rule has, as the kernel's ``set_psl`` takes them.
+    """
+    rule_set, most_labels = public_suffix.rules(include_private=include_private)
+    return ("\0".join(sorted(rule_set)) + "\0").encode(), most_labels
+
+
+_lock = threading.Lock()
+_given = False
+
+
+def give() -> None:
+    """Give the kernel the core's tables, once, before its first batch.
+
+    Not at import: building the Public Suffix List's rule sets takes a tenth of a second,
+    which a command that never runs the kernel (``--version``, ``explain``) need not pay.
+    """
+    global _given
+    if _given:
+        return
+    kernel = extension.loaded()
+    with _lock:
+        if _given:
+            return
+        kernel.set_tables(class_table(), special_schemes())
+        for include_private in (True, False):
+            kernel.set_psl(include_private, *psl_rules(include_private=include_private))
+        _given = True
