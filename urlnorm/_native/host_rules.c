@@ -1,6 +1,6 @@
 /* Per-host rules (core/host_rules.py), run as the profile's last rule.
  *
- * The table comes from urlnorm/native.py (host_rules_table) in the rule's `names` bytes:
+ * The table comes from urlnorm/native/profiles.py (host_rules_table) in the rule's `names` bytes:
  *   u32 hosts, u32 mirrors, u32 host offsets (sorted by host), u32 mirror offsets (sorted);
  *   host record:   str host, u8 flags, u8 n, n x str drop, u8 n, n x str keep,
  *                  u8 n, n x (str ending, str replacement)

@@ -1,5 +1,4 @@
-/* Normalisation rules (core/rules.py), each on the record, citing its section; and a
- * profile's run: parse in its mode, then its rules in order (core/profiles.py). */
+/* Normalisation rules (core/rules.py), each on the record, citing its section. */
 #include <string.h>
 
 #include "urlnorm.h"
@@ -129,10 +128,9 @@ void un_drop_default_port(un_url *u) {
     if (u->port >= 0 && default_port(u) == u->port) u->port = -1;
 }
 
-
-int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
-    switch (r->id) {
-    case UN_RULE_STRIP_WHITESPACE: return UN_OK; /* a text rule: applied before the parse */
+/* A rule of core/rules.py by its id; another module's rule is left to profiles.c. */
+int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u) {
+    switch (id) {
     case UN_RULE_LOWERCASE_SCHEME: lower_ascii(u->scheme.data, u->scheme.len); return UN_OK;
     case UN_RULE_UPPERCASE_PERCENT_HEX: map_text_fields(c, u, uppercase_escapes); return UN_OK;
     case UN_RULE_DECODE_UNRESERVED: map_text_fields(c, u, un_decode_unreserved); return UN_OK;
@@ -144,58 +142,9 @@ int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
     case UN_RULE_DROP_EMPTY_USERINFO: drop_empty_userinfo(u); return UN_OK;
     case UN_RULE_EMPTY_PATH_TO_SLASH: empty_path_to_slash(u); return UN_OK;
     case UN_RULE_FILE_LOCALHOST: file_localhost(u); return UN_OK;
-    case UN_RULE_DROP_FRAGMENT: u->has_fragment = 0; return UN_OK;
-    case UN_RULE_DROP_PATH_SESSION_ID: return un_drop_path_session_id(c, u);
-    case UN_RULE_DROP_PARAMETERS:
-    case UN_RULE_CLEAN_QUERY: {
-        int applied;
-        return un_filter_query(c, u, r, 1, &applied);
+    default: return UN_OK;
     }
-    case UN_RULE_SORT_QUERY: return un_sort_query(c, u);
-    case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
-    case UN_RULE_FOLD_HTTPS: un_fold_https(u); return UN_OK;
-    case UN_RULE_DROP_TRAILING_SLASH: un_drop_trailing_slash(u); return UN_OK;
-    case UN_RULE_HOST_RULES: return un_host_rules(c, u, &r->params);
-    case UN_N_RULES: break;
-    }
-    return UN_OK;
 }
 
-static int has_rule(const un_profile *prof, un_rule_id id) {
-    for (int i = 0; i < prof->n_rules; i++) {
-        if (prof->rules[i].id == id) return 1;
-    }
-    return 0;
-}
-
-/* Whether rules i and i + 1 are the two percent rules, which one pass over the escapes
- * applies together (un_normalize_escapes): most profiles have them so. */
-static int escape_pair(const un_profile *prof, int i) {
-    return i + 1 < prof->n_rules && prof->rules[i].id == UN_RULE_UPPERCASE_PERCENT_HEX && prof->rules[i + 1].id == UN_RULE_DECODE_UNRESERVED;
-}
-
-/* core Profile.apply: text rules, the parse, then the record rules in order. */
-int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
-    c->host_answered = 0;
-    c->has_percent = n && memchr(p, '%', n) != NULL;
-    if (has_rule(prof, UN_RULE_STRIP_WHITESPACE) && n) {
-        p = un_remove_whitespace(&c->text, p, &n);
-        if (!p) return UN_ERR_MEMORY;
-    }
-    int err = prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
-    if (err) return err;
-    if (!u->has_scheme) return UN_ERR_MISSING_SCHEME;
-    for (int i = 0, applied = 1; i < prof->n_rules; i += applied) {
-        applied = 1;
-        if (escape_pair(prof, i)) {
-            map_text_fields(c, u, un_normalize_escapes);
-            applied = 2;
-        } else if (un_is_query_filter(prof->rules[i].id)) {
-            err = un_filter_query(c, u, prof->rules + i, prof->n_rules - i, &applied);
-        } else {
-            err = un_apply_rule(c, &prof->rules[i], u);
-        }
-        if (err) return err;
-    }
-    return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
-}
+/* uppercase_percent_hex then decode_unreserved, in one pass over the escapes. */
+void un_apply_percent_rules(un_ctx *c, un_url *u) { map_text_fields(c, u, un_normalize_escapes); }

@@ -1,4 +1,4 @@
-/* The character tables, filled once from urlnorm.core (see urlnorm/native.py). */
+/* The character tables, filled once from urlnorm.core (see urlnorm/native/tables.py). */
 #include <string.h>
 
 #include "urlnorm.h"

@@ -1,4 +1,4 @@
-/* A batch on several threads (native.py's slicing): its rows cut into slices, each run by
+/* A batch on several threads (urlnorm/native/slicing.py): its rows cut into slices, each run by
  * un_run_batch into a result of its own, the slices taken in turn by up to n threads, the
  * caller's among them. Threads are started a call: a process that forks (Spark's and Ray's
  * workers) keeps no pool that its child would lack. */

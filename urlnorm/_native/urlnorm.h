@@ -286,7 +286,8 @@ typedef struct {
     un_rule rules[UN_MAX_RULES];
 } un_profile;
 
-int un_apply_rule(un_ctx *c, const un_rule *r, un_url *u);
+int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u); /* rules.c */
+void un_apply_percent_rules(un_ctx *c, un_url *u);
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
 void un_params_index(un_params *params);
 void un_profile_index(un_profile *prof); /* every rule's un_params_index */
