@@ -495,17 +495,17 @@ def test_the_kernel_and_python_name_the_same_things() -> None:
 @needs_kernel
 def test_rows_that_ask_are_counted() -> None:
     series = pl.Series(["http://bücher.example/", "http://a.example/", "http://www.example.com/"])
-    assert engine.normalize(series, "canonical").slow_rows == 1
+    assert engine.normalize(series, "canonical").left_kernel == 1
     # a question the kernel has had is recalled, not asked again (the question is the host as
     # written: two spellings, two questions)
     again = pl.Series(
         ["http://bücher.example/a", "http://BÜCHER.example/b", "http://bücher.example/a"]
     )
     result = engine.normalize(again, "canonical")
-    assert result.slow_rows == 2
+    assert result.left_kernel == 2
     assert result.frame["url"].to_list() == [urlnorm.normalize(u, "canonical") for u in again]
     # the PSL is in the kernel: strip_www asks nothing
-    assert engine.normalize(series, "crawl").slow_rows == 1
+    assert engine.normalize(series, "crawl").left_kernel == 1
 
 
 @pytest.mark.parametrize(
@@ -558,7 +558,7 @@ def test_strip_www_runs_in_the_kernel() -> None:
         "http://www.co.uk/",
         "http://xn--bcher-kva.de/",
     ]
-    assert result.slow_rows == 1  # only the IDN host, for UTS #46
+    assert result.left_kernel == 1  # only the IDN host, for UTS #46
 
 
 @needs_kernel

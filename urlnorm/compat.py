@@ -81,7 +81,7 @@ class Result:
 
     values: pl.Series
     errors: pl.Series
-    slow_rows: int
+    left_kernel: int
 
 
 def _by_distinct(keys: pl.DataFrame, fn: Callable[..., Any], dtype: pl.DataType) -> Result:
@@ -99,7 +99,7 @@ def _merge(fast: pl.Series, covered: pl.Series, slow: Result) -> Result:
     err = pl.DataFrame({"covered": covered, "e": slow.errors}).select(
         pl.when(~pl.col("covered")).then("e")
     )
-    return Result(values, err.to_series(), slow.slow_rows)
+    return Result(values, err.to_series(), slow.left_kernel)
 
 
 def _tiered(
@@ -283,7 +283,7 @@ def _attribute(name: str, dtype: pl.DataType) -> Callable[..., Result]:
 
         attr = _by_distinct(netloc.to_frame("n"), read, dtype)
         codes = pl.DataFrame({"a": split.errors, "b": attr.errors}).select(pl.coalesce("a", "b"))
-        return Result(attr.values, codes.to_series(), split.slow_rows + attr.slow_rows)
+        return Result(attr.values, codes.to_series(), split.left_kernel + attr.left_kernel)
 
     return run
 

@@ -3,7 +3,7 @@
 Every column function runs the kernel (:mod:`urlnorm.native`) over the whole column with the
 GIL released. Python runs per distinct value for the questions the kernel asks (UTS #46 for
 a non-ASCII host, the Public Suffix List for ``strip_www``), for a user's own rules after the
-built-in ones, and for joins whose hosts need UTS #46. ``Result.slow_rows`` counts the rows
+built-in ones, and for joins whose hosts need UTS #46. ``Result.left_kernel`` counts the rows
 that left the kernel: a row asks only a question new to its thread, whose earlier answers
 the kernel recalls. Without the extension (``URLNORM_NO_EXTENSIONS=1``, or no compiler at
 install) the core runs once per distinct value: the same results, by the same reference.
@@ -60,7 +60,7 @@ class Result:
 
     frame: pl.DataFrame
     errors: pl.Series
-    slow_rows: int
+    left_kernel: int
 
 
 def _url_error_code(exc: Exception) -> str:
@@ -164,7 +164,7 @@ def _from_kernel(outcome: native.Outcome, names: tuple[str, ...]) -> Result:
     frame = pl.DataFrame(columns)
     if outcome.port is not None:
         frame = frame.select(RECORD_FIELDS)
-    return Result(frame, outcome.errors, outcome.asked)
+    return Result(frame, outcome.errors, outcome.left_kernel)
 
 
 def _on_core(
@@ -261,13 +261,13 @@ def parse(
         # A row's error is its bytes' (decoding, which the core never saw) or its URL's.
         errors = result.frame.select(pl.coalesce(result.errors, "error")).to_series()
         frame = result.frame.with_columns(errors.alias("error")).select(wanted)
-        return Result(frame, errors.alias("error"), result.slow_rows)
+        return Result(frame, errors.alias("error"), result.left_kernel)
     slices = _kernel_parse(series, whole, wanted, encode, options)
     # One chunk a slice, nothing copied, the columns in order already (picking them in
     # Polars costs a tenth of a millisecond a call, much of a 2,048-row batch's own cost).
     frame = native.frame(slices, one_chunk=False)
     errors = frame.get_column("error") if "error" in wanted else frame.drop_in_place("error")
-    return Result(frame, errors, sum(part.asked for part in slices))
+    return Result(frame, errors, sum(part.left_kernel for part in slices))
 
 
 def parse_arrow(
@@ -418,7 +418,7 @@ def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Resu
     keys = pl.DataFrame({"base": bases(series.len()).gather(asking), "ref": refs.gather(asking)})
     urls, codes = per_distinct(keys, core, pl.String())
     frame = result.frame.with_columns(result.frame.get_column("url").scatter(asking, urls))
-    return Result(frame, result.errors.scatter(asking, codes), result.slow_rows)
+    return Result(frame, result.errors.scatter(asking, codes), result.left_kernel)
 
 
 def record_struct(result: Result, series: pl.Series) -> pl.Series:

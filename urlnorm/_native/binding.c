@@ -91,7 +91,7 @@ static PyMethodDef slice_methods[] = {
 
 static PyMemberDef slice_members[] = {
     {"rows", T_LONGLONG, offsetof(Slice, rows), READONLY, "The slice's rows."},
-    {"asked", T_LONGLONG, offsetof(Slice, asked), READONLY, "Rows that asked Python a question."},
+    {"left_kernel", T_LONGLONG, offsetof(Slice, asked), READONLY, "Rows that left the kernel: each asked Python a question."},
     {NULL, 0, 0, 0, NULL},
 };
 

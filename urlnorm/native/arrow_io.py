@@ -90,4 +90,4 @@ class Outcome:
     texts: list[pl.Series]
     port: pl.Series | None
     errors: pl.Series
-    asked: int
+    left_kernel: int

@@ -66,7 +66,7 @@ def _run(
 ) -> tuple[pl.DataFrame, int]:
     """One operation: its frame (the columns ``names``, or all) and rows that left the kernel."""
     slices = _run_slices(op, column, base, names)
-    return frame(slices, one_chunk=one_chunk), sum(part.asked for part in slices)
+    return frame(slices, one_chunk=one_chunk), sum(part.left_kernel for part in slices)
 
 
 def _asking(status: pl.Series) -> pl.Series:
