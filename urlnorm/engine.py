@@ -12,7 +12,7 @@ install) the core runs once per distinct value: the same results, by the same re
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import fields
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +32,7 @@ from urlnorm.core.split import MODES as SPLIT_MODES
 from urlnorm.core.split import split as core_split
 from urlnorm.core.surt import surt as core_surt
 from urlnorm.lazy import LazyModule
+from urlnorm.result import Result
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -52,15 +53,6 @@ PARSE_SCHEMA: dict[str, pl.DataType] = {
 TEXT_FIELDS = tuple(name for name in RECORD_FIELDS if name != "port")
 # What to do with bytes that are not UTF-8: a null and an error code, or percent-encode them
 # as they are (what crawlers do with Latin-1 URLs).
-
-
-@dataclass(frozen=True)
-class Result:
-    """An engine result: output columns, the error column, and how many rows left the kernel."""
-
-    frame: pl.DataFrame
-    errors: pl.Series
-    left_kernel: int
 
 
 def _url_error_code(exc: Exception) -> str:
@@ -157,16 +149,6 @@ def _as_text(series: pl.Series, encode: bool = False) -> tuple[pl.Series, pl.Ser
     return text.alias(series.name), codes
 
 
-def _from_kernel(outcome: native.Outcome, names: tuple[str, ...]) -> Result:
-    columns = [t.alias(name) for name, t in zip(names, outcome.texts, strict=True)]
-    if outcome.port is not None:
-        columns.append(outcome.port.alias("port"))
-    frame = pl.DataFrame(columns)
-    if outcome.port is not None:
-        frame = frame.select(RECORD_FIELDS)
-    return Result(frame, outcome.errors, outcome.left_kernel)
-
-
 def _on_core(
     series: pl.Series,
     fn: Callable[[str], dict[str, Any]],
@@ -191,8 +173,7 @@ def split(series: pl.Series, mode: str = "whatwg", *, invalid_utf8: str = "error
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
     encode = _check_utf8_option(invalid_utf8)
     if native.available():
-        outcome = native.split(series, mode, encode_invalid_utf8=encode)
-        return _from_kernel(outcome, TEXT_FIELDS)
+        return native.split(series, mode, RECORD_FIELDS, encode_invalid_utf8=encode)
     return _on_core(series, lambda v: _record(core_split(v, mode)), RECORD_SCHEMA, encode)
 
 
@@ -203,8 +184,7 @@ def normalize(
     prof, encode = get_profile(profile), _check_utf8_option(invalid_utf8)
     whole = native.native_profile(prof)
     if whole is not None:
-        outcome = native.normalize(series, whole, encode_invalid_utf8=encode)
-        return _from_kernel(outcome, ("url",))
+        return native.normalize(series, whole, encode_invalid_utf8=encode)
     head, rest = native.native_prefix(prof)
     if head is not None:
         return _then_python_rules(series, head, rest, encode)
@@ -215,8 +195,8 @@ def _then_python_rules(
     series: pl.Series, head: native.NativeProfile, rest: tuple[Any, ...], encode: bool
 ) -> Result:
     """The kernel's record after the built-in rules, then a user's rules once per record."""
-    outcome = native.normalize_record(series, head, encode_invalid_utf8=encode)
-    records = _from_kernel(outcome, TEXT_FIELDS).frame
+    result = native.normalize_record(series, head, RECORD_FIELDS, encode_invalid_utf8=encode)
+    records = result.frame
 
     def finish(fields: dict[str, Any]) -> str:
         url = URL(**fields)
@@ -224,12 +204,12 @@ def _then_python_rules(
             url = rule.apply(url)
         return serialize(url)
 
-    valid = outcome.errors.is_null() & records.get_column("path").is_not_null()
+    valid = result.errors.is_null() & records.get_column("path").is_not_null()
     keys = records.filter(valid).select(pl.struct(RECORD_FIELDS).alias("record"))
     urls, codes = per_distinct(keys, finish, pl.String())
     rows = valid.arg_true()
     out = _nulls(series.len()).scatter(rows, urls)
-    return Result(pl.DataFrame({"url": out}), outcome.errors.scatter(rows, codes), rows.len())
+    return Result(pl.DataFrame({"url": out}), result.errors.scatter(rows, codes), rows.len())
 
 
 def parse(
@@ -352,13 +332,7 @@ def surt(
     prof = get_profile(profile)
     whole = native.native_profile(prof)
     if whole is not None:
-        outcome = native.surt(
-            series,
-            whole,
-            with_scheme=with_scheme,
-            trailing_comma=trailing_comma,
-        )
-        return _from_kernel(outcome, ("surt",))
+        return native.surt(series, whole, with_scheme=with_scheme, trailing_comma=trailing_comma)
 
     def core(value: str) -> dict[str, Any]:
         key = core_surt(value, prof, with_scheme=with_scheme, trailing_comma=trailing_comma)
@@ -410,8 +384,7 @@ def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Resu
         codes = pl.select(pl.coalesce(ref_errors, codes)).to_series()
         return Result(pl.DataFrame({"url": urls}), codes.alias("error"), keys.drop_nulls().height)
     kernel_base = pl.Series([base]) if isinstance(base, str) else base
-    outcome, asking = native.join(series, kernel_base, mode)
-    result = _from_kernel(outcome, ("url",))
+    result, asking = native.join(series, kernel_base, mode)
     if asking.len() == 0:
         return result
     # Rows whose hosts need UTS #46 take the core, once per distinct (base, reference).

@@ -13,7 +13,7 @@ threads, :mod:`.operations` runs them, and :mod:`.fuzz` writes the fuzz harness'
 
 from __future__ import annotations
 
-from urlnorm.native.arrow_io import Column, Outcome, SliceStream, as_kernel_array, frame
+from urlnorm.native.arrow_io import Column, SliceStream, as_kernel_array, frame
 from urlnorm.native.extension import available
 from urlnorm.native.fuzz import fuzz_header
 from urlnorm.native.operations import (
@@ -36,7 +36,6 @@ __all__ = [
     "Column",
     "NativeProfile",
     "Op",
-    "Outcome",
     "SliceStream",
     "as_kernel_array",
     "available",

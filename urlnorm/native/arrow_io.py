@@ -5,7 +5,6 @@ What the kernel reads, and its slices handed to Polars as one stream, without a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import polars as pl
@@ -81,13 +80,3 @@ def frame(slices: list[Any], *, one_chunk: bool = True) -> pl.DataFrame:
     if one_chunk and len(slices) > 1:
         return pl.DataFrame([column.rechunk() for column in whole.iter_columns()])
     return whole
-
-
-@dataclass
-class Outcome:
-    """A finished operation: text columns, ports, error codes, and rows that left the kernel."""
-
-    texts: list[pl.Series]
-    port: pl.Series | None
-    errors: pl.Series
-    left_kernel: int

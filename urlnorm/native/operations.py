@@ -10,8 +10,9 @@ import polars as pl
 
 from urlnorm.native import extension, slicing, tables
 from urlnorm.native.answers import answerer
-from urlnorm.native.arrow_io import _FIXED, Column, Outcome, _capsules, _nbytes, _readable, frame
+from urlnorm.native.arrow_io import _FIXED, Column, _capsules, _nbytes, _readable, frame
 from urlnorm.native.profiles import NativeProfile, _length_prefixed
+from urlnorm.result import Result
 
 
 @dataclass(frozen=True)
@@ -75,11 +76,16 @@ def _asking(status: pl.Series) -> pl.Series:
     return (status >= first).arg_true()
 
 
-def _finish(op: Op, column: Column, *, one_chunk: bool = True) -> Outcome:
-    out, asked = _run(op, column, one_chunk=one_chunk)
-    texts = [out.get_column(name) for name in out.columns if name not in _FIXED]
-    port = out.get_column("port") if "port" in out.columns else None
-    return Outcome(texts, port, out.get_column("error"), asked)
+def _finish(op: Op, column: Column, columns: tuple[str, ...], *, one_chunk: bool = True) -> Result:
+    """The operation's result, its text columns named by ``columns`` in order.
+
+    ``port``, if named, is the kernel's port column.
+    """
+    out, left_kernel = _run(op, column, one_chunk=one_chunk)
+    texts = [name for name in out.columns if name not in _FIXED]
+    named = zip(texts, (name for name in columns if name != "port"), strict=True)
+    renamed = out.rename(dict(named))
+    return Result(renamed.select(columns), out.get_column("error"), left_kernel)
 
 
 def _column(op: Op, column: Column) -> pl.Series:
@@ -92,26 +98,30 @@ def _column(op: Op, column: Column) -> pl.Series:
 
 def normalize(
     column: Column, profile: NativeProfile, *, encode_invalid_utf8: bool = False
-) -> Outcome:
+) -> Result:
     """Normalise every row by ``profile`` (:meth:`Profile.normalize` per row)."""
     op = Op("normalize", profile.spec, encode_invalid_utf8, answerer(profile))
-    return _finish(op, column)
+    return _finish(op, column, ("url",))
 
 
 def normalize_record(
-    column: Column, profile: NativeProfile, *, encode_invalid_utf8: bool = False
-) -> Outcome:
+    column: Column,
+    profile: NativeProfile,
+    fields: tuple[str, ...],
+    *,
+    encode_invalid_utf8: bool = False,
+) -> Result:
     """The record of every row after ``profile``'s rules, as :func:`split` gives it."""
     op = Op("normalize_record", profile.spec, encode_invalid_utf8, answerer(profile))
-    return _finish(op, column)
+    return _finish(op, column, fields)
 
 
 def surt(
     column: Column, profile: NativeProfile, *, with_scheme: bool, trailing_comma: bool
-) -> Outcome:
+) -> Result:
     """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
     op = Op("surt", (profile.spec, with_scheme, trailing_comma), answer=answerer(profile))
-    return _finish(op, column)
+    return _finish(op, column, ("surt",))
 
 
 def parse_slices(
@@ -144,10 +154,12 @@ def _parse_op(
     return Op("parse", (profile.spec, bits, scheme, comma), encode, answerer(profile))
 
 
-def split(column: Column, mode: str, *, encode_invalid_utf8: bool = False) -> Outcome:
-    """Split every row into the URL record's columns (:func:`urlnorm.split` per row)."""
+def split(
+    column: Column, mode: str, fields: tuple[str, ...], *, encode_invalid_utf8: bool = False
+) -> Result:
+    """Split every row into the URL record's columns ``fields`` (:func:`urlnorm.split`)."""
     op = Op("split", mode == "generic", encode_invalid_utf8, answerer(None))
-    return _finish(op, column, one_chunk=False)
+    return _finish(op, column, fields, one_chunk=False)
 
 
 def host_column(urls: Column, column: str, *, include_private: bool) -> pl.Series:
@@ -178,18 +190,18 @@ def path_segments(column: Column) -> pl.Series:
     return _column(op, column)
 
 
-def join(column: Column, base: Column, mode: str) -> tuple[Outcome, pl.Series]:
+def join(column: Column, base: Column, mode: str) -> tuple[Result, pl.Series]:
     """Resolve every reference against its base, or one literal base (:func:`urlnorm.join`).
 
-    Returns the outcome and the rows that need the core (a host that needs UTS #46): the
-    kernel does not answer questions for two URLs at once.
+    Returns the result (column ``url``) and the rows that need the core (a host that needs
+    UTS #46): the kernel does not answer questions for two URLs at once.
     """
     kernel = extension.loaded()
     op = Op("join", kernel.JOIN_MODES.index(mode))
     out, _ = _run(op, column, base, ("text", "status", "error"))
     asking = _asking(out.get_column("status"))  # no answerer: these rows take the core
-    outcome = Outcome([out.get_column("text")], None, out.get_column("error"), asking.len())
-    return outcome, asking
+    frame = out.select(pl.col("text").alias("url"))
+    return Result(frame, out.get_column("error"), asking.len()), asking
 
 
 def select_params(column: Column, names: list[str], *, keep: bool) -> pl.Series | None:
