@@ -43,7 +43,7 @@ static int not_listed(const un_params *params, const uint8_t *p, size_t n) {
            !un_listed(params->prefixes, params->prefixes_len, p, k, 1, 1);
 }
 
-int un_is_query_filter(un_rule_id id) { return id == UN_RULE_DROP_PARAMETERS || id == UN_RULE_CLEAN_QUERY; }
+static int is_query_filter(un_rule_id id) { return id == UN_RULE_DROP_PARAMETERS || id == UN_RULE_CLEAN_QUERY; }
 
 typedef struct {
     const un_rule *rules;
@@ -66,7 +66,7 @@ static int kept_by_all(const uint8_t *p, size_t n, const void *data) {
 int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int *n_applied) {
     filters f = {rules, 0};
     int cleans = 0;
-    for (; f.n < n_rules && un_is_query_filter(rules[f.n].id); f.n++) cleans |= rules[f.n].id == UN_RULE_CLEAN_QUERY;
+    for (; f.n < n_rules && is_query_filter(rules[f.n].id); f.n++) cleans |= rules[f.n].id == UN_RULE_CLEAN_QUERY;
     *n_applied = f.n;
     if (!u->has_query) return UN_OK;
     if (u->query.len || cleans) un_filter_parameters(c, u, kept_by_all, &f);

@@ -4,25 +4,6 @@
 
 #include "urlnorm.h"
 
-static int apply_rule(un_ctx *c, const un_rule *r, un_url *u) {
-    switch (r->id) {
-    case UN_RULE_STRIP_WHITESPACE: return UN_OK; /* a text rule: applied before the parse */
-    case UN_RULE_DROP_FRAGMENT: u->has_fragment = 0; return UN_OK;
-    case UN_RULE_DROP_PATH_SESSION_ID: return un_drop_path_session_id(c, u);
-    case UN_RULE_DROP_PARAMETERS:
-    case UN_RULE_CLEAN_QUERY: {
-        int applied;
-        return un_filter_query(c, u, r, 1, &applied);
-    }
-    case UN_RULE_SORT_QUERY: return un_sort_query(c, u);
-    case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
-    case UN_RULE_FOLD_HTTPS: un_fold_https(u); return UN_OK;
-    case UN_RULE_DROP_TRAILING_SLASH: un_drop_trailing_slash(u); return UN_OK;
-    case UN_RULE_HOST_RULES: return un_host_rules(c, u, &r->params);
-    default: return un_apply_standard_rule(c, r->id, u);
-    }
-}
-
 static int has_rule(const un_profile *prof, un_rule_id id) {
     for (int i = 0; i < prof->n_rules; i++) {
         if (prof->rules[i].id == id) return 1;
@@ -36,6 +17,32 @@ static int escape_pair(const un_profile *prof, int i) {
     return i + 1 < prof->n_rules && prof->rules[i].id == UN_RULE_UPPERCASE_PERCENT_HEX && prof->rules[i + 1].id == UN_RULE_DECODE_UNRESERVED;
 }
 
+/* The rule at i, by its id in the file that mirrors its core module, with the rules after it
+ * that one pass applies together (the percent pair, a run of parameter filters); *applied of
+ * them. */
+static int apply_rules_at(un_ctx *c, const un_profile *prof, int i, un_url *u, int *applied) {
+    const un_rule *r = &prof->rules[i];
+    *applied = 1;
+    if (escape_pair(prof, i)) {
+        un_apply_percent_rules(c, u);
+        *applied = 2;
+        return UN_OK;
+    }
+    switch (r->id) {
+    case UN_RULE_STRIP_WHITESPACE: return UN_OK; /* a text rule: applied before the parse */
+    case UN_RULE_DROP_FRAGMENT: u->has_fragment = 0; return UN_OK;
+    case UN_RULE_DROP_PATH_SESSION_ID: return un_drop_path_session_id(c, u);
+    case UN_RULE_DROP_PARAMETERS:
+    case UN_RULE_CLEAN_QUERY: return un_filter_query(c, u, r, prof->n_rules - i, applied);
+    case UN_RULE_SORT_QUERY: return un_sort_query(c, u);
+    case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
+    case UN_RULE_FOLD_HTTPS: un_fold_https(u); return UN_OK;
+    case UN_RULE_DROP_TRAILING_SLASH: un_drop_trailing_slash(u); return UN_OK;
+    case UN_RULE_HOST_RULES: return un_host_rules(c, u, &r->params);
+    default: return un_apply_standard_rule(c, r->id, u);
+    }
+}
+
 /* core Profile.apply: text rules, the parse, then the record rules in order. */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
@@ -47,16 +54,8 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
     int err = prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
     if (err) return err;
     if (!u->has_scheme) return UN_ERR_MISSING_SCHEME;
-    for (int i = 0, applied = 1; i < prof->n_rules; i += applied) {
-        applied = 1;
-        if (escape_pair(prof, i)) {
-            un_apply_percent_rules(c, u);
-            applied = 2;
-        } else if (un_is_query_filter(prof->rules[i].id)) {
-            err = un_filter_query(c, u, prof->rules + i, prof->n_rules - i, &applied);
-        } else {
-            err = apply_rule(c, &prof->rules[i], u);
-        }
+    for (int i = 0, applied = 0; i < prof->n_rules; i += applied) {
+        err = apply_rules_at(c, prof, i, u, &applied);
         if (err) return err;
     }
     return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;

@@ -286,21 +286,23 @@ typedef struct {
     un_rule rules[UN_MAX_RULES];
 } un_profile;
 
-int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u); /* rules.c */
-void un_apply_percent_rules(un_ctx *c, un_url *u);
+/* profiles.c (core/profiles.py) */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
+/* rules.c (core/rules.py) */
+int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u); /* UN_OK for another file's */
+void un_apply_percent_rules(un_ctx *c, un_url *u);
+void un_drop_default_port(un_url *u); /* RFC 3986 §6.2.3 */
+/* crawl.c (core/crawl.py) */
 void un_params_index(un_params *params);
 void un_profile_index(un_profile *prof); /* every rule's un_params_index */
 /* The parameter filters (drop_parameters, clean_query) from rules[0] on, applied in one pass
  * (core applies them in turn: a parameter each keeps is kept by all); *n_applied of them. */
 int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int *n_applied);
-int un_is_query_filter(un_rule_id id);
-/* crawl.c (core/crawl.py) */
 int un_drop_path_session_id(un_ctx *c, un_url *u);
 int un_strip_www(un_ctx *c, un_url *u);
 void un_fold_https(un_url *u);
 void un_drop_trailing_slash(un_url *u);
-void un_drop_default_port(un_url *u); /* rules.c: RFC 3986 §6.2.3 */
+/* query.c (core/query.py) */
 int un_listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix, int fold);
 /* core query.key and query.filter_parameters: a parameter's raw key; the query's parameters
  * for which keep(parameter, data) is true, in order, joined by '&'. */

@@ -37,11 +37,15 @@ def host_column(url: str, column: str, *, include_private: bool = True) -> str |
     ('ipv4', None)
     """
     record = _record(url)
-    if record is None or column == "host":
-        return None if record is None else record.host
+    if record is None:
+        return None
+    if column == "host":
+        return record.host
     kind = host.host_type(record.host, special=record.scheme in SPECIAL_SCHEMES)
-    if column == "host_type" or kind != "domain":
-        return kind if column == "host_type" else None
+    if column == "host_type":
+        return kind
+    if kind != "domain":
+        return None
     parts = public_suffix.domain_parts(record.host or "", include_private=include_private)
     return getattr(parts, column)  # type: ignore[no-any-return]
 
