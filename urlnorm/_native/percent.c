@@ -22,19 +22,37 @@ static size_t next_escape(const uint8_t *p, size_t n, size_t i) {
 }
 
 void un_put_escape(un_buf *out, uint8_t byte) {
-    uint8_t esc[3] = {'%', (uint8_t)HEX_UPPER[byte >> 4], (uint8_t)HEX_UPPER[byte & 15]};
+    uint8_t esc[3];
+    un_write_escape(esc, byte);
     un_buf_put(out, esc, 3);
 }
 
-void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set) {
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!un_is(p[i], set)) continue;
-        un_buf_put(out, p + run, i - run);
-        un_put_escape(out, p[i]);
-        run = i + 1;
+uint8_t *un_write_escape(uint8_t *o, uint8_t byte) {
+    o[0] = '%';
+    o[1] = (uint8_t)HEX_UPPER[byte >> 4];
+    o[2] = (uint8_t)HEX_UPPER[byte & 15];
+    return o + 3;
+}
+
+/* One byte more than the room asked for, so that an empty buffer has memory to point at. */
+uint8_t *un_reserve_encoded(un_buf *out, size_t n) {
+    if (n > (SIZE_MAX - out->len) / 3 - 1 || !un_buf_reserve(out, 3 * n + 1)) {
+        out->failed = 1;
+        return NULL;
     }
-    un_buf_put(out, p + run, n - run);
+    return out->data + out->len;
+}
+
+static void end_written(un_buf *out, const uint8_t *o) { out->len = (size_t)(o - out->data); }
+
+void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set) {
+    uint8_t *o = un_reserve_encoded(out, n);
+    if (!o) return;
+    for (size_t i = 0; i < n; i++) {
+        if (un_is(p[i], set)) o = un_write_escape(o, p[i]);
+        else *o++ = p[i];
+    }
+    end_written(out, o);
 }
 
 size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n) {
@@ -58,28 +76,75 @@ static int after_stray_percent(const uint8_t *p, size_t i) {
     return i >= 2 && p[i - 2] == '%' && un_is(p[i - 1], UN_HEXDIG);
 }
 
+static int is_escape_at(const uint8_t *p, size_t n, size_t i) {
+    return p[i] == '%' && i + 2 < n && un_is(p[i + 1], UN_HEXDIG) && un_is(p[i + 2], UN_HEXDIG);
+}
+
+/* Whether decode_unreserved decodes the escape of c, the bytes p[0, i) before it. */
+static int decodes(uint8_t c, const uint8_t *p, size_t i) {
+    return un_is(c, UN_UNRESERVED) && !(un_is(c, UN_HEXDIG) && after_stray_percent(p, i));
+}
+
+static uint8_t escaped_byte(const uint8_t *p, size_t i) { return (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2])); }
+
 /* The percent rules in place: each escape of an unreserved character decoded (when decode)
- * and every other escape's hex upper-cased (when uppercase); the new length. Decoding shrinks
- * the text by two bytes an escape, so the bytes before the escape being looked at, which
- * after_stray_percent reads, are still the input's (or only the case of their hex changed).
- * Decoding does not depend on that case, so both at once are the two rules in turn. */
+ * and every other escape's hex upper-cased (when uppercase); the new length. The bytes
+ * before the first escape are skipped with memchr; after it, where a messy field's escapes
+ * lie close together, one loop moves bytes and rewrites escapes without a call a byte run.
+ * Decoding shrinks the text by two bytes an escape, so the bytes before the escape being
+ * looked at, which after_stray_percent reads, are still the input's (or only the case of
+ * their hex changed). Decoding does not depend on that case, so both at once are the two
+ * rules in turn. */
 static size_t rewrite_escapes(uint8_t *p, size_t n, int decode, int uppercase) {
-    size_t o = 0, run = 0;
-    for (size_t i = next_escape(p, n, 0); i < n; i = next_escape(p, n, i + 3)) {
-        uint8_t c = (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
-        if (decode && un_is(c, UN_UNRESERVED) && !(un_is(c, UN_HEXDIG) && after_stray_percent(p, i))) {
-            memmove(p + o, p + run, i - run);
-            o += i - run;
-            p[o++] = c;
-            run = i + 3;
-        } else if (uppercase) {
-            p[i + 1] = (uint8_t)HEX_UPPER[c >> 4];
-            p[i + 2] = (uint8_t)HEX_UPPER[c & 15];
+    size_t i = next_escape(p, n, 0), o = i;
+    while (i < n) {
+        if (!is_escape_at(p, n, i)) {
+            p[o++] = p[i++];
+            continue;
         }
+        uint8_t c = escaped_byte(p, i);
+        if (decode && decodes(c, p, i)) {
+            p[o++] = c;
+        } else {
+            p[o] = '%';
+            p[o + 1] = uppercase ? (uint8_t)HEX_UPPER[c >> 4] : p[i + 1];
+            p[o + 2] = uppercase ? (uint8_t)HEX_UPPER[c & 15] : p[i + 2];
+            o += 3;
+        }
+        i += 3;
     }
-    if (run == 0) return n;
-    memmove(p + o, p + run, n - run);
-    return o + n - run;
+    return o;
+}
+
+/* The '%' at p[i] written at *o as the percent rules leave it: the escape it begins decoded
+ * or upper-cased, or a lone '%' as it is; the bytes of p it took. The field being written
+ * starts at field, so the bytes from there to *o are those before it, which decide whether
+ * it is decoded. They differ from the ones rewrite_escapes reads only where an earlier
+ * escape was decoded, and an escape is decoded into a hex digit only when no '%' is before
+ * it: so both decide alike. */
+size_t un_write_percent(uint8_t **o, const uint8_t *field, const uint8_t *p, size_t n, size_t i) {
+    uint8_t *w = *o;
+    if (!is_escape_at(p, n, i)) {
+        *w = '%';
+        *o = w + 1;
+        return 1;
+    }
+    uint8_t c = escaped_byte(p, i);
+    if (decodes(c, field, (size_t)(w - field))) *w++ = c;
+    else w = un_write_escape(w, c);
+    *o = w;
+    return 3;
+}
+
+void un_percent_encode_normalizing(un_buf *out, const uint8_t *p, size_t n, uint16_t set) {
+    uint8_t *o = un_reserve_encoded(out, n);
+    if (!o) return;
+    for (size_t i = 0; i < n;) {
+        if (p[i] == '%') i += un_write_percent(&o, out->data, p, n, i);
+        else if (un_is(p[i], set)) o = un_write_escape(o, p[i++]);
+        else *o++ = p[i++];
+    }
+    end_written(out, o);
 }
 
 void un_uppercase_escapes(uint8_t *p, size_t n) { rewrite_escapes(p, n, 0, 1); }

@@ -43,18 +43,46 @@ static int apply_rules_at(un_ctx *c, const un_profile *prof, int i, un_url *u, i
     }
 }
 
+/* The index of the profile's first record rule (its text rules come first). */
+static int first_record_rule(const un_profile *prof) {
+    int i = 0;
+    while (i < prof->n_rules && prof->rules[i].id == UN_RULE_STRIP_WHITESPACE) i++;
+    return i;
+}
+
+/* The WHATWG parse applying the percent pair as it writes the path, query and fragment, where
+ * nearly all escapes are, rather than in a second pass over them; then the pair on the
+ * userinfo and host. A later percent rule looks at every field. */
+static int parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u) {
+    c->has_percent = 1;
+    int err = un_whatwg_parse_escapes(c, p, n, u);
+    if (!err && u->has_scheme) un_apply_percent_rules_to_authority(u);
+    return err;
+}
+
+/* The parse in the profile's mode; *first is the first rule it leaves to apply. */
+static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u, int *first) {
+    *first = first_record_rule(prof);
+    if (!prof->generic && escape_pair(prof, *first)) {
+        *first += 2;
+        return parse_escapes(c, p, n, u);
+    }
+    c->has_percent = n && memchr(p, '%', n) != NULL;
+    return prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
+}
+
 /* core Profile.apply: text rules, the parse, then the record rules in order. */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
-    c->has_percent = n && memchr(p, '%', n) != NULL;
     if (has_rule(prof, UN_RULE_STRIP_WHITESPACE) && n) {
         p = un_remove_whitespace(&c->text, p, &n);
         if (!p) return UN_ERR_MEMORY;
     }
-    int err = prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
+    int first;
+    int err = parse_in_mode(c, prof, p, n, u, &first);
     if (err) return err;
     if (!u->has_scheme) return UN_ERR_MISSING_SCHEME;
-    for (int i = 0, applied = 0; i < prof->n_rules; i += applied) {
+    for (int i = first, applied = 0; i < prof->n_rules; i += applied) {
         err = apply_rules_at(c, prof, i, u, &applied);
         if (err) return err;
     }

@@ -34,17 +34,21 @@ static size_t uppercase_escapes(uint8_t *p, size_t n) {
     return n;
 }
 
-/* A percent rule, in place, on every present text component that has a '%' (core
- * _map_text_fields). The parser writes only upper-case escapes of bytes that are not
- * unreserved, which both percent rules leave alone, so an input without '%' needs no look
- * at its fields. */
-static void map_text_fields(un_ctx *c, un_url *u, escape_fn fn) {
-    if (!c->has_percent) return;
+/* A percent rule, in place, on the first n_fields present text components that have a '%'
+ * (core _map_text_fields), in the order username, password, host, path, query, fragment. */
+static void map_fields(un_url *u, escape_fn fn, size_t n_fields) {
     un_buf *fields[] = {&u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     int present[] = {u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
-    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+    for (size_t i = 0; i < n_fields; i++) {
         if (present[i] && fields[i]->len && memchr(fields[i]->data, '%', fields[i]->len)) fields[i]->len = fn(fields[i]->data, fields[i]->len);
     }
+}
+
+/* A percent rule on every text component. The parser writes only upper-case escapes of bytes
+ * that are not unreserved, which both percent rules leave alone, so an input without '%'
+ * needs no look at its fields. */
+static void map_text_fields(un_ctx *c, un_url *u, escape_fn fn) {
+    if (c->has_percent) map_fields(u, fn, 6);
 }
 
 static void lower_ascii(uint8_t *p, size_t n) {
@@ -148,3 +152,5 @@ int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u) {
 
 /* uppercase_percent_hex then decode_unreserved, in one pass over the escapes. */
 void un_apply_percent_rules(un_ctx *c, un_url *u) { map_text_fields(c, u, un_normalize_escapes); }
+
+void un_apply_percent_rules_to_authority(un_url *u) { map_fields(u, un_normalize_escapes, 3); }

@@ -197,6 +197,15 @@ void un_uppercase_escapes(uint8_t *p, size_t n);   /* in place */
 size_t un_decode_unreserved(uint8_t *p, size_t n); /* in place: the new length */
 size_t un_normalize_escapes(uint8_t *p, size_t n); /* the two above in turn, in one pass */
 size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n); /* out has n bytes */
+/* Writers for the parser's hot loops: un_reserve_encoded makes room for n input bytes
+ * percent-encoded (three bytes each at most) and returns where they go, or NULL (out failed);
+ * each writer writes at o and returns the new end, which the caller sets as out's length. */
+uint8_t *un_reserve_encoded(un_buf *out, size_t n);
+uint8_t *un_write_escape(uint8_t *o, uint8_t byte);
+size_t un_write_percent(uint8_t **o, const uint8_t *field, const uint8_t *p, size_t n, size_t i);
+/* The parse's percent-encoding and the percent rules after it in one pass, for a parse that
+ * applies them as it writes a field (un_whatwg_parse_escapes). */
+void un_percent_encode_normalizing(un_buf *out, const uint8_t *p, size_t n, uint16_t set);
 
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
 
@@ -223,6 +232,10 @@ int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, u
  * those of the whole parse, since no later state can fail; path, query and fragment are left
  * empty. */
 int un_whatwg_parse_host(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
+/* The parse followed by the percent rules (uppercase_percent_hex, decode_unreserved), which
+ * it applies to the path, query and fragment as it writes them: the userinfo and host are
+ * left to un_apply_percent_rules_to_authority. */
+int un_whatwg_parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
 int un_split_generic(const uint8_t *p, size_t n, un_url *u);
 int un_valid_utf8(const uint8_t *p, size_t n);
 int un_has_tab_or_newline(const uint8_t *p, size_t n);
@@ -291,6 +304,7 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
 /* rules.c (core/rules.py) */
 int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u); /* UN_OK for another file's */
 void un_apply_percent_rules(un_ctx *c, un_url *u);
+void un_apply_percent_rules_to_authority(un_url *u); /* userinfo and host only */
 void un_drop_default_port(un_url *u); /* RFC 3986 §6.2.3 */
 /* crawl.c (core/crawl.py) */
 void un_params_index(un_params *params);

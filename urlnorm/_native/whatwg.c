@@ -25,6 +25,7 @@ typedef struct {
     un_buf *buffer;
     int at_sign_seen, inside_brackets, password_token_seen, err;
     int port_seen, port_digits;
+    int escapes; /* the percent rules are applied as the path, query and fragment are written */
     long port_value;
     long mark;      /* where the authority/host buffer starts in the input, or -1 */
     long host_stop; /* in the authority's slice: the first ':', '[' or ']', or -1 */
@@ -59,7 +60,7 @@ typedef enum {
     STOP_PATH, STOP_OPAQUE_PATH, STOP_FILE_HOST, N_STOPS,
 } stop_set;
 
-enum { RUN_STOP = 1, RUN_ENCODE = 2, RUN_HOST_STOP = 4 };
+enum { RUN_STOP = 1, RUN_ENCODE = 2, RUN_HOST_STOP = 4, RUN_PERCENT = 8 };
 
 typedef struct {
     const char *stops, *host_stops;
@@ -83,6 +84,7 @@ void un_whatwg_init(void) {
         for (int b = 0; b < 256; b++) runs[s][b] = un_is((uint8_t)b, RUNS[s].encode) ? RUN_ENCODE : 0;
         for (const char *c = RUNS[s].host_stops; *c; c++) runs[s][(uint8_t)*c] = RUN_HOST_STOP;
         for (const char *c = RUNS[s].stops; *c; c++) runs[s][(uint8_t)*c] = RUN_STOP;
+        runs[s]['%'] = RUN_PERCENT;
     }
 }
 
@@ -91,20 +93,26 @@ static const uint8_t *run_table(const parser *P, stop_set special_stop, stop_set
 }
 
 /* Consume the current byte (never a stop: the caller checked it) and what follows up to the
- * next stop, percent-encoding the run as it goes (core take_run and percent_encode). */
+ * next stop, percent-encoding the run as it goes (core take_run and percent_encode), and
+ * with P->escapes its escapes as the percent rules leave them (un_write_percent). */
 static void take_run(parser *P, stop_set special_stop, stop_set other_stop, un_buf *to) {
     const uint8_t *t = run_table(P, special_stop, other_stop), *in = P->in;
-    long i = P->ptr, run = i;
-    for (uint8_t flags = t[in[i]] & RUN_ENCODE;;) {
-        if (flags) {
-            un_buf_put(to, in + run, (size_t)(i - run));
-            un_put_escape(to, in[i]);
-            run = i + 1;
-        }
-        if (++i >= P->n || ((flags = t[in[i]]) & RUN_STOP)) break;
+    const uint8_t act = RUN_STOP | RUN_ENCODE | (P->escapes ? RUN_PERCENT : 0);
+    size_t n = (size_t)P->n, i = (size_t)P->ptr;
+    uint8_t *o = un_reserve_encoded(to, n - i);
+    if (!o) {
+        P->ptr = P->n - 1;
+        return;
     }
-    un_buf_put(to, in + run, (size_t)(i - run));
-    P->ptr = i - 1;
+    while (i < n) {
+        uint8_t b = in[i], flags = t[b] & act;
+        if (!flags) *o++ = b, i++;
+        else if (flags & RUN_STOP) break;
+        else if (flags & RUN_ENCODE) o = un_write_escape(o, b), i++;
+        else i += un_write_percent(&o, to->data, in, n, i);
+    }
+    to->len = (size_t)(o - to->data);
+    P->ptr = (long)i - 1;
 }
 
 /* The authority and host states only ever buffer a contiguous run of the input, so their
@@ -507,12 +515,18 @@ static state opaque_path(parser *P, int c) {
     return S_OPAQUE_PATH;
 }
 
+/* The next n bytes of the input percent-encoded onto a field (and their escapes as the
+ * percent rules leave them, with P->escapes). */
+static void encode_field(parser *P, un_buf *field, size_t n, uint16_t set) {
+    if (P->escapes) un_percent_encode_normalizing(field, P->in + P->ptr, n, set);
+    else un_percent_encode(field, P->in + P->ptr, n, set);
+}
+
 static state query(parser *P, int c) {
     if (c != END && c != '#') {
         const uint8_t *hash = memchr(P->in + P->ptr, '#', (size_t)(P->n - P->ptr));
         long end = hash ? (long)(hash - P->in) : P->n;
-        un_percent_encode(&P->url->query, P->in + P->ptr, (size_t)(end - P->ptr),
-                          special(P) ? UN_SPECIAL_QUERY : UN_QUERY);
+        encode_field(P, &P->url->query, (size_t)(end - P->ptr), special(P) ? UN_SPECIAL_QUERY : UN_QUERY);
         P->ptr = end - 1;
         return S_QUERY;
     }
@@ -521,7 +535,7 @@ static state query(parser *P, int c) {
 
 static state fragment(parser *P, int c) {
     if (c != END) {
-        un_percent_encode(&P->url->fragment, P->in + P->ptr, (size_t)(P->n - P->ptr), UN_FRAGMENT);
+        encode_field(P, &P->url->fragment, (size_t)(P->n - P->ptr), UN_FRAGMENT);
         P->ptr = P->n - 1;
     }
     return S_FRAGMENT;
@@ -579,16 +593,18 @@ const uint8_t *un_remove_whitespace(un_buf *out, const uint8_t *p, size_t *n) {
     return out->data;
 }
 
-static int parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u, int to_host) {
+enum { PARSE_TO_HOST = 1, PARSE_ESCAPES = 2 };
+
+static int parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u, int how) {
     un_url_reset(u);
     const uint8_t *in = n ? un_remove_whitespace(&c->input, p, &n) : p;
     if (!in) return UN_ERR_MEMORY;
-    parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .buffer = &c->scratch, .mark = -1, .seg_start = -1};
+    parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .buffer = &c->scratch, .mark = -1, .seg_start = -1, .escapes = how & PARSE_ESCAPES};
     P.buffer->len = 0;
     state s = S_SCHEME_START;
     /* The states from S_PATH_START on (S_FAILED aside) cannot fail: they only percent-encode,
      * so a parse for the host stops there. One comparison a step either way. */
-    state last = to_host ? S_PATH_START : S_FAILED;
+    state last = how & PARSE_TO_HOST ? S_PATH_START : S_FAILED;
     while (P.ptr <= P.n && s < last) {
         s = step(&P, s, P.ptr < P.n ? P.in[P.ptr] : END);
         P.ptr++;
@@ -604,4 +620,6 @@ int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, u
     return parse(c, p, n, base, u, 0);
 }
 
-int un_whatwg_parse_host(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, 1); }
+int un_whatwg_parse_host(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, PARSE_TO_HOST); }
+
+int un_whatwg_parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, PARSE_ESCAPES); }

@@ -1,4 +1,5 @@
-/* libFuzzer harness over every entry point of the kernel: the WHATWG parse, the generic
+/* libFuzzer harness over every entry point of the kernel: the WHATWG parse (and its form that
+ * applies the percent rules as it writes, checked against the parse and then the rules), the generic
  * split, normalise with every built-in profile, join in every mode, and a batch of every
  * operation (host and PSL parts, query pairs, path segments, one-pass outputs included) over an Arrow-layout
  * column read and its outputs exported through the Arrow C data interface, which also runs the answer path, on one thread or as slices on two. Built by `make fuzz` with
@@ -40,6 +41,29 @@ static void normalize_with_answers(const un_profile *prof, const uint8_t *p, siz
         ctx.recall = fixed_recall;
     }
     ctx.recall = NULL;
+}
+
+/* The parse that applies the percent rules as it writes (un_whatwg_parse_escapes, then the
+ * rules on the authority) gives the status and href of the parse and then the rules. */
+static void check_parse_escapes(const uint8_t *p, size_t n) {
+    static un_buf fused;
+    ctx.recall = fixed_recall;
+    int status = un_whatwg_parse_escapes(&ctx, p, n, &base);
+    fused.len = 0;
+    if (status == UN_OK) {
+        un_apply_percent_rules_to_authority(&base);
+        un_serialize(&base, &fused);
+    }
+    ctx.has_percent = 1;
+    int expected = un_whatwg_parse(&ctx, p, n, NULL, &url);
+    if (expected == UN_OK) {
+        un_apply_percent_rules(&ctx, &url);
+        out.len = 0;
+        un_serialize(&url, &out);
+    }
+    ctx.recall = NULL;
+    if (status != expected) abort();
+    if (status == UN_OK && (fused.len != out.len || (out.len && memcmp(fused.data, out.data, out.len) != 0))) abort();
 }
 
 static void no_release(struct ArrowSchema *s) { s->release = NULL; }
@@ -176,6 +200,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t n = size - 1;
     if (un_whatwg_parse(&ctx, p, n, NULL, &url) == UN_OK) check_href(&url);
     if (un_split_generic(p, n, &url) == UN_OK) check_href(&url);
+    check_parse_escapes(p, n);
     const un_profile *prof = &profiles[selector % FUZZ_N_PROFILES];
     normalize_with_answers(prof, p, n);
     const uint8_t *nl = memchr(p, '\n', n);
