@@ -246,6 +246,26 @@ def test_threads_split_large_batches_the_same_way() -> None:
         native.set_threads(0)
 
 
+# In a fresh process: which tables the kernel has after a canonical parse, then after one
+# that reads the Public Suffix List.
+PSL_ON_FIRST_USE = """
+import polars as pl
+from urlnorm import engine, native
+urls = pl.Series(["http://www.example.co.uk/"])
+engine.parse(urls, "canonical", ["normalized"])
+print(sorted(native.tables._given))
+domain = engine.parse(urls, "canonical", ["registered_domain"]).frame.item()
+print(domain, sorted(native.tables._given))
+"""
+
+
+@needs_kernel
+def test_the_public_suffix_list_is_given_to_the_kernel_on_first_use() -> None:
+    run = [sys.executable, "-c", PSL_ON_FIRST_USE]
+    lines = subprocess.run(run, capture_output=True, text=True, check=True).stdout.splitlines()
+    assert lines == ["['tables']", "example.co.uk ['psl', 'tables']"]
+
+
 def test_every_thread_has_work_from_two_thousand_rows() -> None:
     native.set_threads(2)
     try:

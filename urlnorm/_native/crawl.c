@@ -83,6 +83,10 @@ int un_drop_path_session_id(un_ctx *c, un_url *u) {
     un_buf *out = &c->scratch;
     out->len = 0;
     for (size_t i = 0; i + m <= n; i++) {
+        /* Most paths have no ';': the search skips to each one. */
+        const uint8_t *semi = memchr(p + i, ';', n - m + 1 - i);
+        if (!semi) break;
+        i = (size_t)(semi - p);
         if (!un_ascii_ieq(p + i, marker, m)) continue;
         un_buf_put(out, p + run, i - run);
         i += m;

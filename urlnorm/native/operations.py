@@ -28,6 +28,7 @@ class Op:
     option: Any
     encode_invalid_utf8: bool = False
     answer: Callable[[int, str], str | int] | None = None
+    psl: bool = False  # the kernel reads the Public Suffix List
 
 
 def _run_slices(
@@ -40,7 +41,7 @@ def _run_slices(
     takes it over without a copy.
     """
     kernel = extension.loaded()
-    tables.give()
+    tables.give(psl=op.psl)
     column = _readable(column)
     base = None if base is None else _readable(base)
     starts = [start for start, _ in slicing._slices(len(column), _nbytes(column))]
@@ -100,7 +101,7 @@ def normalize(
     column: Column, profile: NativeProfile, *, encode_invalid_utf8: bool = False
 ) -> Result:
     """Normalise every row by ``profile`` (:meth:`Profile.normalize` per row)."""
-    op = Op("normalize", profile.spec, encode_invalid_utf8, answerer(profile))
+    op = Op("normalize", profile.spec, encode_invalid_utf8, answerer(profile), profile.uses_psl)
     return _finish(op, column, ("url",))
 
 
@@ -112,7 +113,8 @@ def normalize_record(
     encode_invalid_utf8: bool = False,
 ) -> Result:
     """The record of every row after ``profile``'s rules, as :func:`split` gives it."""
-    op = Op("normalize_record", profile.spec, encode_invalid_utf8, answerer(profile))
+    encode, psl = encode_invalid_utf8, profile.uses_psl
+    op = Op("normalize_record", profile.spec, encode, answerer(profile), psl)
     return _finish(op, column, fields)
 
 
@@ -120,7 +122,8 @@ def surt(
     column: Column, profile: NativeProfile, *, with_scheme: bool, trailing_comma: bool
 ) -> Result:
     """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
-    op = Op("surt", (profile.spec, with_scheme, trailing_comma), answer=answerer(profile))
+    option = (profile.spec, with_scheme, trailing_comma)
+    op = Op("surt", option, answer=answerer(profile), psl=profile.uses_psl)
     return _finish(op, column, ("surt",))
 
 
@@ -151,7 +154,8 @@ def _parse_op(
     kernel = extension.loaded()
     names: tuple[str, ...] = kernel.OUTPUT_NAMES
     bits = sum(1 << names.index(name) for name in outputs)
-    return Op("parse", (profile.spec, bits, scheme, comma), encode, answerer(profile))
+    psl = profile.uses_psl or "registered_domain" in outputs
+    return Op("parse", (profile.spec, bits, scheme, comma), encode, answerer(profile), psl)
 
 
 def split(
@@ -170,7 +174,8 @@ def host_column(urls: Column, column: str, *, include_private: bool) -> pl.Serie
     """
     kernel = extension.loaded()
     option = (kernel.HOST_COLUMNS.index(column), include_private)
-    return _column(Op("host", option, answer=answerer(None)), urls)
+    psl = column not in ("host", "host_type")
+    return _column(Op("host", option, answer=answerer(None), psl=psl), urls)
 
 
 def query(column: Column, mode: str, name: str = "") -> pl.Series:

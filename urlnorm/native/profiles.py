@@ -113,6 +113,12 @@ class NativeProfile:
     profile: Profile
     spec: tuple[int, list[tuple[int, bytes, bytes]]]
 
+    @property
+    def uses_psl(self) -> bool:
+        """Whether the kernel reads the Public Suffix List for one of its rules (``strip_www``)."""
+        names: tuple[str, ...] = extension.loaded().RULE_NAMES
+        return any(names[rule_id] == "strip_www" for rule_id, _, _ in self.spec[1])
+
     def answer_host_rules(self, host_text: str) -> str:
         """The profile's host rules (lower-case, UTS #46) on a non-ASCII host, in order."""
         url = URL(host=host_text)

@@ -65,23 +65,26 @@ def psl_rules(*, include_private: bool = True) -> tuple[bytes, int]:
 
 
 _lock = threading.Lock()
-_given = False
+_given: set[str] = set()
 
 
-def give() -> None:
-    """Give the kernel the core's tables, once, before its first batch.
+def give(*, psl: bool = False) -> None:
+    """Give the kernel the core's tables once, before its first batch (``psl``: and the PSL's).
 
-    Not at import: building the Public Suffix List's rule sets takes a tenth of a second,
-    which a command that never runs the kernel (``--version``, ``explain``) need not pay.
+    Not at import, and the Public Suffix List only for a batch that reads it: building its
+    rule sets takes a fiftieth of a second, which a command that never runs the kernel
+    (``--version``, ``explain``) or never looks a domain up (``canonical`` normalisation)
+    need not pay.
     """
-    global _given
-    if _given:
+    wanted = {"tables", "psl"} if psl else {"tables"}
+    if wanted <= _given:
         return
     kernel = extension.loaded()
     with _lock:
-        if _given:
-            return
-        kernel.set_tables(class_table(), special_schemes())
-        for include_private in (True, False):
-            kernel.set_psl(include_private, *psl_rules(include_private=include_private))
-        _given = True
+        if "tables" not in _given:
+            kernel.set_tables(class_table(), special_schemes())
+            _given.add("tables")
+        if psl and "psl" not in _given:
+            for include_private in (True, False):
+                kernel.set_psl(include_private, *psl_rules(include_private=include_private))
+            _given.add("psl")
