@@ -28,7 +28,7 @@ class Op:
     option: Any
     encode_invalid_utf8: bool = False
     answer: Callable[[int, str], str | int] | None = None
-    psl: bool = False  # the kernel reads the Public Suffix List
+    psl: str | None = None  # the Public Suffix List the kernel reads: "all", "icann" or none
 
 
 def _run_slices(
@@ -154,7 +154,7 @@ def _parse_op(
     kernel = extension.loaded()
     names: tuple[str, ...] = kernel.OUTPUT_NAMES
     bits = sum(1 << names.index(name) for name in outputs)
-    psl = profile.uses_psl or "registered_domain" in outputs
+    psl = "all" if "registered_domain" in outputs else profile.uses_psl
     return Op("parse", (profile.spec, bits, scheme, comma), encode, answerer(profile), psl)
 
 
@@ -174,7 +174,7 @@ def host_column(urls: Column, column: str, *, include_private: bool) -> pl.Serie
     """
     kernel = extension.loaded()
     option = (kernel.HOST_COLUMNS.index(column), include_private)
-    psl = column not in ("host", "host_type")
+    psl = None if column in ("host", "host_type") else "all" if include_private else "icann"
     return _column(Op("host", option, answer=answerer(None), psl=psl), urls)
 
 

@@ -114,10 +114,10 @@ class NativeProfile:
     spec: tuple[int, list[tuple[int, bytes, bytes]]]
 
     @property
-    def uses_psl(self) -> bool:
-        """Whether the kernel reads the Public Suffix List for one of its rules (``strip_www``)."""
+    def uses_psl(self) -> str | None:
+        """The Public Suffix List the kernel reads for one of its rules (``strip_www``: all)."""
         names: tuple[str, ...] = extension.loaded().RULE_NAMES
-        return any(names[rule_id] == "strip_www" for rule_id, _, _ in self.spec[1])
+        return "all" if any(names[i] == "strip_www" for i, _, _ in self.spec[1]) else None
 
     def answer_host_rules(self, host_text: str) -> str:
         """The profile's host rules (lower-case, UTS #46) on a non-ASCII host, in order."""

@@ -68,15 +68,15 @@ _lock = threading.Lock()
 _given: set[str] = set()
 
 
-def give(*, psl: bool = False) -> None:
-    """Give the kernel the core's tables once, before its first batch (``psl``: and the PSL's).
+def give(*, psl: str | None = None) -> None:
+    """Give the kernel the core's tables once, before its first batch (``psl``: and that list).
 
-    Not at import, and the Public Suffix List only for a batch that reads it: building its
-    rule sets takes a fiftieth of a second, which a command that never runs the kernel
-    (``--version``, ``explain``) or never looks a domain up (``canonical`` normalisation)
-    need not pay.
+    Not at import, and a Public Suffix List (``all`` its rules, or ``icann`` only those of its
+    ICANN section) only for a batch that reads it: building its rule sets takes a hundredth
+    of a second each, which a command that never runs the kernel (``--version``,
+    ``explain``) or never looks a domain up (``canonical`` normalisation) need not pay.
     """
-    wanted = {"tables", "psl"} if psl else {"tables"}
+    wanted = {"tables", psl} if psl else {"tables"}
     if wanted <= _given:
         return
     kernel = extension.loaded()
@@ -84,7 +84,7 @@ def give(*, psl: bool = False) -> None:
         if "tables" not in _given:
             kernel.set_tables(class_table(), special_schemes())
             _given.add("tables")
-        if psl and "psl" not in _given:
-            for include_private in (True, False):
-                kernel.set_psl(include_private, *psl_rules(include_private=include_private))
-            _given.add("psl")
+        if psl and psl not in _given:
+            include_private = psl == "all"
+            kernel.set_psl(include_private, *psl_rules(include_private=include_private))
+            _given.add(psl)
