@@ -597,7 +597,9 @@ const uint8_t *un_remove_whitespace(un_buf *out, const uint8_t *p, size_t *n) {
 
 enum { PARSE_TO_HOST = 1, PARSE_ESCAPES = 2 };
 
-static int parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u, int how) {
+/* Flattened: the parse's helpers in other files (the host parser, the percent writers) are
+ * inlined into it, which link-time optimisation alone does not do (4% of a clean row). */
+__attribute__((flatten)) static int parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u, int how) {
     un_url_reset(u);
     const uint8_t *in = n ? un_remove_whitespace(&c->input, p, &n) : p;
     if (!in) return UN_ERR_MEMORY;
