@@ -194,6 +194,23 @@ def test_dedup_keeps_first_last_shortest_with_counts() -> None:
         dedup(frame, "url", keep="middle")
 
 
+def test_dedup_keeps_rows_in_their_input_order() -> None:
+    urls = ["http://b.com/", "http://[1", "http://a.com/", "HTTP://B.com/", None, "http://a.com:80/"]
+    frame = pl.DataFrame({"url": urls})
+    assert dedup(frame, "url").rows() == [
+        ("http://b.com/", "http://b.com/", 2),
+        ("http://[1", None, 1),
+        ("http://a.com/", "http://a.com/", 2),
+        (None, None, 1),
+    ]
+    assert dedup(frame, "url", keep="last")["url"].to_list() == [
+        "http://[1",
+        "HTTP://B.com/",
+        None,
+        "http://a.com:80/",
+    ]
+
+
 def test_explain_column_and_scalar() -> None:
     series = pl.Series(["http://www.a.com/x?b=1&a=2#f", "http://a.com/x?a=2&b=1", None])
     assert series.url.explain("crawl").to_list() == [
