@@ -195,7 +195,14 @@ def test_dedup_keeps_first_last_shortest_with_counts() -> None:
 
 
 def test_dedup_keeps_rows_in_their_input_order() -> None:
-    urls = ["http://b.com/", "http://[1", "http://a.com/", "HTTP://B.com/", None, "http://a.com:80/"]
+    urls = [
+        "http://b.com/",
+        "http://[1",
+        "http://a.com/",
+        "HTTP://B.com/",
+        None,
+        "http://a.com:80/",
+    ]
     frame = pl.DataFrame({"url": urls})
     assert dedup(frame, "url").rows() == [
         ("http://b.com/", "http://b.com/", 2),

