@@ -136,17 +136,6 @@ size_t un_write_percent(uint8_t **o, const uint8_t *field, const uint8_t *p, siz
     return 3;
 }
 
-void un_percent_encode_normalizing(un_buf *out, const uint8_t *p, size_t n, uint16_t set) {
-    uint8_t *o = un_reserve_encoded(out, n);
-    if (!o) return;
-    for (size_t i = 0; i < n;) {
-        if (p[i] == '%') i += un_write_percent(&o, out->data, p, n, i);
-        else if (un_is(p[i], set)) o = un_write_escape(o, p[i++]);
-        else *o++ = p[i++];
-    }
-    end_written(out, o);
-}
-
 void un_uppercase_escapes(uint8_t *p, size_t n) { rewrite_escapes(p, n, 0, 1); }
 
 size_t un_decode_unreserved(uint8_t *p, size_t n) { return rewrite_escapes(p, n, 1, 0); }

@@ -203,9 +203,6 @@ size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n); /* out has n
 uint8_t *un_reserve_encoded(un_buf *out, size_t n);
 uint8_t *un_write_escape(uint8_t *o, uint8_t byte);
 size_t un_write_percent(uint8_t **o, const uint8_t *field, const uint8_t *p, size_t n, size_t i);
-/* The parse's percent-encoding and the percent rules after it in one pass, for a parse that
- * applies them as it writes a field (un_whatwg_parse_escapes). */
-void un_percent_encode_normalizing(un_buf *out, const uint8_t *p, size_t n, uint16_t set);
 
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
 

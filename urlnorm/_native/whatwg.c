@@ -52,12 +52,14 @@ static int same_scheme(const un_url *a, const un_url *b) {
     return a->scheme.len == b->scheme.len && memcmp(a->scheme.data, b->scheme.data, a->scheme.len) == 0;
 }
 
-/* Where the states that only accumulate bytes stop (core _RUN_END); '\\' ends a run only
- * in special URLs. One table per set, built once by un_whatwg_init, flags each byte: a stop,
- * in the state's percent-encode set, or (in the authority) a byte the host state stops at. */
+/* Where the states that only accumulate bytes stop (core _RUN_END, _OPAQUE_PATH_END, and
+ * the query's '#' and the fragment's end); '\\' ends a run only in special URLs. One table
+ * per set, built once by un_whatwg_init, flags each byte: a stop, in the state's
+ * percent-encode set, or (in the authority) a byte the host state stops at. */
 typedef enum {
     STOP_AUTHORITY_SPECIAL, STOP_AUTHORITY, STOP_HOST_SPECIAL, STOP_HOST, STOP_PATH_SPECIAL,
-    STOP_PATH, STOP_OPAQUE_PATH, STOP_FILE_HOST, N_STOPS,
+    STOP_PATH, STOP_OPAQUE_PATH, STOP_FILE_HOST, STOP_QUERY_SPECIAL, STOP_QUERY, STOP_FRAGMENT,
+    N_STOPS,
 } stop_set;
 
 enum { RUN_STOP = 1, RUN_ENCODE = 2, RUN_HOST_STOP = 4, RUN_PERCENT = 8 };
@@ -76,6 +78,9 @@ static const run_kind RUNS[N_STOPS] = {
     [STOP_PATH] = {"/?#", "", UN_PATH},
     [STOP_OPAQUE_PATH] = {"?# ", "", UN_C0_CONTROL},
     [STOP_FILE_HOST] = {"/\\?#", "", 0},
+    [STOP_QUERY_SPECIAL] = {"#", "", UN_SPECIAL_QUERY},
+    [STOP_QUERY] = {"#", "", UN_QUERY},
+    [STOP_FRAGMENT] = {"", "", UN_FRAGMENT},
 };
 static uint8_t runs[N_STOPS][256];
 
@@ -517,29 +522,16 @@ static state opaque_path(parser *P, int c) {
     return S_OPAQUE_PATH;
 }
 
-/* The next n bytes of the input percent-encoded onto a field (and their escapes as the
- * percent rules leave them, with P->escapes). */
-static void encode_field(parser *P, un_buf *field, size_t n, uint16_t set) {
-    if (P->escapes) un_percent_encode_normalizing(field, P->in + P->ptr, n, set);
-    else un_percent_encode(field, P->in + P->ptr, n, set);
-}
-
 static state query(parser *P, int c) {
     if (c != END && c != '#') {
-        const uint8_t *hash = memchr(P->in + P->ptr, '#', (size_t)(P->n - P->ptr));
-        long end = hash ? (long)(hash - P->in) : P->n;
-        encode_field(P, &P->url->query, (size_t)(end - P->ptr), special(P) ? UN_SPECIAL_QUERY : UN_QUERY);
-        P->ptr = end - 1;
+        take_run(P, STOP_QUERY_SPECIAL, STOP_QUERY, &P->url->query);
         return S_QUERY;
     }
     return c == '#' ? start_fragment(P) : S_QUERY;
 }
 
 static state fragment(parser *P, int c) {
-    if (c != END) {
-        encode_field(P, &P->url->fragment, (size_t)(P->n - P->ptr), UN_FRAGMENT);
-        P->ptr = P->n - 1;
-    }
+    if (c != END) take_run(P, STOP_FRAGMENT, STOP_FRAGMENT, &P->url->fragment);
     return S_FRAGMENT;
 }
 
