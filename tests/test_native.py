@@ -497,6 +497,22 @@ def test_python_rule_after_native_rules(engine_path: str) -> None:
     assert got[0] == "http://a.com/x/~/y"
 
 
+@needs_kernel
+def test_a_rule_runs_in_the_kernel_only_by_its_declared_form() -> None:
+    # A user's rule named like a built-in one but without a kernel form is the user's rule.
+    own = rules.Rule("lowercase_host", "site policy", _lower_path)
+    profile = urlnorm.Profile("own-lower", "whatwg", (own,))
+    assert native.native_profile(profile) is None
+    got = pl.Series(["http://A.com/X"]).url.normalize(profile).to_list()
+    assert got == ["http://a.com/x"]
+    declared = dataclasses.replace(own, kernel=rules.KernelForm("lowercase_host"))
+    twin = native.native_profile(urlnorm.Profile("kernel-lower", "whatwg", (declared,)))
+    assert twin is not None
+    assert twin.spec[1] == [
+        (native.extension.loaded().RULE_NAMES.index("lowercase_host"), b"", b"")
+    ]
+
+
 # ---- bookkeeping ---------------------------------------------------------------------------
 
 

@@ -15,7 +15,7 @@ from . import query
 from .profiles import CANONICAL, Profile, register
 from .public_suffix import registrable_domain
 from .record import URL
-from .rules import RULES, Rule, drop_default_port
+from .rules import RULES, KernelForm, Rule, drop_default_port
 
 # Click identifiers and campaign tags of the major ad and analytics platforms.
 TRACKING_PARAMETERS = frozenset(
@@ -166,8 +166,18 @@ class ParameterNames:
 DROPPED_PARAMETERS: dict[Profile, ParameterNames] = {}
 
 
-def _lossy(name: str, citation: str, fn: partial[URL] | object) -> Rule:
-    return Rule(name, citation, fn, lossy=True)  # type: ignore[arg-type]
+def _lossy(name: str, citation: str, fn: partial[URL] | object, kernel: KernelForm) -> Rule:
+    return Rule(name, citation, fn, lossy=True, kernel=kernel)  # type: ignore[arg-type]
+
+
+def _twin(name: str, citation: str, fn: object) -> Rule:
+    """A crawl rule whose kernel twin has its name."""
+    return _lossy(name, citation, fn, KernelForm(name))
+
+
+def _dropping(names: frozenset[str], prefixes: tuple[str, ...]) -> KernelForm:
+    """The kernel's ``drop_parameters`` of these names (in the order it searches) and prefixes."""
+    return KernelForm("drop_parameters", tuple(sorted(names)), prefixes)
 
 
 def crawl_profile(
@@ -186,26 +196,28 @@ def crawl_profile(
     'https://example.com/a?a=1&b=2'
     """
     rules = [
-        _lossy("drop_fragment", "RFC 3986 §3.5", drop_fragment),
-        _lossy("drop_path_session_id", "Java Servlet §7.1.3", drop_path_session_id),
+        _twin("drop_fragment", "RFC 3986 §3.5", drop_fragment),
+        _twin("drop_path_session_id", "Java Servlet §7.1.3", drop_path_session_id),
         _lossy(
             "drop_tracking_parameters",
             "crawl practice",
             partial(drop_parameters, names=tracking, prefixes=tracking_prefixes),
+            _dropping(tracking, tracking_prefixes),
         ),
         _lossy(
             "drop_session_parameters",
             "crawl practice",
             partial(drop_parameters, names=session_ids, prefixes=session_prefixes),
+            _dropping(session_ids, session_prefixes),
         ),
-        _lossy("clean_query", "RFC 3986 §6.2.3", clean_query),
-        _lossy("sort_query", "crawl practice", sort_query),
-        _lossy("strip_www", "Public Suffix List", strip_www),
+        _twin("clean_query", "RFC 3986 §6.2.3", clean_query),
+        _twin("sort_query", "crawl practice", sort_query),
+        _twin("strip_www", "Public Suffix List", strip_www),
     ]
     if fold_https_to_http:
-        rules.append(_lossy("fold_https", "crawl practice", fold_https))
+        rules.append(_twin("fold_https", "crawl practice", fold_https))
     if drop_trailing_slashes:
-        rules.append(_lossy("drop_trailing_slash", "crawl practice", drop_trailing_slash))
+        rules.append(_twin("drop_trailing_slash", "crawl practice", drop_trailing_slash))
     profile = Profile(name, CANONICAL.mode, CANONICAL.rules + tuple(rules), lossy=True)
     if not (fold_https_to_http or drop_trailing_slashes):
         dropped = ParameterNames(tracking | session_ids, tracking_prefixes + session_prefixes)

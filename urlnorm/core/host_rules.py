@@ -16,7 +16,7 @@ from functools import partial
 
 from . import query
 from .record import URL
-from .rules import Rule
+from .rules import KernelForm, Rule
 
 # A case-insensitive path folds ASCII letters (its escapes' hex digits included), as the
 # kernel does; a WHATWG path is ASCII throughout.
@@ -93,4 +93,5 @@ def host_rules_rule(hosts: Mapping[str, HostRules]) -> Rule:
     """The per-host rules of a profile as one lossy rule (it runs last)."""
     table = dict(sorted(hosts.items()))
     apply = partial(apply_host_rules, hosts=table, mirrors=mirror_of(table))
-    return Rule("host_rules", "site practice", apply, lossy=True)
+    kernel = KernelForm("host_rules", hosts=tuple(table.items()))
+    return Rule("host_rules", "site practice", apply, lossy=True, kernel=kernel)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from . import errors, uts46
 from .errors import URLError
@@ -19,10 +20,27 @@ from .percent import uppercase_escapes
 from .record import URL
 from .whatwg import SPECIAL_SCHEMES, strip_and_remove_tab_newline
 
+if TYPE_CHECKING:
+    from .host_rules import HostRules
+
 # RFC 3986 §6.2.3: the schemes whose default port is known are the URL Standard's special ones.
 DEFAULT_PORTS = {scheme: port for scheme, port in SPECIAL_SCHEMES.items() if port is not None}
 _ESCAPE_OR_TEXT = re.compile(r"(%[0-9A-Fa-f]{2})|([^%]+|%)")
 _TEXT_FIELDS = ("username", "password", "host", "path", "query", "fragment")
+
+
+@dataclass(frozen=True)
+class KernelForm:
+    """The compiled kernel's rule of the same effect (``_native/profiles.c``) and its arguments.
+
+    ``names`` and ``prefixes`` are the parameters ``drop_parameters`` drops; ``hosts`` is the
+    table of ``host_rules`` (host name, its rules). A rule without a kernel form runs in Python.
+    """
+
+    rule: str
+    names: tuple[str, ...] = ()
+    prefixes: tuple[str, ...] = ()
+    hosts: tuple[tuple[str, HostRules], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -33,6 +51,7 @@ class Rule:
     citation: str
     apply: Callable[[URL], URL]
     lossy: bool = False
+    kernel: KernelForm | None = None
 
 
 @dataclass(frozen=True)
@@ -43,6 +62,7 @@ class TextRule:
     citation: str
     apply: Callable[[str], str]
     lossy: bool = False
+    kernel: KernelForm | None = None
 
 
 def _map_text_fields(url: URL, fn: Callable[[str], str]) -> URL:
@@ -206,21 +226,26 @@ def file_localhost(url: URL) -> URL:
     return replace(url, host="")
 
 
+def _compiled(rule: Rule | TextRule) -> Rule | TextRule:
+    """A built-in rule whose kernel twin has its name."""
+    return replace(rule, kernel=KernelForm(rule.name))
+
+
 RULES: dict[str, Rule | TextRule] = {
     r.name: r
     for r in (
-        TextRule("strip_whitespace", "URL Standard §4.4 steps 1-3", strip_whitespace),
-        Rule("lowercase_scheme", "RFC 3986 §6.2.2.1", lowercase_scheme),
-        Rule("uppercase_percent_hex", "RFC 3986 §6.2.2.1", uppercase_percent_hex),
-        Rule("decode_unreserved", "RFC 3986 §6.2.2.2", decode_unreserved),
-        Rule("lowercase_host", "RFC 3986 §6.2.2.1", lowercase_host),
-        Rule("idn_host_to_ascii", "RFC 3987 §3.1, UTS #46 §4.2", idn_host_to_ascii),
+        _compiled(TextRule("strip_whitespace", "URL Standard §4.4 steps 1-3", strip_whitespace)),
+        _compiled(Rule("lowercase_scheme", "RFC 3986 §6.2.2.1", lowercase_scheme)),
+        _compiled(Rule("uppercase_percent_hex", "RFC 3986 §6.2.2.1", uppercase_percent_hex)),
+        _compiled(Rule("decode_unreserved", "RFC 3986 §6.2.2.2", decode_unreserved)),
+        _compiled(Rule("lowercase_host", "RFC 3986 §6.2.2.1", lowercase_host)),
+        _compiled(Rule("idn_host_to_ascii", "RFC 3987 §3.1, UTS #46 §4.2", idn_host_to_ascii)),
         Rule("idn_host_to_unicode", "UTS #46 §4.3", idn_host_to_unicode),
-        Rule("ipv6_rfc5952", "RFC 5952 §4", ipv6_rfc5952),
-        Rule("remove_dot_segments", "RFC 3986 §6.2.2.3", remove_dot_segments_rule),
-        Rule("drop_default_port", "RFC 3986 §6.2.3", drop_default_port),
-        Rule("drop_empty_userinfo", "URL Standard §4.5", drop_empty_userinfo),
-        Rule("empty_path_to_slash", "RFC 3986 §6.2.3", empty_path_to_slash),
-        Rule("file_localhost", "RFC 8089 §2", file_localhost),
+        _compiled(Rule("ipv6_rfc5952", "RFC 5952 §4", ipv6_rfc5952)),
+        _compiled(Rule("remove_dot_segments", "RFC 3986 §6.2.2.3", remove_dot_segments_rule)),
+        _compiled(Rule("drop_default_port", "RFC 3986 §6.2.3", drop_default_port)),
+        _compiled(Rule("drop_empty_userinfo", "URL Standard §4.5", drop_empty_userinfo)),
+        _compiled(Rule("empty_path_to_slash", "RFC 3986 §6.2.3", empty_path_to_slash)),
+        _compiled(Rule("file_localhost", "RFC 8089 §2", file_localhost)),
     )
 }

@@ -1,16 +1,15 @@
 """Profiles in the kernel's form.
 
 Each rule as (id, names, prefixes), per-host tables, and the part of a profile the kernel
-runs. Rules are recognised by their built-in functions.
+runs. A rule declares its kernel form (:class:`urlnorm.core.rules.KernelForm`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from functools import partial
 
-from urlnorm.core import crawl, host_rules, rules
+from urlnorm.core import host_rules, rules
 from urlnorm.core.profiles import Profile
 from urlnorm.core.record import URL
 from urlnorm.native import extension
@@ -19,23 +18,22 @@ _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
 
 
 def _rule_spec(rule: rules.Rule | rules.TextRule) -> tuple[int, bytes, bytes] | None:
-    """The kernel's form of a rule, or None for a rule only Python has."""
-    if extension.KERNEL is None:
+    """The kernel's form of a rule as the kernel reads it, or None for a rule only Python has."""
+    form = rule.kernel
+    if extension.KERNEL is None or form is None:
         return None
-    names: tuple[str, ...] = extension.KERNEL.RULE_NAMES
-    fn = rule.apply
-    if isinstance(fn, partial) and fn.func is host_rules.apply_host_rules:
-        table = host_rules_table(fn.keywords["hosts"], fn.keywords["mirrors"])
-        return None if table is None else (names.index("host_rules"), table, b"")
-    if isinstance(fn, partial) and fn.func is crawl.drop_parameters:
-        listed = _length_prefixed(sorted(fn.keywords["names"]))
-        prefixes = _length_prefixed(fn.keywords["prefixes"])
-        if listed is None or prefixes is None:
-            return None
-        return names.index("drop_parameters"), listed, prefixes
-    if rule.name in names and _is_builtin(rule):
-        return names.index(rule.name), b"", b""
-    return None
+    arguments = _arguments(form)
+    return None if arguments is None else (extension.KERNEL.RULE_NAMES.index(form.rule), *arguments)
+
+
+def _arguments(form: rules.KernelForm) -> tuple[bytes, bytes] | None:
+    """A kernel rule's two argument strings (None if one is too long for the kernel)."""
+    if form.rule == "host_rules":
+        hosts = dict(form.hosts)
+        table = host_rules_table(hosts, host_rules.mirror_of(hosts))
+        return None if table is None else (table, b"")
+    listed, prefixes = _length_prefixed(form.names), _length_prefixed(form.prefixes)
+    return None if listed is None or prefixes is None else (listed, prefixes)
 
 
 def host_rules_table(
@@ -99,11 +97,6 @@ def _length_prefixed(entries: Iterable[str]) -> bytes | None:
     if any(len(e) > 255 for e in encoded):
         return None
     return b"".join(bytes([len(e)]) + e for e in encoded)
-
-
-def _is_builtin(rule: rules.Rule | rules.TextRule) -> bool:
-    builtin = rules.RULES.get(rule.name)
-    return builtin is not None and builtin.apply is rule.apply
 
 
 @dataclass(frozen=True)
