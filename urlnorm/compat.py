@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import urllib.parse as up
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
 
@@ -30,6 +29,7 @@ from urlnorm import engine
 from urlnorm.core import errors
 from urlnorm.core.errors import URLError
 from urlnorm.core.percent import ALPHA, SCHEME_CHARS
+from urlnorm.result import Result
 
 SPLIT_FIELDS = ("scheme", "netloc", "path", "query", "fragment")
 PARSE_FIELDS = ("scheme", "netloc", "path", "params", "query", "fragment")
@@ -75,27 +75,18 @@ def error_code(exc: Exception) -> str:
     return "unicode-error" if isinstance(exc, UnicodeError) else "value-error"
 
 
-@dataclass(frozen=True)
-class Result:
-    """Column values, the error code of each row that urllib rejected, and the slow-row count."""
-
-    values: pl.Series
-    errors: pl.Series
-    left_kernel: int
-
-
 def _by_distinct(keys: pl.DataFrame, fn: Callable[..., Any], dtype: pl.DataType) -> Result:
     """Call urllib's ``fn`` once per distinct non-null key row; what it raises becomes a code."""
     values, codes = engine.per_distinct(
         keys, fn, dtype, errors=(ValueError, UnicodeError), code=error_code
     )
-    return Result(values, codes, keys.drop_nulls().height)
+    return Result(values.to_frame(), codes, keys.drop_nulls().height)
 
 
 def _merge(fast: pl.Series, covered: pl.Series, slow: Result) -> Result:
     """Fast values where ``covered``, the slow result elsewhere."""
-    frame = pl.DataFrame({"fast": fast, "covered": covered, "slow": slow.values})
-    values = frame.select(pl.when("covered").then("fast").otherwise("slow")).to_series()
+    frame = pl.DataFrame({"fast": fast, "covered": covered, "slow": slow.frame.to_series()})
+    values = frame.select(pl.when("covered").then("fast").otherwise("slow"))
     err = pl.DataFrame({"covered": covered, "e": slow.errors}).select(
         pl.when(~pl.col("covered")).then("e")
     )
@@ -276,14 +267,14 @@ def _parse_qs(series: pl.Series, **options: Any) -> Result:
 def _attribute(name: str, dtype: pl.DataType) -> Callable[..., Result]:
     def run(series: pl.Series, scheme: str = "", allow_fragments: bool = True) -> Result:
         split = _urlsplit(series, scheme, allow_fragments)
-        netloc = split.values.struct.field("netloc")
+        netloc = split.frame.to_series().struct.field("netloc")
 
         def read(value: str) -> Any:
             return getattr(up.SplitResult("", value, "", "", ""), name)
 
         attr = _by_distinct(netloc.to_frame("n"), read, dtype)
         codes = pl.DataFrame({"a": split.errors, "b": attr.errors}).select(pl.coalesce("a", "b"))
-        return Result(attr.values, codes.to_series(), split.left_kernel + attr.left_kernel)
+        return Result(attr.frame, codes.to_series(), split.left_kernel + attr.left_kernel)
 
     return run
 
@@ -317,7 +308,7 @@ def _values(name: str, series: pl.Series, strict: bool, kwargs: dict[str, Any]) 
         if bad.len():
             row = int(bad[0])
             raise URLError(str(result.errors[row]), str(series[row]), f"{name}, row {row}")
-    return result.values.alias(series.name)
+    return result.frame.to_series().alias(series.name)
 
 
 def _dispatch(name: str, column: Column, strict: bool = False, **kwargs: Any) -> Column:
