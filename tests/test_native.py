@@ -513,6 +513,38 @@ def test_a_rule_runs_in_the_kernel_only_by_its_declared_form() -> None:
     ]
 
 
+@needs_kernel
+def test_one_switch_chooses_between_the_twins(monkeypatch: pytest.MonkeyPatch) -> None:
+    values = ["HTTP://www.Example.com:80/a/./b?utm_source=x&b=1#f", "bad", None, "http://bü.de/"]
+    series = pl.Series("u", values)
+
+    def every_function() -> list[object]:
+        return [
+            engine.normalize(series, "crawl").frame.to_dicts(),
+            engine.split(series).frame.to_dicts(),
+            engine.parse(series, "canonical", ("normalized", "host", "surt")).frame.to_dicts(),
+            pa.Table.from_batches(
+                engine.parse_arrow(pa.array(values), "canonical", ("normalized", "error"))
+            ).to_pylist(),
+            engine.surt(series).frame.to_dicts(),
+            engine.join(series, "http://base.example/x/").frame.to_dicts(),
+            engine.explain(series, "crawl").frame.to_dicts(),
+            series.url.path_segments().to_list(),
+            series.url.query_params().to_list(),
+        ]
+
+    on_kernel = every_function()
+    # Turning the one switch off routes every function to the core: none may reach the kernel.
+    monkeypatch.setattr(native, "available", lambda: False)
+    for name in ("normalize", "split", "parse_slices", "surt", "join", "path_segments"):
+        monkeypatch.setattr(native, name, _unreachable)
+    assert every_function() == on_kernel
+
+
+def _unreachable(*args: object, **kwargs: object) -> None:
+    raise AssertionError("the kernel ran with the switch off")
+
+
 # ---- bookkeeping ---------------------------------------------------------------------------
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import fields
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
@@ -51,8 +51,8 @@ PARSE_SCHEMA: dict[str, pl.DataType] = {
     "key_hash": pl.UInt64(),
 }
 TEXT_FIELDS = tuple(name for name in RECORD_FIELDS if name != "port")
-# What to do with bytes that are not UTF-8: a null and an error code, or percent-encode them
-# as they are (what crawlers do with Latin-1 URLs).
+T = TypeVar("T")
+Options = dict[str, bool]  # parse's key options (with_scheme, trailing_comma)
 
 
 def _url_error_code(exc: Exception) -> str:
@@ -89,22 +89,28 @@ def per_distinct(
     return joined.get_column("__value"), joined.get_column("__error")
 
 
+def _twins(kernel: Callable[[], T | None], core: Callable[[], T]) -> T:
+    """The one place the engine chooses between the twins: the kernel's answer, or the core's.
+
+    The core runs without the extension, or where the kernel declines the call (``kernel``
+    returns None: a profile with a rule only Python has).
+    """
+    answer = kernel() if native.available() else None
+    return core() if answer is None else answer
+
+
 def twin_column(
     series: pl.Series,
     kernel: Callable[[pl.Series], pl.Series | None],
     core: Callable[[str], Any],
     dtype: pl.DataType,
 ) -> pl.Series:
-    """A column function's values: the kernel's, or its core twin's once per distinct value.
-
-    The one place a column function chooses between the twins: the core runs without the
-    extension, or where the kernel declines the call (``kernel`` returns None).
-    """
+    """A column function's values: the kernel's, or its core twin's once per distinct value."""
     if series.dtype == pl.Null:  # a column of nulls only
         series = series.cast(pl.String)
-    column = kernel(series) if native.available() else None
-    if column is None:
-        column = per_distinct(series.to_frame("u"), core, dtype)[0]
+    column = _twins(
+        lambda: kernel(series), lambda: per_distinct(series.to_frame("u"), core, dtype)[0]
+    )
     return column.alias(series.name)
 
 
@@ -172,9 +178,10 @@ def split(series: pl.Series, mode: str = "whatwg", *, invalid_utf8: str = "error
     if mode not in SPLIT_MODES:
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
     encode = _check_utf8_option(invalid_utf8)
-    if native.available():
-        return native.split(series, mode, RECORD_FIELDS, encode_invalid_utf8=encode)
-    return _on_core(series, lambda v: _record(core_split(v, mode)), RECORD_SCHEMA, encode)
+    return _twins(
+        lambda: native.split(series, mode, RECORD_FIELDS, encode_invalid_utf8=encode),
+        lambda: _on_core(series, lambda v: _record(core_split(v, mode)), RECORD_SCHEMA, encode),
+    )
 
 
 def normalize(
@@ -182,13 +189,21 @@ def normalize(
 ) -> Result:
     """Normalise a column (:func:`urlnorm.normalize` per row); output column ``url``."""
     prof, encode = get_profile(profile), _check_utf8_option(invalid_utf8)
+    return _twins(
+        lambda: _normalize_on_kernel(series, prof, encode),
+        lambda: _on_core(
+            series, lambda v: {"url": prof.normalize(v)}, {"url": pl.String()}, encode
+        ),
+    )
+
+
+def _normalize_on_kernel(series: pl.Series, prof: Profile, encode: bool) -> Result | None:
+    """The kernel's normalisation: the whole profile, or its built-in head then Python's rules."""
     whole = native.native_profile(prof)
     if whole is not None:
         return native.normalize(series, whole, encode_invalid_utf8=encode)
     head, rest = native.native_prefix(prof)
-    if head is not None:
-        return _then_python_rules(series, head, rest, encode)
-    return _on_core(series, lambda v: {"url": prof.normalize(v)}, {"url": pl.String()}, encode)
+    return None if head is None else _then_python_rules(series, head, rest, encode)
 
 
 def _then_python_rules(
@@ -226,28 +241,43 @@ def parse(
     ``fields`` are names of :data:`urlnorm.core.outputs.FIELDS`; the result's frame holds
     them in that order (``error`` included where asked for), and its errors are the rows'.
     """
-    wanted, prof, whole, encode = _parse_setup(profile, fields, invalid_utf8)
+    wanted, prof, encode = _parse_setup(profile, fields, invalid_utf8)
     options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
-    if whole is None:
-        schema = {name: PARSE_SCHEMA[name] for name in (*wanted, "error")}
-        core = partial(
-            outputs.outputs,
-            profile=prof,
-            names=tuple(schema),
-            with_scheme=with_scheme,
-            trailing_comma=trailing_comma,
-        )
-        result = _on_core(series, core, schema, encode)
-        # A row's error is its bytes' (decoding, which the core never saw) or its URL's.
-        errors = result.frame.select(pl.coalesce(result.errors, "error")).to_series()
-        frame = result.frame.with_columns(errors.alias("error")).select(wanted)
-        return Result(frame, errors.alias("error"), result.left_kernel)
-    slices = _kernel_parse(series, whole, wanted, encode, options)
+    return _twins(
+        lambda: _parse_on_kernel(series, prof, wanted, encode, options),
+        lambda: _parse_on_core(series, prof, wanted, encode, options),
+    )
+
+
+def _parse_on_kernel(
+    series: pl.Series, prof: Profile, wanted: tuple[str, ...], encode: bool, options: Options
+) -> Result | None:
+    slices = _kernel_parse(series, prof, wanted, encode, options)
+    if slices is None:
+        return None
     # One chunk a slice, nothing copied, the columns in order already (picking them in
     # Polars costs a tenth of a millisecond a call, much of a 2,048-row batch's own cost).
     frame = native.frame(slices, one_chunk=False)
     errors = frame.get_column("error") if "error" in wanted else frame.drop_in_place("error")
     return Result(frame, errors, sum(part.left_kernel for part in slices))
+
+
+def _parse_on_core(
+    series: pl.Series, prof: Profile, wanted: tuple[str, ...], encode: bool, options: Options
+) -> Result:
+    schema = {name: PARSE_SCHEMA[name] for name in (*wanted, "error")}
+    core = partial(
+        outputs.outputs,
+        profile=prof,
+        names=tuple(schema),
+        with_scheme=options["with_scheme"],
+        trailing_comma=options["trailing_comma"],
+    )
+    result = _on_core(series, core, schema, encode)
+    # A row's error is its bytes' (decoding, which the core never saw) or its URL's.
+    errors = result.frame.select(pl.coalesce(result.errors, "error")).to_series()
+    frame = result.frame.with_columns(errors.alias("error")).select(wanted)
+    return Result(frame, errors.alias("error"), result.left_kernel)
 
 
 def parse_arrow(
@@ -267,17 +297,42 @@ def parse_arrow(
     threads gives one record batch a thread slice. ``strict`` raises for the first invalid
     row, as :func:`raise_first_error`.
     """
-    wanted, prof, whole, encode = _parse_setup(profile, fields, invalid_utf8)
+    wanted, prof, encode = _parse_setup(profile, fields, invalid_utf8)
     options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
-    if whole is None:
-        series = pl.from_arrow(native.as_kernel_array(array))
-        assert isinstance(series, pl.Series)
-        result = parse(series, prof, wanted, invalid_utf8=invalid_utf8, **options)
-        if strict:
-            raise_first_error(result.errors, series)
-        table = result.frame.to_arrow(compat_level=pl.CompatLevel.newest())
-        return table.to_batches() or [_empty_batch(wanted)]
-    slices = _kernel_parse(array, whole, wanted, encode, options)
+    return _twins(
+        lambda: _parse_arrow_on_kernel(array, prof, wanted, encode, options, strict),
+        lambda: _parse_arrow_on_core(array, prof, wanted, invalid_utf8, options, strict),
+    )
+
+
+def _parse_arrow_on_core(
+    array: pa.Array,
+    prof: Profile,
+    wanted: tuple[str, ...],
+    invalid_utf8: str,
+    options: Options,
+    strict: bool,
+) -> list[pa.RecordBatch]:
+    series = pl.from_arrow(native.as_kernel_array(array))
+    assert isinstance(series, pl.Series)
+    result = parse(series, prof, wanted, invalid_utf8=invalid_utf8, **options)
+    if strict:
+        raise_first_error(result.errors, series)
+    table = result.frame.to_arrow(compat_level=pl.CompatLevel.newest())
+    return table.to_batches() or [_empty_batch(wanted)]
+
+
+def _parse_arrow_on_kernel(
+    array: pa.Array,
+    prof: Profile,
+    wanted: tuple[str, ...],
+    encode: bool,
+    options: Options,
+    strict: bool,
+) -> list[pa.RecordBatch] | None:
+    slices = _kernel_parse(array, prof, wanted, encode, options)
+    if slices is None:
+        return None
     batches = [pa.record_batch(part) for part in slices]
     if strict:
         errors = pl.from_arrow(pa.chunked_array([b.column("error") for b in batches]))
@@ -288,10 +343,10 @@ def parse_arrow(
 
 def _parse_setup(
     profile: str | Profile, fields: tuple[str, ...], invalid_utf8: str
-) -> tuple[tuple[str, ...], Profile, native.NativeProfile | None, bool]:
-    """The fields, the profile, its kernel form (None: the core runs) and the UTF-8 option."""
+) -> tuple[tuple[str, ...], Profile, bool]:
+    """The fields, the profile and the UTF-8 option, checked."""
     wanted, prof = outputs.check_fields(fields), get_profile(profile)
-    return wanted, prof, native.native_profile(prof), _check_utf8_option(invalid_utf8)
+    return wanted, prof, _check_utf8_option(invalid_utf8)
 
 
 def _empty_batch(wanted: tuple[str, ...]) -> pa.RecordBatch:
@@ -301,13 +356,15 @@ def _empty_batch(wanted: tuple[str, ...]) -> pa.RecordBatch:
 
 
 def _kernel_parse(
-    column: native.Column,
-    whole: native.NativeProfile,
-    wanted: tuple[str, ...],
-    encode: bool,
-    options: dict[str, bool],
-) -> list[Any]:
-    """The kernel's slices: struct arrays of ``wanted`` in order, then ``error`` if not asked."""
+    column: native.Column, prof: Profile, wanted: tuple[str, ...], encode: bool, options: Options
+) -> list[Any] | None:
+    """The kernel's slices: struct arrays of ``wanted`` in order, then ``error`` if not asked.
+
+    None if the kernel does not run ``prof`` whole.
+    """
+    whole = native.native_profile(prof)
+    if whole is None:
+        return None
     names = wanted if "error" in wanted else (*wanted, "error")
     kernel_outputs = _kernel_outputs(wanted)
     return native.parse_slices(
@@ -330,15 +387,16 @@ def surt(
 ) -> Result:
     """SURT keys of a column (:func:`urlnorm.surt` per row)."""
     prof = get_profile(profile)
-    whole = native.native_profile(prof)
-    if whole is not None:
-        return native.surt(series, whole, with_scheme=with_scheme, trailing_comma=trailing_comma)
+    options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
+
+    def kernel() -> Result | None:
+        whole = native.native_profile(prof)
+        return None if whole is None else native.surt(series, whole, **options)
 
     def core(value: str) -> dict[str, Any]:
-        key = core_surt(value, prof, with_scheme=with_scheme, trailing_comma=trailing_comma)
-        return {"surt": key}
+        return {"surt": core_surt(value, prof, **options)}
 
-    return _on_core(series, core, {"surt": pl.String()}, False)
+    return _twins(kernel, lambda: _on_core(series, core, {"surt": pl.String()}, False))
 
 
 def explain(series: pl.Series, profile: str | Profile = "canonical") -> Result:
@@ -350,10 +408,14 @@ def explain(series: pl.Series, profile: str | Profile = "canonical") -> Result:
     prof = get_profile(profile)
     text, _ = _as_text(series)
     steps = pl.List(pl.String())
-    unchanged = pl.repeat(False, series.len(), eager=True)
-    if native.native_profile(prof) is not None:
-        normalized = normalize(text, prof).frame.get_column("url")
-        unchanged = (normalized == text).fill_null(False)
+
+    def kernel() -> pl.Series | None:
+        if native.native_profile(prof) is None:
+            return None
+        return (normalize(text, prof).frame.get_column("url") == text).fill_null(False)
+
+    # On the core, finding the unchanged rows would cost what explaining them does.
+    unchanged = _twins(kernel, lambda: pl.repeat(False, series.len(), eager=True))
     todo = (~unchanged & text.is_not_null()).arg_true()
     values, codes = per_distinct(
         text.gather(todo).to_frame("u"), lambda v: [s.rule for s in prof.explain(v)], steps
@@ -378,20 +440,26 @@ def join(series: pl.Series, base: pl.Series | str, mode: str = "whatwg") -> Resu
     def core(base_url: str, ref: str) -> str:
         return core_join(base_url, ref, mode)
 
-    if not native.available():
+    def on_core() -> Result:
         keys = pl.DataFrame({"base": bases(series.len()), "ref": refs})
         urls, codes = per_distinct(keys, core, pl.String())
         codes = pl.select(pl.coalesce(ref_errors, codes)).to_series()
         return Result(pl.DataFrame({"url": urls}), codes.alias("error"), keys.drop_nulls().height)
-    kernel_base = pl.Series([base]) if isinstance(base, str) else base
-    result, asking = native.join(series, kernel_base, mode)
-    if asking.len() == 0:
-        return result
-    # Rows whose hosts need UTS #46 take the core, once per distinct (base, reference).
-    keys = pl.DataFrame({"base": bases(series.len()).gather(asking), "ref": refs.gather(asking)})
-    urls, codes = per_distinct(keys, core, pl.String())
-    frame = result.frame.with_columns(result.frame.get_column("url").scatter(asking, urls))
-    return Result(frame, result.errors.scatter(asking, codes), result.left_kernel)
+
+    def on_kernel() -> Result:
+        kernel_base = pl.Series([base]) if isinstance(base, str) else base
+        result, asking = native.join(series, kernel_base, mode)
+        if asking.len() == 0:
+            return result
+        # Rows whose hosts need UTS #46 take the core, once per distinct (base, reference).
+        keys = pl.DataFrame(
+            {"base": bases(series.len()).gather(asking), "ref": refs.gather(asking)}
+        )
+        urls, codes = per_distinct(keys, core, pl.String())
+        frame = result.frame.with_columns(result.frame.get_column("url").scatter(asking, urls))
+        return Result(frame, result.errors.scatter(asking, codes), result.left_kernel)
+
+    return _twins(on_kernel, on_core)
 
 
 def record_struct(result: Result, series: pl.Series) -> pl.Series:
