@@ -461,6 +461,7 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
     }
     t.n_special = (int)PyList_GET_SIZE(special);
     un_set_tables(&t);
+    un_whatwg_init();
     Py_RETURN_NONE;
 }
 

@@ -24,7 +24,6 @@ void un_set_tables(const un_tables *t) {
         un_t.special_len[i] = strlen(un_t.special[i]);
         un_t.special_key[i] = scheme_key((const uint8_t *)un_t.special[i], un_t.special_len[i]);
     }
-    un_whatwg_init();
 }
 
 int un_special_index(const uint8_t *s, size_t n) {

@@ -223,7 +223,7 @@ int un_next_segment(const uint8_t *p, size_t n, size_t *at, size_t *start, size_
 
 /* ---- whatwg.c (core/whatwg.py) and split.c (core/split.py) -------------------------------- */
 
-void un_whatwg_init(void); /* called by un_set_tables */
+void un_whatwg_init(void); /* the parser's run tables, from un_t: after each un_set_tables */
 int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u);
 /* The parse as far as the host and port: the status, scheme, userinfo, host and port are
  * those of the whole parse, since no later state can fail; path, query and fragment are left

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import Any
 
 from . import errors, uts46
 from .errors import URLError
@@ -19,9 +19,6 @@ from .percent import decode_unreserved as _decode_unreserved
 from .percent import uppercase_escapes
 from .record import URL
 from .whatwg import SPECIAL_SCHEMES, strip_and_remove_tab_newline
-
-if TYPE_CHECKING:
-    from .host_rules import HostRules
 
 # RFC 3986 §6.2.3: the schemes whose default port is known are the URL Standard's special ones.
 DEFAULT_PORTS = {scheme: port for scheme, port in SPECIAL_SCHEMES.items() if port is not None}
@@ -40,7 +37,7 @@ class KernelForm:
     rule: str
     names: tuple[str, ...] = ()
     prefixes: tuple[str, ...] = ()
-    hosts: tuple[tuple[str, HostRules], ...] = ()
+    hosts: tuple[tuple[str, Any], ...] = ()  # (name, host_rules.HostRules)
 
 
 @dataclass(frozen=True)

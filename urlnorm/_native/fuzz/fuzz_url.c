@@ -185,6 +185,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static int ready;
     if (!ready) {
         un_set_tables(&FUZZ_TABLES);
+        un_whatwg_init();
         un_psl_set(UN_PSL_ALL, FUZZ_PSL, sizeof FUZZ_PSL - 1, FUZZ_PSL_LABELS);
         un_psl_set(UN_PSL_ICANN, FUZZ_PSL_ICANN, sizeof FUZZ_PSL_ICANN - 1, FUZZ_PSL_ICANN_LABELS);
         for (int i = 0; i < FUZZ_N_PROFILES; i++) {
