@@ -467,13 +467,17 @@ class Csv:
                 column_types={n: pa.binary() for n in self.names}
             ),
         )
-        for batch in reader:
-            start = done
-            inserted: list[tuple[int, bytes]] = []
-            while pending and pending[0][0] < start + batch.num_rows + len(inserted):
-                inserted.append(pending.pop(0))
-            done = start + batch.num_rows + len(inserted)
-            yield self._frame(batch, inserted, start), done
+        # Closed here rather than when the interpreter tears down: Arrow's read-ahead thread
+        # still running then aborts the process ("terminate called without an active
+        # exception", apache/arrow#34314) after the output is written.
+        with reader:
+            for batch in reader:
+                start = done
+                inserted: list[tuple[int, bytes]] = []
+                while pending and pending[0][0] < start + batch.num_rows + len(inserted):
+                    inserted.append(pending.pop(0))
+                done = start + batch.num_rows + len(inserted)
+                yield self._frame(batch, inserted, start), done
         if pending:
             yield self._frame(None, pending, done), done + len(pending)
 
