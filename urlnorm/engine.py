@@ -301,7 +301,7 @@ def parse_arrow(
     options = {"with_scheme": with_scheme, "trailing_comma": trailing_comma}
     return _twins(
         lambda: _parse_arrow_on_kernel(array, prof, wanted, encode, options, strict),
-        lambda: _parse_arrow_on_core(array, prof, wanted, invalid_utf8, options, strict),
+        lambda: _parse_arrow_on_core(array, prof, wanted, encode, options, strict),
     )
 
 
@@ -309,13 +309,13 @@ def _parse_arrow_on_core(
     array: pa.Array,
     prof: Profile,
     wanted: tuple[str, ...],
-    invalid_utf8: str,
+    encode: bool,
     options: Options,
     strict: bool,
 ) -> list[pa.RecordBatch]:
     series = pl.from_arrow(native.as_kernel_array(array))
     assert isinstance(series, pl.Series)
-    result = parse(series, prof, wanted, invalid_utf8=invalid_utf8, **options)
+    result = _parse_on_core(series, prof, wanted, encode, options)
     if strict:
         raise_first_error(result.errors, series)
     table = result.frame.to_arrow(compat_level=pl.CompatLevel.newest())
@@ -410,9 +410,11 @@ def explain(series: pl.Series, profile: str | Profile = "canonical") -> Result:
     steps = pl.List(pl.String())
 
     def kernel() -> pl.Series | None:
-        if native.native_profile(prof) is None:
+        whole = native.native_profile(prof)
+        if whole is None:
             return None
-        return (normalize(text, prof).frame.get_column("url") == text).fill_null(False)
+        normalized = native.normalize(text, whole).frame.get_column("url")
+        return (normalized == text).fill_null(False)
 
     # On the core, finding the unchanged rows would cost what explaining them does.
     unchanged = _twins(kernel, lambda: pl.repeat(False, series.len(), eager=True))
