@@ -47,6 +47,11 @@ def host_type(series: pl.Series) -> pl.Series:
     return _host_column(series, "host_type", include_private=True)
 
 
+def host(series: pl.Series) -> pl.Series:
+    """Each row's serialised host, as ``split`` gives it; the URL is parsed only to its port."""
+    return _host_column(series, "host", include_private=True)
+
+
 def _host_column(series: pl.Series, name: str, *, include_private: bool) -> pl.Series:
     """One of :data:`urlnorm.core.columns.HOST_COLUMNS` for each row."""
     return engine.twin_column(

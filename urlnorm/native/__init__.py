@@ -30,7 +30,7 @@ from urlnorm.native.operations import (
     surt,
 )
 from urlnorm.native.profiles import NativeProfile, native_prefix, native_profile
-from urlnorm.native.slicing import set_threads, threads
+from urlnorm.native.slicing import configured_threads, set_threads, threads, threads_per_call
 
 __all__ = [
     "Column",
@@ -39,6 +39,7 @@ __all__ = [
     "SliceStream",
     "as_kernel_array",
     "available",
+    "configured_threads",
     "frame",
     "fuzz_header",
     "host_column",
@@ -55,4 +56,5 @@ __all__ = [
     "split",
     "surt",
     "threads",
+    "threads_per_call",
 ]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import polars as pl
 
@@ -17,6 +19,9 @@ MAX_SLICE_BYTES = 1 << 29
 
 
 _threads: int | None = None
+# Set for the calls an engine makes from threads of its own (a SQL engine runs a function on
+# each of its threads at once): each call then takes its share of the cores, not all of them.
+_per_call: ContextVar[int | None] = ContextVar("urlnorm_threads_per_call", default=None)
 
 
 def set_threads(threads: int | None) -> None:
@@ -27,9 +32,28 @@ def set_threads(threads: int | None) -> None:
     _threads = threads
 
 
-def threads() -> int:
-    """How many threads a large batch is split across."""
+@contextmanager
+def threads_per_call(threads: int) -> Iterator[None]:
+    """Within the block, and on this thread only, a batch uses at most ``threads`` threads."""
+    if threads < 1:
+        raise ValueError("threads must be at least 1")
+    token = _per_call.set(threads)
+    try:
+        yield
+    finally:
+        _per_call.reset(token)
+
+
+def configured_threads() -> int:
+    """The threads set for the process: ``set_threads``, ``URLNORM_THREADS`` or Polars' pool."""
     return _threads or int(os.environ.get("URLNORM_THREADS", 0)) or pl.thread_pool_size()
+
+
+def threads() -> int:
+    """How many threads a large batch is split across (``threads_per_call`` caps it)."""
+    whole = configured_threads()
+    call = _per_call.get()
+    return whole if call is None else min(call, whole)
 
 
 def _slices(length: int, nbytes: int) -> Iterator[tuple[int, int]]:

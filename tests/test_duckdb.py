@@ -1,0 +1,209 @@
+"""urlnorm's SQL functions in a real DuckDB: every row equal to the Polars ``url`` namespace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+import pytest
+from conftest import load_wpt
+
+import urlnorm
+from urlnorm import native
+from urlnorm.core.profiles import PROFILES
+
+duckdb = pytest.importorskip("duckdb", reason="the duckdb extra is not installed")
+import urlnorm.duckdb  # noqa: E402  (after the skip: it imports duckdb's types)
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPORA = ROOT.parent / "shared" / "corpora"
+# Rows no URL parser should stop on: controls, a lone escape, a huge string, nulls, empties.
+DIRTY = [
+    None,
+    "",
+    " ",
+    "http://exa mple.com/",
+    "http://a:99999/",
+    "http://[1",
+    "\x00http://a/\x7f",
+    "https://a..b/%",
+    "http://a/" + "x" * 100_000,
+    "javascript:alert(1)",
+    "HTTP://www.Example.COM:80/a/./b/../c?utm_source=x&b=2&a=1#frag",
+    "http://user:pw@0x7f.1:8080/%7e%2F?q=%zz",
+    "https://bücher.example/café?q=x+y&q=2",
+]
+
+
+def _inputs() -> list[str | None]:
+    """WPT's inputs, the sample URLs, the sample lake column (a tenth null), dirty rows."""
+    wpt = [case["input"] for case in load_wpt("urltestdata.json")]
+    sample = (ROOT / "sample-data" / "urls.txt").read_text("utf-8").splitlines()
+    lake = pl.read_parquet(ROOT / "sample-data" / "lake.parquet")["url"].to_list()
+    corpora = []
+    if CORPORA.is_dir():  # a sample of the real lists, where the shared data is present
+        for path in sorted(CORPORA.glob("*.txt")):
+            corpora += path.read_text("utf-8-sig").splitlines()[:2_000]
+    return [*wpt, *sample, *lake, *corpora, *DIRTY]
+
+
+INPUTS = _inputs()
+PROFILE_NAMES = sorted(PROFILES)
+
+
+@pytest.fixture(scope="module")
+def con() -> duckdb.DuckDBPyConnection:
+    connection = duckdb.connect()
+    urlnorm.duckdb.register(connection)
+    frame = pl.DataFrame({"id": range(len(INPUTS)), "u": INPUTS}, schema_overrides={"u": pl.String})
+    connection.register("urls", frame.to_arrow())
+    return connection
+
+
+def _sql(con: duckdb.DuckDBPyConnection, expression: str, table: str = "urls") -> list:
+    return [row[0] for row in con.sql(f"SELECT {expression} FROM {table} ORDER BY id").fetchall()]
+
+
+def _polars(expression: pl.Expr) -> list:
+    frame = pl.DataFrame({"u": INPUTS}, schema={"u": pl.String})
+    return frame.select(expression).to_series().to_list()
+
+
+url = pl.col("u").url
+CASES = {
+    "url_normalize(u)": url.normalize(),
+    "url_error(u)": url.error(),
+    "url_split(u)": url.split(),
+    "url_parse(u)": url.parse(fields=urlnorm.duckdb.PARSE_FIELDS),
+    "url_key_hash(u)": url.parse(fields=["key_hash"]).struct.field("key_hash"),
+    "url_host(u)": url.host(),
+    "url_registered_domain(u)": url.registered_domain(),
+    "url_public_suffix(u)": url.public_suffix(),
+    "url_query_param(u, 'q')": url.query_param("q"),
+    "url_surt(u)": url.surt(),
+}
+PROFILED = {
+    "url_normalize(u, '{p}')": lambda p: url.normalize(p),
+    "url_error(u, '{p}')": lambda p: url.error(p),
+    "url_parse(u, '{p}')": lambda p: url.parse(p, urlnorm.duckdb.PARSE_FIELDS),
+    "url_key_hash(u, '{p}')": lambda p: url.parse(p, ["key_hash"]).struct.field("key_hash"),
+    "url_surt(u, '{p}')": lambda p: url.surt(p),
+}
+
+
+@pytest.mark.parametrize("expression", CASES)
+def test_each_function_equals_the_polars_namespace(con, expression: str) -> None:
+    assert _sql(con, expression) == _polars(CASES[expression])
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+@pytest.mark.parametrize("template", PROFILED)
+def test_each_profile_equals_the_polars_namespace(con, template: str, profile: str) -> None:
+    assert _sql(con, template.format(p=profile)) == _polars(PROFILED[template](profile))
+
+
+def test_join_equals_the_polars_namespace(con) -> None:
+    cases = [c for c in load_wpt("urltestdata.json") if c.get("base")]
+    frame = pl.DataFrame(
+        {
+            "id": range(len(cases)),
+            "ref": [c["input"] for c in cases],
+            "base": [c["base"] for c in cases],
+        }
+    )
+    con.register("pairs", frame.to_arrow())
+    expected = frame.select(pl.col("ref").url.join(pl.col("base"))).to_series().to_list()
+    assert _sql(con, "url_join(ref, base)", "pairs") == expected
+
+
+def test_a_profile_per_row_and_null_arguments(con) -> None:
+    rows = [
+        ("HTTP://A.com:80/x?utm_source=1#f", "crawl"),
+        ("HTTP://A.com:80/x?utm_source=1#f", "rfc3986"),
+        ("http://a/%7e", None),
+        (None, "crawl"),
+        ("http://a:99999/", "canonical"),
+    ]
+    got = con.sql(
+        "SELECT url_normalize(u, p), url_error(u, p), url_query_param(u, p) "
+        "FROM (VALUES " + ", ".join("(?, ?)" for _ in rows) + ") t(u, p)",
+        params=[v for row in rows for v in row],
+    ).fetchall()
+    assert got == [
+        ("http://a.com/x", None, None),
+        ("http://a.com/x?utm_source=1#f", None, None),
+        (None, None, None),
+        (None, None, None),
+        (None, "port-out-of-range", None),
+    ]
+
+
+def test_a_bad_row_never_fails_a_query_but_an_unknown_profile_does(con) -> None:
+    errors = _sql(con, "url_error(u, 'canonical')")
+    assert "port-out-of-range" in errors and "IPv6-unclosed" in errors
+    with pytest.raises(duckdb.Error, match="unknown-profile"):
+        con.sql("SELECT url_normalize('http://a/', 'no-such-profile')").fetchall()
+
+
+def test_a_profile_file_is_a_profile(con, tmp_path: Path) -> None:
+    hosts = (("a.com", urlnorm.HostRules(drop_params=("sessionkey",))),)
+    path = tmp_path / "site.toml"
+    urlnorm.write_spec(urlnorm.ProfileSpec(base="crawl", hosts=hosts), path)
+    got = con.sql(f"SELECT url_normalize('http://a.com/x?sessionkey=1&b=2', '{path}')").fetchall()
+    assert got == [("http://a.com/x?b=2",)]
+
+
+def test_copy_from_parquet_to_parquet(con, tmp_path: Path) -> None:
+    source = ROOT / "sample-data" / "lake.parquet"
+    target = tmp_path / "out.parquet"
+    con.execute(
+        f"COPY (SELECT id, url, url_normalize(url, 'canonical') AS normalized, "
+        f"url_error(url, 'canonical') AS error, url_split(url) AS record "
+        f"FROM '{source}') TO '{target}' (FORMAT parquet)"
+    )
+    got = pl.read_parquet(target).sort("id")
+    lake = pl.read_parquet(source).sort("id")
+    assert got.height == lake.height
+    assert got["normalized"].to_list() == lake["url"].url.normalize("canonical").to_list()
+    assert got["error"].to_list() == lake["url"].url.error("canonical").to_list()
+    assert got["record"].struct.field("port").dtype == pl.UInt16
+
+
+def test_results_are_the_same_on_every_path(con, engine_path: str) -> None:
+    """The pure-Python path (no extension) gives the SQL functions the same answers."""
+    head = INPUTS[:2_500]  # WPT and some samples: the core runs once per distinct value
+    frame = pl.DataFrame({"id": range(len(head)), "u": head}, schema_overrides={"u": pl.String})
+    con.register("head", frame.to_arrow())
+    got = _sql(con, "url_parse(u, 'crawl')", "head")
+    expected = frame.select(url.parse("crawl", urlnorm.duckdb.PARSE_FIELDS)).to_series().to_list()
+    assert got == expected
+
+
+def test_each_call_uses_its_share_of_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int] = []
+    original = native.threads
+
+    def spy() -> int:
+        seen.append(original())
+        return seen[-1]
+
+    monkeypatch.setattr("urlnorm.native.operations.slicing.threads", spy)
+    native.set_threads(2)
+    try:
+        connection = duckdb.connect(config={"threads": 2})
+        urlnorm.duckdb.register(connection)
+        connection.sql("SELECT url_normalize('http://a/')").fetchall()
+    finally:
+        native.set_threads(None)
+    assert seen and set(seen) == {1}
+    assert native.threads() >= 1  # the process's own setting is left as it was
+
+
+def test_string_view_input() -> None:
+    connection = duckdb.connect()
+    connection.execute("SET arrow_output_version = '1.5'")  # DuckDB then hands string_view
+    urlnorm.duckdb.register(connection)
+    table = pa.table({"u": pa.array(["HTTP://A/%7e", None], pa.string())})
+    connection.register("t", table)
+    assert connection.sql("SELECT url_normalize(u) FROM t").fetchall() == [("http://a/~",), (None,)]
