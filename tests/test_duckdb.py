@@ -14,7 +14,8 @@ from urlnorm import native
 from urlnorm.core.profiles import PROFILES
 
 duckdb = pytest.importorskip("duckdb", reason="the duckdb extra is not installed")
-import urlnorm.duckdb  # noqa: E402  (after the skip: it imports duckdb's types)
+import urlnorm.duckdb  # noqa: E402  (after the skip)
+import urlnorm.sql  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"
@@ -75,7 +76,7 @@ CASES = {
     "url_normalize(u)": url.normalize(),
     "url_error(u)": url.error(),
     "url_split(u)": url.split(),
-    "url_parse(u)": url.parse(fields=urlnorm.duckdb.PARSE_FIELDS),
+    "url_parse(u)": url.parse(fields=urlnorm.sql.PARSE_FIELDS),
     "url_key_hash(u)": url.parse(fields=["key_hash"]).struct.field("key_hash"),
     "url_host(u)": url.host(),
     "url_registered_domain(u)": url.registered_domain(),
@@ -86,7 +87,7 @@ CASES = {
 PROFILED = {
     "url_normalize(u, '{p}')": lambda p: url.normalize(p),
     "url_error(u, '{p}')": lambda p: url.error(p),
-    "url_parse(u, '{p}')": lambda p: url.parse(p, urlnorm.duckdb.PARSE_FIELDS),
+    "url_parse(u, '{p}')": lambda p: url.parse(p, urlnorm.sql.PARSE_FIELDS),
     "url_key_hash(u, '{p}')": lambda p: url.parse(p, ["key_hash"]).struct.field("key_hash"),
     "url_surt(u, '{p}')": lambda p: url.surt(p),
 }
@@ -124,6 +125,7 @@ def test_a_profile_per_row_and_null_arguments(con) -> None:
         ("http://a/%7e", None),
         (None, "crawl"),
         ("http://a:99999/", "canonical"),
+        ("http://[1", None),  # a NULL profile: the split's error, as url.error() gives
     ]
     got = con.sql(
         "SELECT url_normalize(u, p), url_error(u, p), url_query_param(u, p) "
@@ -136,6 +138,7 @@ def test_a_profile_per_row_and_null_arguments(con) -> None:
         (None, None, None),
         (None, None, None),
         (None, "port-out-of-range", None),
+        (None, "IPv6-unclosed", None),
     ]
 
 
@@ -176,7 +179,7 @@ def test_results_are_the_same_on_every_path(con, engine_path: str) -> None:
     frame = pl.DataFrame({"id": range(len(head)), "u": head}, schema_overrides={"u": pl.String})
     con.register("head", frame.to_arrow())
     got = _sql(con, "url_parse(u, 'crawl')", "head")
-    expected = frame.select(url.parse("crawl", urlnorm.duckdb.PARSE_FIELDS)).to_series().to_list()
+    expected = frame.select(url.parse("crawl", urlnorm.sql.PARSE_FIELDS)).to_series().to_list()
     assert got == expected
 
 
