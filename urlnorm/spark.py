@@ -2,21 +2,24 @@
 
 ``normalize`` runs the Arrow front-end on every partition with ``mapInArrow`` and declares
 its output schema exactly; the column functions are Arrow UDFs; ``dedup`` keys rows with
-urlnorm and lets Spark do the shuffle. Importing ``urlnorm`` never imports this module.
+urlnorm and lets Spark do the shuffle; ``register`` adds the ``url_*`` SQL functions of
+:mod:`urlnorm.sql` to Spark SQL. Importing ``urlnorm`` never imports this module.
 
-Spark has no unsigned integers: ``port`` is an ``int`` column here (UInt16 elsewhere).
+Spark has no unsigned integers: ``port`` is an ``int`` column here (UInt16 elsewhere), and
+``key_hash`` a ``bigint`` holding the same 64 bits (as Spark's own ``xxhash64``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
+import polars as pl
 import pyarrow as pa
-from pyspark.sql import Column, DataFrame, Window
+from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
-from urlnorm import arrow, native
+from urlnorm import arrow, native, sql
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
 from urlnorm.engine import RECORD_FIELDS
@@ -39,15 +42,8 @@ def _task_threads() -> int:
     return context.cpus() if context is not None else native.threads()
 
 
-def _one_array(column: pa.ChunkedArray) -> pa.Array:
-    """The column as the one array a scalar UDF returns (a chunk a kernel slice)."""
-    return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
-
-
 def _analytics(name: str, urls: pa.Array) -> pa.Array:
     """One analytics column of a batch, through the Polars ``url`` namespace."""
-    import polars as pl
-
     series = pl.Series(pl.from_arrow(urls))
     namespace = series.url  # type: ignore[attr-defined]
     return getattr(namespace, name)().to_arrow(compat_level=pl.CompatLevel.newest())
@@ -135,7 +131,9 @@ def _arrow_udf(fn: Callable[[pa.Array], pa.Array], column: Column | str) -> Colu
 def _output_udf(output: str, column: Column | str, profile: str | Profile) -> Column:
     """One output of the kernel's parse as an Arrow UDF (Spark casts its ``string_view``)."""
     prof = get_profile(profile)  # a profile file is read on the driver
-    return _arrow_udf(lambda urls: _one_array(arrow.parse(urls, prof, (output,)).column(0)), column)
+    return _arrow_udf(
+        lambda urls: sql.one_array(arrow.parse(urls, prof, (output,)).column(0)), column
+    )
 
 
 def normalized_url(column: Column | str, profile: str | Profile = "canonical") -> Column:
@@ -208,3 +206,77 @@ def _dedup_keyed(
     kept = ranked.filter(F.col("__rank") == 1).drop("__rank")
     alone = keyed.filter(F.col(key).isNull()).withColumn("count", F.lit(1).cast("long"))
     return kept.unionByName(alone)
+
+
+# Spark SQL's types for a result's Polars types, and the Arrow types Spark reads them as.
+_SQL_TYPES = {pl.String(): "STRING", pl.UInt16(): "INT", pl.UInt64(): "BIGINT"}
+_SIGNED = {pa.uint16(): pa.int32(), pa.uint64(): pa.int64()}
+
+
+def sql_type(dtype: pl.DataType) -> str:
+    """Spark SQL's type for a result's Polars type.
+
+    >>> sql_type(pl.Struct({"host": pl.String(), "port": pl.UInt16()}))
+    'STRUCT<host: STRING, port: INT>'
+    """
+    if isinstance(dtype, pl.Struct):
+        return f"STRUCT<{', '.join(f'{f.name}: {sql_type(f.dtype)}' for f in dtype.fields)}>"
+    return _SQL_TYPES[dtype]
+
+
+def _signed(kind: pa.DataType) -> pa.DataType:
+    """``kind`` with each unsigned integer as the signed one Spark has."""
+    if pa.types.is_struct(kind):
+        return pa.struct([f.with_type(_signed(f.type)) for f in kind])
+    return _SIGNED.get(kind, kind)
+
+
+def _for_spark(column: pa.Array) -> pa.Array:
+    """A result as Spark takes it: unsigned integers as signed, the 64 bits of a hash kept."""
+    kind = _signed(column.type)
+    return column if kind == column.type else column.cast(kind, safe=False)
+
+
+def _sql_udf(function: sql.Function) -> Column:
+    """The Arrow UDF Spark SQL calls with a batch's columns (Spark reads its type hints)."""
+
+    def one(urls: pa.Array) -> pa.Array:
+        native.set_threads(_task_threads())
+        return _for_spark(function(urls))
+
+    def two(urls: pa.Array, other: pa.Array) -> pa.Array:
+        native.set_threads(_task_threads())
+        return _for_spark(function(urls, other))
+
+    run = one if len(function.parameters) == 1 else two
+    return F.arrow_udf(run, sql_type(function.returns))  # type: ignore[attr-defined,no-any-return]
+
+
+def _definition(function: sql.Function) -> str:
+    """The SQL function over its Arrow UDF, the last parameter with its default if it has one."""
+    last = len(function.parameters) - 1
+    parameters = ", ".join(
+        f"{name} STRING"
+        + (f" DEFAULT {function.default}" if i == last and function.default else "")
+        for i, name in enumerate(function.parameters)
+    )
+    names = ", ".join(function.parameters)
+    return (
+        f"CREATE OR REPLACE TEMPORARY FUNCTION {function.name}({parameters}) "
+        f"RETURNS {sql_type(function.returns)} RETURN {function.arrow_name}({names})"
+    )
+
+
+def register(spark: SparkSession) -> None:
+    """Add the ``url_*`` functions to ``spark``'s SQL, for this session.
+
+    Each is the Polars namespace's method of the same name with its defaults: NULL in gives
+    NULL out, a URL that does not parse gives NULL (and its code from ``url_error``), never
+    a failed query.
+
+    >>> register(spark)  # doctest: +SKIP
+    >>> spark.sql("SELECT url_normalize(url, 'crawl') FROM logs")  # doctest: +SKIP
+    """
+    for function in sql.FUNCTIONS:
+        spark.udf.register(function.arrow_name, _sql_udf(function))
+        spark.sql(_definition(function))
