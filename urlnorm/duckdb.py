@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from urlnorm import native
-from urlnorm.sql import FUNCTIONS, Function
+from urlnorm.sql import FUNCTIONS, Function, sql_type
 
 if TYPE_CHECKING:
     import duckdb
@@ -36,15 +36,13 @@ if TYPE_CHECKING:
 _TYPES = {pl.String(): "VARCHAR", pl.UInt16(): "USMALLINT", pl.UInt64(): "UBIGINT"}
 
 
-def sql_type(dtype: pl.DataType) -> str:
+def duckdb_type(dtype: pl.DataType) -> str:
     """DuckDB's type for a result's Polars type.
 
-    >>> sql_type(pl.Struct({"host": pl.String(), "port": pl.UInt16()}))
+    >>> duckdb_type(pl.Struct({"host": pl.String(), "port": pl.UInt16()}))
     'STRUCT(host VARCHAR, port USMALLINT)'
     """
-    if isinstance(dtype, pl.Struct):
-        return f"STRUCT({', '.join(f'{f.name} {sql_type(f.dtype)}' for f in dtype.fields)})"
-    return _TYPES[dtype]
+    return sql_type(dtype, _TYPES, "STRUCT({})|{} {}")
 
 
 def macro(function: Function) -> str:
@@ -99,7 +97,7 @@ def register(con: duckdb.DuckDBPyConnection, *, threads: int | None = None) -> N
             function.arrow_name,
             _udf(function, share),
             ["VARCHAR"] * len(function.parameters),
-            sql_type(function.returns),
+            duckdb_type(function.returns),
             type="arrow",
             null_handling="special",
         )

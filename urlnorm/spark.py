@@ -213,15 +213,13 @@ _SQL_TYPES = {pl.String(): "STRING", pl.UInt16(): "INT", pl.UInt64(): "BIGINT"}
 _SIGNED = {pa.uint16(): pa.int32(), pa.uint64(): pa.int64()}
 
 
-def sql_type(dtype: pl.DataType) -> str:
+def spark_type(dtype: pl.DataType) -> str:
     """Spark SQL's type for a result's Polars type.
 
-    >>> sql_type(pl.Struct({"host": pl.String(), "port": pl.UInt16()}))
+    >>> spark_type(pl.Struct({"host": pl.String(), "port": pl.UInt16()}))
     'STRUCT<host: STRING, port: INT>'
     """
-    if isinstance(dtype, pl.Struct):
-        return f"STRUCT<{', '.join(f'{f.name}: {sql_type(f.dtype)}' for f in dtype.fields)}>"
-    return _SQL_TYPES[dtype]
+    return sql.sql_type(dtype, _SQL_TYPES, "STRUCT<{}>|{}: {}")
 
 
 def _signed(kind: pa.DataType) -> pa.DataType:
@@ -237,7 +235,7 @@ def _for_spark(column: pa.Array) -> pa.Array:
     return column if kind == column.type else column.cast(kind, safe=False)
 
 
-def _sql_udf(function: sql.Function) -> Column:
+def _sql_udf(function: sql.Function) -> Callable[..., Column]:
     """The Arrow UDF Spark SQL calls with a batch's columns (Spark reads its type hints)."""
 
     def one(urls: pa.Array) -> pa.Array:
@@ -249,7 +247,7 @@ def _sql_udf(function: sql.Function) -> Column:
         return _for_spark(function(urls, other))
 
     run = one if len(function.parameters) == 1 else two
-    return F.arrow_udf(run, sql_type(function.returns))  # type: ignore[attr-defined,no-any-return]
+    return F.arrow_udf(run, spark_type(function.returns))  # type: ignore[attr-defined,no-any-return]
 
 
 def _definition(function: sql.Function) -> str:
@@ -263,7 +261,7 @@ def _definition(function: sql.Function) -> str:
     names = ", ".join(function.parameters)
     return (
         f"CREATE OR REPLACE TEMPORARY FUNCTION {function.name}({parameters}) "
-        f"RETURNS {sql_type(function.returns)} RETURN {function.arrow_name}({names})"
+        f"RETURNS {spark_type(function.returns)} RETURN {function.arrow_name}({names})"
     )
 
 

@@ -13,9 +13,9 @@ that takes every argument; the public one gives the optional argument its defaul
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 import pyarrow as pa
@@ -23,6 +23,9 @@ import pyarrow.compute as pc
 
 from urlnorm import analytics, arrow, engine
 from urlnorm.polars import UrlExprNamespace
+
+if TYPE_CHECKING:
+    from polars._typing import PolarsDataType
 
 # url_parse's outputs: what a job needs of a row, all from one normalisation.
 PARSE_FIELDS = ("normalized", "error", *engine.RECORD_FIELDS, "key_hash")
@@ -37,6 +40,23 @@ def namespace_default(method: str, parameter: str = "profile") -> str:
     """
     value = inspect.signature(getattr(UrlExprNamespace, method)).parameters[parameter].default
     return "NULL" if value is None else "'" + str(value).replace("'", "''") + "'"
+
+
+def sql_type(dtype: PolarsDataType, names: Mapping[pl.DataType, str], struct: str) -> str:
+    """An engine's SQL type for a result's Polars type.
+
+    ``names`` are the scalar types' names; ``struct`` spells a struct around its fields
+    (``STRUCT({})``), then ``|`` and one field (``{} {}``: its name, its type).
+
+    >>> kind = pl.Struct({"host": pl.String(), "port": pl.UInt16()})
+    >>> sql_type(kind, {pl.String(): "TEXT", pl.UInt16(): "INT"}, "STRUCT<{}>|{}: {}")
+    'STRUCT<host: TEXT, port: INT>'
+    """
+    if not isinstance(dtype, pl.Struct):
+        return names[dtype if isinstance(dtype, pl.DataType) else dtype()]
+    around, field = struct.split("|")
+    listed = (field.format(f.name, sql_type(f.dtype, names, struct)) for f in dtype.fields)
+    return around.format(", ".join(listed))
 
 
 def _series(urls: pa.Array) -> pl.Series:
@@ -186,8 +206,10 @@ def per_value(
     ``string_view`` kernel).
     """
     distinct = pc.unique(values)
-    if len(distinct) == 1 and (distinct[0].is_valid or on_null is not None):
-        return run(urls, distinct[0].as_py()) if distinct[0].is_valid else on_null(urls)
+    if len(distinct) == 1 and distinct[0].is_valid:
+        return run(urls, distinct[0].as_py())
+    if len(distinct) == 1 and on_null is not None:
+        return on_null(urls)
     frame = pl.DataFrame({"url": _series(urls), "value": _series(values)}).with_row_index()
     parts = []
     for (value,), rows in frame.group_by("value"):
