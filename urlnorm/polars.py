@@ -333,6 +333,8 @@ class UrlExprNamespace:
         ['xn--bcher-kva.de', '127.0.0.1']
 
         """
+        if mode == "whatwg":  # the same host, the URL parsed only as far as its port
+            return self._map(analytics.host, pl.String())
         return self._field("host", mode)
 
     def port(self, mode: str = "whatwg") -> pl.Expr:

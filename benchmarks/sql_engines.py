@@ -1,0 +1,249 @@
+"""urlnorm in SQL engines against the engines' own URL functions, on the same Parquet files.
+
+* **DuckDB**: ``url_normalize`` in DuckDB (``urlnorm.duckdb``) against the same normalisation
+  in Polars, and ``url_host`` against DuckDB's own ``regexp_extract`` of the host.
+* **ClickHouse** (embedded, ``chdb``): urlnorm's ``host``, ``registered_domain`` and ``path``
+  against ``domain``, ``cutToFirstSignificantSubdomain`` and ``path``, and the share of rows
+  whose answers differ, by kind of difference.
+* **Spark SQL**: ``url_normalize`` (``urlnorm.spark.register``) against Spark's own
+  ``parse_url(url, 'HOST')`` and ``try_parse_url``.
+
+Every query reduces its column to one number (the sum of the answers' lengths), so that
+each engine computes every row and none pays for handing rows back. Figures are the best of
+``repeat`` runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+import urlnorm  # noqa: F401  (registers the url namespace)
+
+# The host as a regular expression sees it: after the scheme and any userinfo, up to the port.
+HOST_REGEX = r"^[a-zA-Z][a-zA-Z0-9+.\-]*://(?:[^@/?#]*@)?([^:/?#]*)"
+TARGETS = {  # label: (minimum ratio, or maximum where "max")
+    "duckdb over polars": (0.7, "min"),
+    "url_host over regexp_extract": (1.0, "min"),
+    "clickhouse": (2.0, "max"),
+    "spark": (1.0, "min"),
+}
+
+
+def best(run: Callable[[], object], repeat: int) -> float:
+    """The best of ``repeat`` timed runs of ``run`` (after one untimed), in seconds."""
+    run()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def _polars_sum(source: Path, expression: pl.Expr) -> Callable[[], object]:
+    plan = pl.scan_parquet(source).select(expression.str.len_bytes().sum())
+    return lambda: plan.collect(engine="streaming")
+
+
+def duckdb_figures(source: Path, repeat: int) -> dict[str, float]:
+    """Seconds of urlnorm in DuckDB, in Polars, and of DuckDB's own host regex."""
+    import duckdb
+
+    import urlnorm.duckdb
+
+    con = duckdb.connect()
+    urlnorm.duckdb.register(con)
+
+    def query(expression: str) -> Callable[[], object]:
+        return lambda: con.sql(f"SELECT sum(length({expression})) FROM '{source}'").fetchall()
+
+    url = pl.col("url").url
+    return {
+        "duckdb url_normalize": best(query("url_normalize(url, 'canonical')"), repeat),
+        "polars url.normalize": best(_polars_sum(source, url.normalize("canonical")), repeat),
+        "duckdb url_host": best(query("url_host(url)"), repeat),
+        "duckdb regexp_extract host": best(
+            query(f"regexp_extract(url, '{HOST_REGEX}', 1)"), repeat
+        ),
+    }
+
+
+# urlnorm's column function and ClickHouse's for the same question.
+CLICKHOUSE = {
+    "host": ("domain", lambda u: u.host()),
+    "registered_domain": ("cutToFirstSignificantSubdomain", lambda u: u.registered_domain()),
+    "path": ("path", lambda u: u.path()),
+}
+
+
+def _clickhouse_column(source: Path, function: str) -> pl.Series:
+    """ClickHouse's answer for each row, in the file's row order (its reader runs in parallel)."""
+    import chdb
+
+    sql = f"SELECT {function}(url) AS v FROM file('{source}', Parquet) ORDER BY id"
+    return pl.from_arrow(chdb.to_arrowTable(chdb.query(sql, "Arrow")))["v"]  # type: ignore[index]
+
+
+def difference(ours: str | None, theirs: str, error: str | None) -> str:
+    """The kind of difference between urlnorm's answer and ClickHouse's for one row.
+
+    >>> difference("a.com", "a.com", None), difference("a.com", "A.com", None)
+    ('same', 'case kept')
+    >>> difference(None, "exa mple.com", "host-invalid-code-point")
+    'answer for an invalid URL'
+    >>> difference("/a", "/./a", None), difference("xn--bcher-kva.de", "bücher.de", None)
+    ('dot segments kept', 'encoding (IDN, escapes, spaces)')
+    """
+    theirs = theirs or None  # ClickHouse answers '' where it finds nothing
+    if ours == theirs:
+        return "same"
+    if ours is None:
+        return "answer for an invalid URL" if error else "answer where there is none"
+    if theirs is None:
+        return "no answer for a valid URL"
+    if theirs != theirs.lower():
+        return "case kept"
+    if not theirs.isascii() or "%" in theirs or " " in theirs:
+        return "encoding (IDN, escapes, spaces)"
+    if "/./" in theirs or "/../" in theirs or theirs.endswith(("/.", "/..")):
+        return "dot segments kept"
+    if any(c in theirs for c in "\t\n\r"):
+        return "tab or newline kept"
+    if ours.replace(".", "").isdigit():
+        return "IPv4 spelling kept"
+    return "other (the suffix list, opaque paths)"
+
+
+def clickhouse_figures(source: Path, repeat: int) -> dict[str, Any]:
+    """Seconds of each pair, and the shares of rows by kind of difference."""
+    import chdb
+
+    url = pl.col("url").url
+    frame = pl.read_parquet(source, columns=["url"])
+    errors = frame.select(url.error()).to_series()
+    figures: dict[str, Any] = {}
+    for name, (function, ours) in CLICKHOUSE.items():
+        sql = f"SELECT sum(length({function}(url))) FROM file('{source}', Parquet)"
+        figures[f"clickhouse {function}"] = best(lambda sql=sql: chdb.query(sql, "CSV"), repeat)
+        figures[f"urlnorm {name}"] = best(_polars_sum(source, ours(url)), repeat)
+        compared = pl.DataFrame(
+            {
+                "ours": frame.select(ours(url)).to_series(),
+                "theirs": _clickhouse_column(source, function),
+                "error": errors,
+            }
+        )
+        kinds = [difference(*row) for row in compared.iter_rows()]
+        counts = pl.Series(kinds).value_counts(sort=True)
+        figures[f"differences {name}"] = {
+            kind: count / len(kinds) for kind, count in counts.iter_rows()
+        }
+    return figures
+
+
+def spark_figures(source: Path, repeat: int) -> dict[str, float | None]:
+    """Seconds of urlnorm's url_normalize in Spark SQL and of Spark's own URL functions.
+
+    ``parse_url`` fails the whole query on one bad URL under ANSI mode (Spark's default):
+    its figure is then None.
+    """
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    import urlnorm.spark
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("OFF")  # a failed parse_url prints its stack otherwise
+    urlnorm.spark.register(spark)
+    spark.read.parquet(str(source)).createOrReplaceTempView("urls")
+
+    def query(expression: str) -> Callable[[], object]:
+        return lambda: spark.sql(f"SELECT sum(length({expression})) FROM urls").collect()
+
+    figures: dict[str, float | None] = {
+        "spark url_normalize": best(query("url_normalize(url, 'canonical')"), repeat),
+        "spark try_parse_url host": best(query("try_parse_url(url, 'HOST')"), repeat),
+    }
+    try:
+        figures["spark parse_url host"] = best(query("parse_url(url, 'HOST')"), repeat)
+    except Exception:  # Spark's error for a bad URL under ANSI mode
+        figures["spark parse_url host"] = None
+    return figures
+
+
+def report(sources: dict[str, Path], repeat: int, say: Callable[[str], None]) -> dict[str, Any]:
+    """Measure every engine on every mix's file, print the ratios; returns the figures."""
+    results: dict[str, Any] = {}
+    say("\nSQL engines (best seconds over the whole file; ratio, target)")
+    for name, source in sources.items():
+        figures = {
+            **duckdb_figures(source, repeat),
+            **clickhouse_figures(source, repeat),
+            **spark_figures(source, repeat),
+        }
+        results[name] = figures
+        for line in _lines(name, figures):
+            say(line)
+    return results
+
+
+def _verdict(ratio: float, target: str) -> str:
+    bound, kind = TARGETS[target]
+    met = ratio >= bound if kind == "min" else ratio <= bound
+    return f"(target {'>=' if kind == 'min' else '<='} {bound}: {'met' if met else 'MISSED'})"
+
+
+def _lines(name: str, f: dict[str, Any]) -> list[str]:
+    throughput = f["polars url.normalize"] / f["duckdb url_normalize"]
+    regex = f["duckdb regexp_extract host"] / f["duckdb url_host"]
+    lines = [
+        f"  {name:12s} DuckDB url_normalize {f['duckdb url_normalize']:.3f} s, Polars "
+        f"{f['polars url.normalize']:.3f} s: x{throughput:.2f} Polars' throughput "
+        + _verdict(throughput, "duckdb over polars"),
+        f"  {name:12s} DuckDB url_host {f['duckdb url_host']:.3f} s, regexp_extract "
+        f"{f['duckdb regexp_extract host']:.3f} s: x{regex:.2f} its speed "
+        + _verdict(regex, "url_host over regexp_extract"),
+    ]
+    for ours, (function, _) in CLICKHOUSE.items():
+        ratio = f[f"urlnorm {ours}"] / f[f"clickhouse {function}"]
+        shares = ", ".join(
+            f"{kind} {share:.2%}" for kind, share in f[f"differences {ours}"].items()
+        )
+        lines.append(
+            f"  {name:12s} urlnorm {ours} {f[f'urlnorm {ours}']:.3f} s, ClickHouse {function} "
+            f"{f[f'clickhouse {function}']:.3f} s: x{ratio:.2f} its time "
+            f"{_verdict(ratio, 'clickhouse')}; rows: {shares}"
+        )
+    for peer in ("spark parse_url host", "spark try_parse_url host"):
+        seconds = f[peer]
+        if seconds is None:
+            lines.append(f"  {name:12s} Spark {peer[6:]} failed the query (a bad URL, ANSI mode)")
+            continue
+        ratio = seconds / f["spark url_normalize"]
+        lines.append(
+            f"  {name:12s} Spark url_normalize {f['spark url_normalize']:.3f} s, {peer[6:]} "
+            f"{seconds:.3f} s: x{ratio:.2f} its throughput {_verdict(ratio, 'spark')}"
+        )
+    return lines
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import end_to_end
+    from mixes import mixes
+
+    files = {name: end_to_end.parquet_file(name, urls) for name, urls in mixes().items()}
+    report(files, int(sys.argv[1]) if len(sys.argv) > 1 else 3, print)
