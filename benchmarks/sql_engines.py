@@ -108,10 +108,10 @@ def difference(ours: str | None, theirs: str, error: str | None) -> str:
         return "answer for an invalid URL" if error else "answer where there is none"
     if theirs is None:
         return "no answer for a valid URL"
-    if theirs != theirs.lower():
-        return "case kept"
     if not theirs.isascii() or "%" in theirs or " " in theirs:
         return "encoding (IDN, escapes, spaces)"
+    if theirs != theirs.lower():
+        return "case kept"
     if "/./" in theirs or "/../" in theirs or theirs.endswith(("/.", "/..")):
         return "dot segments kept"
     if any(c in theirs for c in "\t\n\r"):
@@ -164,6 +164,7 @@ def spark_figures(source: Path, repeat: int) -> dict[str, float | None]:
         SparkSession.builder.master("local[2]")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.showConsoleProgress", "false")
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("OFF")  # a failed parse_url prints its stack otherwise
