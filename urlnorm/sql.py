@@ -89,6 +89,17 @@ def _split_error(urls: pa.Array) -> pa.Array:
     return _arrow(engine.error_codes(_series(urls)))
 
 
+def _split(urls: pa.Array) -> pa.Array:
+    """The URL record struct, null for an invalid URL, straight from the kernel's buffers.
+
+    The ``whatwg`` profile has no rule after the WHATWG parser, so its record is the split's.
+    """
+    table = arrow.parse(urls, "whatwg", (*engine.RECORD_FIELDS, "error"))
+    fields = [one_array(table.column(name)) for name in engine.RECORD_FIELDS]
+    invalid = pc.or_(pc.is_valid(one_array(table.column("error"))), pc.is_null(urls))
+    return pa.StructArray.from_arrays(fields, engine.RECORD_FIELDS, mask=invalid)
+
+
 def _host(urls: pa.Array) -> pa.Array:
     return _arrow(analytics.host(_series(urls)))
 
@@ -159,7 +170,7 @@ FUNCTIONS = (
         per_value=True,
         on_null=_split_error,
     ),
-    Function("url_split", ("url",), engine.SPLIT_DTYPE, arrow.split),
+    Function("url_split", ("url",), engine.SPLIT_DTYPE, _split),
     Function(
         "url_parse",
         ("url", "profile"),
