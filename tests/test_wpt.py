@@ -114,3 +114,23 @@ def test_urltestdata_through_the_column_engine(engine_path: str) -> None:
         else:
             passed += got == {k: case[k] for k in got}
     assert passed == len(CASES) == 891
+
+
+PERCENT_CASES = load_wpt("percent-encoding.json")
+
+
+def test_percent_encoding_json_in_utf8(engine_path: str) -> None:
+    """WPT percent-encoding.json: its input in a query and a fragment, the UTF-8 outputs.
+
+    As WPT's percent-encoding.window.js builds ``https://doesnotmatter.invalid/?IN#IN``; the
+    other encodings' outputs apply only to a document in that encoding (urlnorm reads UTF-8).
+    The columns run on the kernel and on the core.
+    """
+    urls = [f"https://doesnotmatter.invalid/?{c['input']}#{c['input']}" for c in PERCENT_CASES]
+    expected = [c["output"]["utf-8"] for c in PERCENT_CASES]
+    scalar = [urlnorm.split(u, mode="whatwg") for u in urls]
+    assert [(r.query, r.fragment) for r in scalar] == [(e, e) for e in expected]
+    columns = pl.Series(urls).url.split()
+    got = list(zip(columns.struct.field("query"), columns.struct.field("fragment"), strict=True))
+    assert got == [(e, e) for e in expected]
+    assert len(PERCENT_CASES) == 7
