@@ -32,6 +32,9 @@ from urlnorm.core.profile_files import (
     write_spec,
 )
 from urlnorm.core.profiles import PROFILES, Profile, Step, register
+from urlnorm.core.public_suffix import PublicSuffixListError
+from urlnorm.core.public_suffix import use_list as use_public_suffix_list
+from urlnorm.core.public_suffix import version as psl_version
 from urlnorm.core.record import URL
 from urlnorm.core.rules import RULES, Rule, TextRule
 from urlnorm.core.surt import surt
@@ -44,6 +47,7 @@ __all__ = [
     "Profile",
     "ProfileFileError",
     "ProfileSpec",
+    "PublicSuffixListError",
     "Rule",
     "Step",
     "TextRule",
@@ -55,10 +59,12 @@ __all__ = [
     "learn_rules",
     "load_profile",
     "normalize",
+    "psl_version",
     "read_spec",
     "register",
     "split",
     "surt",
+    "use_public_suffix_list",
     "write_spec",
 ]
 

@@ -1,11 +1,15 @@
 """The Public Suffix List: public suffixes and registrable domains (eTLD+1).
 
 The list ships with the ``publicsuffixlist`` package (updated with each of its releases);
-nothing is downloaded at run time. Hosts are expected in A-label form.
+nothing is downloaded at run time. A list file of one's own replaces it for the whole
+process: the ``URLNORM_PSL`` variable names it, or :func:`use_list` sets it. Hosts are
+expected in A-label form.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -13,15 +17,59 @@ from pathlib import Path
 
 from publicsuffixlist import PSLFILE, PublicSuffixList, encode_idn
 
+from .host import FORBIDDEN_DOMAIN
+
 ICANN_SECTION = ("// ===BEGIN ICANN DOMAINS===", "// ===END ICANN DOMAINS===")
+ENVIRONMENT = "URLNORM_PSL"
+_VERSION = "// VERSION:"
 
 
-@lru_cache(maxsize=2)
+class PublicSuffixListError(ValueError):
+    """A file that cannot be read as a Public Suffix List; the message names it and the line."""
+
+
+_chosen: Path | None = None  # set by use_list; else the variable, else the bundled list
+
+
+def list_path() -> Path:
+    """The list file in use: :func:`use_list`'s, ``URLNORM_PSL``'s, or the bundled one."""
+    return _chosen or Path(os.environ.get(ENVIRONMENT) or PSLFILE)
+
+
+def use_list(path: str | Path | None) -> None:
+    """Use the list file at ``path`` from now on in this process (None: back to the default).
+
+    The file is read at once, so a malformed one raises :class:`PublicSuffixListError` here
+    rather than in a later batch. Set it before the batches that read it run.
+    """
+    global _chosen
+    chosen = None if path is None else Path(path)
+    _lines(chosen or list_path())
+    _chosen = chosen
+
+
+def version() -> str:
+    """The list's version: its ``// VERSION:`` line, else ``sha256:`` and the file's digest.
+
+    >>> version()[:2]
+    '20'
+    """
+    for line in _lines(list_path()):
+        if line.startswith(_VERSION):
+            return line.removeprefix(_VERSION).strip()
+    return "sha256:" + hashlib.sha256(list_path().read_bytes()).hexdigest()[:16]
+
+
+@lru_cache(maxsize=4)
+def _lookup(path: Path, include_private: bool) -> PublicSuffixList:
+    psl = PublicSuffixList(source="", accept_encoded_idn=False)
+    psl._publicsuffix, psl._maxlabel = _rules(path, include_private)
+    return psl
+
+
 def _lists(include_private: bool) -> PublicSuffixList:
     """The package's lookup over :func:`rules` (which reads its list file in one pass)."""
-    psl = PublicSuffixList(source="", accept_encoded_idn=False)
-    psl._publicsuffix, psl._maxlabel = rules(include_private=include_private)
-    return psl
+    return _lookup(list_path(), include_private)
 
 
 @cache
@@ -45,23 +93,59 @@ def _ascii_label(label: str) -> str:
     return encode_idn(label)
 
 
-@lru_cache(maxsize=1)
-def _lines() -> list[str]:
-    return Path(PSLFILE).read_text("utf-8").splitlines()
+@lru_cache(maxsize=2)
+def _lines(path: Path) -> list[str]:
+    """The file's lines, checked: UTF-8, each rule well formed, at least one, the sections."""
+    try:
+        lines = path.read_text("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PublicSuffixListError(f"{path}: cannot be read as a UTF-8 text: {exc}") from None
+    for number, line in enumerate(lines, 1):
+        problem = _rule_problem(_word(line))
+        if problem:
+            raise PublicSuffixListError(f"{path}:{number}: {problem}: {line.strip()!r}")
+    if not any(_word(line) for line in lines):
+        raise PublicSuffixListError(f"{path}: no rules")
+    _icann_bounds(lines, path)
+    return lines
+
+
+def _word(line: str) -> str:
+    """The rule a line holds (its first word, as the list's readers take it), or ''."""
+    word = line.split(" ", 1)[0].strip()
+    return "" if word.startswith("//") else word
+
+
+def _rule_problem(rule: str) -> str | None:
+    """Why ``rule`` is not a Public Suffix List rule (publicsuffix.org/list, "Format")."""
+    labels = rule.removeprefix("!").split(".") if rule else []
+    if any(label == "" for label in labels):
+        return "an empty label"
+    if any("*" in label and label != "*" for label in labels) or "!" in rule[1:]:
+        return "a wildcard or exception inside a label"
+    if any(c in FORBIDDEN_DOMAIN for c in rule.removeprefix("!").replace("*", "")):
+        return "a code point no domain may hold"
+    return None
+
+
+def _icann_bounds(lines: list[str], path: Path | None = None) -> tuple[int, int]:
+    """Where the ICANN section's lines begin and end; the whole file if it has no markers."""
+    at = [[i for i, line in enumerate(lines) if line.rstrip() == m] for m in ICANN_SECTION]
+    if at == [[], []]:
+        return 0, len(lines)
+    if any(len(found) != 1 for found in at) or at[0][0] > at[1][0]:
+        raise PublicSuffixListError(f"{path}: the ICANN section's markers are not one pair")
+    return at[0][0] + 1, at[1][0]
 
 
 def _section(lines: list[str], include_private: bool) -> list[str]:
     """All the list's lines, or only those of its ICANN section."""
     if include_private:
         return lines
-    begin, end = (
-        next(i for i, line in enumerate(lines) if line.rstrip() == marker)
-        for marker in ICANN_SECTION
-    )
-    return lines[begin + 1 : end]
+    begin, end = _icann_bounds(lines)
+    return lines[begin:end]
 
 
-@lru_cache(maxsize=2)
 def rules(*, include_private: bool = True) -> tuple[frozenset[str], int]:
     """The rule set the lookup uses and the most labels a rule has (the kernel's copy).
 
@@ -74,10 +158,15 @@ def rules(*, include_private: bool = True) -> tuple[frozenset[str], int]:
     >>> {"co.uk", "*.ck", "!www.ck"} <= rule_set, most_labels > 2
     (True, True)
     """
-    words = (line.split(" ", 1)[0].rstrip() for line in _section(_lines(), include_private))
-    listed = {word.lower() for word in words if word and not word.startswith("//")}
+    return _rules(list_path(), include_private)
+
+
+@lru_cache(maxsize=4)
+def _rules(path: Path, include_private: bool) -> tuple[frozenset[str], int]:
+    words = (_word(line) for line in _section(_lines(path), include_private))
+    listed = {word.lower() for word in words if word}
     encoded = {_encoded_rule(rule) for rule in listed if not rule.isascii()}
-    return frozenset(listed | encoded), max(rule.count(".") + 1 for rule in listed)
+    return frozenset(listed | encoded), max((rule.count(".") + 1 for rule in listed), default=1)
 
 
 def registrable_domain(host: str, *, include_private: bool = True) -> str | None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from pathlib import Path
 
-from urlnorm.core import host
+from urlnorm.core import host, public_suffix
 from urlnorm.core.crawl import strip_www_host
 from urlnorm.core.errors import URLError
 from urlnorm.native import extension
@@ -24,12 +25,16 @@ def _error_index(code: str) -> int:
 # Answers are kept across batches: the kernel's own cache lasts one batch of one thread, and
 # streaming and SQL engines hand over many small batches that ask the same few hosts.
 ANSWERS_KEPT = 1 << 16
-_answerers: dict[int, tuple[NativeProfile | None, Callable[[int, str], str | int]]] = {}
+_answerers: dict[tuple[int, Path], tuple[NativeProfile | None, Callable[[int, str], str | int]]]
+_answerers = {}
 
 
 def answerer(profile: NativeProfile | None) -> Callable[[int, str], str | int]:
-    """The kernel's answerer for ``profile``, made once: its answers outlive a batch."""
-    key = id(profile)
+    """The kernel's answerer for ``profile``, made once: its answers outlive a batch.
+
+    One a Public Suffix List, as ``strip_www`` answers by the list in use.
+    """
+    key = (id(profile), public_suffix.list_path())
     if key not in _answerers or _answerers[key][0] is not profile:
         answer = functools.lru_cache(maxsize=ANSWERS_KEPT)(_new_answerer(profile))
         _answerers[key] = (profile, answer)

@@ -7,6 +7,7 @@ once, before the first batch.
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from urlnorm.core import host, percent, public_suffix, whatwg
 from urlnorm.native import extension
@@ -65,7 +66,8 @@ def psl_rules(*, include_private: bool = True) -> tuple[bytes, int]:
 
 
 _lock = threading.Lock()
-_given: set[str] = set()
+# What the kernel has: "tables", and each list it was given ("all", "icann") with its file.
+_given: dict[str, Path | None] = {}
 
 
 def give(*, psl: str | None = None) -> None:
@@ -74,17 +76,18 @@ def give(*, psl: str | None = None) -> None:
     Not at import, and a Public Suffix List (``all`` its rules, or ``icann`` only those of its
     ICANN section) only for a batch that reads it: building its rule sets takes a hundredth
     of a second each, which a command that never runs the kernel (``--version``,
-    ``explain``) or never looks a domain up (``canonical`` normalisation) need not pay.
+    ``explain``) or never looks a domain up (``canonical`` normalisation) need not pay. A
+    list is given again after the process changes list files (``use_public_suffix_list``).
     """
-    wanted = {"tables", psl} if psl else {"tables"}
-    if wanted <= _given:
+    path = public_suffix.list_path() if psl else None
+    if "tables" in _given and (psl is None or _given.get(psl) == path):
         return
     kernel = extension.loaded()
     with _lock:
         if "tables" not in _given:
             kernel.set_tables(class_table(), special_schemes())
-            _given.add("tables")
-        if psl and psl not in _given:
+            _given["tables"] = None
+        if psl and _given.get(psl) != path:
             include_private = psl == "all"
             kernel.set_psl(include_private, *psl_rules(include_private=include_private))
-            _given.add(psl)
+            _given[psl] = path
