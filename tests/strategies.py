@@ -175,6 +175,15 @@ EDGE_SEGMENT = st.sampled_from(
     [
         "x;jsessionid=1",
         ";JSESSIONID=a;b=1",
+        # ASP.NET cookieless sessions: whole, with letters, short, and the page they need.
+        "(S(lit3py55t21z5v55vlm25s55))",
+        "(a(ABCDEFGHIJKLMNOPQRSTUVWX)S(lit3py55t21z5v55vlm25s55))",
+        "(lit3py55t21z5v55vlm25s55)",
+        "(S(lit3py55t21z5v55vlm25s5))",
+        "(S(lit3py55t21z5v55vlm25s55)",
+        "page.aspx",
+        "x.ASPX",
+        ".aspx",
         "C:",
         "c|",
         "a|b",

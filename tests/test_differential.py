@@ -216,6 +216,30 @@ def test_query_filters_match_core() -> None:
     check_all(values, streaming=True)
 
 
+SESSION_PATHS = [
+    "/(S(lit3py55t21z5v55vlm25s55))/cart.aspx",
+    "/a/(s(LIT3PY55T21Z5V55VLM25S55))/(lit3py55t21z5v55vlm25s55)/b/Page.AsPx",
+    "/(A(ABCDEFGHIJKLMNOPQRSTUVWX)S(lit3py55t21z5v55vlm25s55)F(abcdefghijklmnopqrstuvwx))/p.aspx",
+    "/(S(lit3py55t21z5v55vlm25s55))/.aspx",
+    "/(S(lit3py55t21z5v55vlm25s55))/x.aspx%3F",
+    "/(S(lit3py55t21z5v55vlm25s55))/cart.html",
+    "/(S(lit3py55t21z5v55vlm2))/cart.aspx",
+    "/(S(lit3py55t21z5v55vlm25s55)/cart.aspx",
+    "/x(S(lit3py55t21z5v55vlm25s55))/cart.aspx",
+    "/(S(lit3py55t21z5v55vlm25s55))(S(lit3py55t21z5v55vlm25s55))/a.aspx",
+    "/a;jsessionid=1/(S(lit3py55t21z5v55vlm25s55))/b.aspx;jsessionid=2",
+    "/(S(lit3py55t21z5v55vlm25s5%35))/c.aspx",
+    "/(",
+    "/(S(",
+]
+
+
+def test_path_session_ids_match_core() -> None:
+    values: list[str | None] = [f"http://www.example.com{p}?q=1" for p in SESSION_PATHS]
+    values += [f"sc://h{p}" for p in SESSION_PATHS]
+    check_all(values, streaming=True)
+
+
 def test_every_wpt_input() -> None:
     values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]
     check_all(values, streaming=True)

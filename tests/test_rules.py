@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import polars as pl
 import pytest
 
 import urlnorm
@@ -102,6 +103,23 @@ RULE_CASES: dict[str, list[tuple[str, str]]] = {
         ("http://a/x;jsessionid=AB/y", "http://a/x/y"),
         ("http://a/x;JSESSIONID=1", "http://a/x"),
         ("http://a/x;v=1", "http://a/x;v=1"),
+        # ASP.NET cookieless session state, 1.x and 2.0 forms, before an .aspx page
+        ("http://a/(S(lit3py55t21z5v55vlm25s55))/shop/cart.aspx", "http://a/shop/cart.aspx"),
+        ("http://a/(lit3py55t21z5v55vlm25s55)/Default.ASPX?x=1", "http://a/Default.ASPX?x=1"),
+        (
+            "http://a/b/(A(ABCDEFGHIJKLMNOPQRSTUVWX)S(lit3py55t21z5v55vlm25s55))/p.aspx",
+            "http://a/b/p.aspx",
+        ),
+        # not a page of ASP.NET, not an id of 24, not a segment of its own
+        (
+            "http://a/(S(lit3py55t21z5v55vlm25s55))/cart.html",
+            "http://a/(S(lit3py55t21z5v55vlm25s55))/cart.html",
+        ),
+        ("http://a/(S(short))/cart.aspx", "http://a/(S(short))/cart.aspx"),
+        (
+            "http://a/x(S(lit3py55t21z5v55vlm25s55))/c.aspx",
+            "http://a/x(S(lit3py55t21z5v55vlm25s55))/c.aspx",
+        ),
     ],
     "drop_tracking_parameters": [
         ("http://a/?utm_source=1&b=2", "http://a/?b=2"),
@@ -211,13 +229,35 @@ CANONICAL_CASES = [
     ("http://a/?b=2&a=1", "http://a/?b=2&a=1"),
     ("http://a/?", "http://a/?"),
     ("http://a/%2F%3F%23%26%3D%25%2B", "http://a/%2F%3F%23%26%3D%25%2B"),
-    ("sc://H/%41", "sc://H/A"),
+    ("sc://H/%41", "sc://h/A"),
+    ("sftp://user@www.EXAMPLE.com/", "sftp://user@www.example.com/"),
+    ("foo://A%2Fb/X", "foo://a%2Fb/X"),  # letters only: an escape's hex stays as it is
 ]
 
 
 @pytest.mark.parametrize(("url", "expected"), CANONICAL_CASES)
 def test_canonical_profile(url: str, expected: str) -> None:
     assert urlnorm.normalize(url, profile="canonical") == expected
+
+
+HOST_CASE = ["sftp://user@www.EXAMPLE.com/p", "sc://H/%41", "foo://A%2Fb/X", "HTTP://WWW.A.COM/X"]
+
+
+def test_the_case_of_an_opaque_host_per_profile(engine_path: str) -> None:
+    """whatwg keeps an opaque host as written (WPT); rfc3986, canonical and crawl lower-case
+    every host, as RFC 3986 §3.2.2 makes hosts case-insensitive."""
+    column = pl.Series(HOST_CASE)
+    whatwg = column.url.normalize("whatwg").to_list()
+    assert whatwg[:3] == ["sftp://user@www.EXAMPLE.com/p", "sc://H/%41", "foo://A%2Fb/X"]
+    expected = {
+        "rfc3986": ["www.example.com", "h", "a%2Fb", "www.a.com"],
+        "canonical": ["www.example.com", "h", "a%2Fb", "www.a.com"],
+        "crawl": ["example.com", "h", "a%2Fb", "a.com"],  # and "www." stripped
+    }
+    for name, hosts in expected.items():
+        normalized = column.url.normalize(name)
+        assert pl.Series(normalized.to_list()).url.host().to_list() == hosts
+        assert normalized.to_list() == [urlnorm.normalize(u, name) for u in HOST_CASE]
 
 
 def test_whatwg_profile_keeps_escapes_as_typed() -> None:

@@ -74,8 +74,57 @@ int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int
     return u->query.failed ? UN_ERR_MEMORY : UN_OK;
 }
 
-/* Drop ";jsessionid=..." path parameters (Java servlet URL rewriting), any case. */
-int un_drop_path_session_id(un_ctx *c, un_url *u) {
+/* ASP.NET's cookieless session ids (core _ASPNET_SESSION): the length of the segment and its
+ * '/' at p[i], which follows a '/', if it is "(ID)" or "(X(ID)...)" with each ID 24 of
+ * [0-9a-z] and X a letter, any case, and ".aspx" comes after at least one more byte; else 0. */
+static int is_id_byte(uint8_t b) { return un_is(b, UN_DIGIT) || un_is(b, UN_ALPHA); }
+
+static size_t id_at(const uint8_t *p, size_t n, size_t j) {
+    if (j + 24 > n) return 0;
+    for (size_t k = j; k < j + 24; k++) {
+        if (!is_id_byte(p[k])) return 0;
+    }
+    return 24;
+}
+
+static size_t aspnet_segment(const uint8_t *p, size_t n, size_t i) {
+    size_t j = i + 1;
+    if (id_at(p, n, j)) {
+        j += 24;
+    } else {
+        size_t groups = 0;
+        for (; j + 2 < n && un_is(p[j], UN_ALPHA) && p[j + 1] == '(' && id_at(p, n, j + 2) && j + 26 < n && p[j + 26] == ')'; j += 27) groups++;
+        if (!groups) return 0;
+    }
+    if (j + 1 >= n || p[j] != ')' || p[j + 1] != '/') return 0;
+    for (size_t k = j + 2; k + 5 <= n && p[k] != '?'; k++) {
+        if (k > j + 2 && p[k] == '.' && un_ascii_ieq(p + k, ".aspx", 5)) return j + 2 - i;
+    }
+    return 0;
+}
+
+static int drop_aspnet_sessions(un_ctx *c, un_url *u) {
+    const uint8_t *p = u->path.data;
+    size_t n = u->path.len, run = 0;
+    un_buf *out = &c->scratch;
+    out->len = 0;
+    for (size_t i = 1; i < n; i++) {
+        const uint8_t *open = memchr(p + i, '(', n - i);
+        if (!open) break;
+        i = (size_t)(open - p);
+        size_t len = p[i - 1] == '/' ? aspnet_segment(p, n, i) : 0;
+        if (!len) continue;
+        un_buf_put(out, p + run, i - run);
+        run = i + len;
+        i = run - 1;
+    }
+    if (run == 0) return UN_OK;
+    un_buf_put(out, p + run, n - run);
+    un_buf_set(&u->path, out->data, out->len);
+    return u->path.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+static int drop_jsessionid(un_ctx *c, un_url *u) {
     static const char marker[] = ";jsessionid=";
     const size_t m = sizeof marker - 1;
     const uint8_t *p = u->path.data;
@@ -98,6 +147,13 @@ int un_drop_path_session_id(un_ctx *c, un_url *u) {
     un_buf_put(out, p + run, n - run);
     un_buf_set(&u->path, out->data, out->len);
     return u->path.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* Drop ";jsessionid=..." path parameters (Java servlet URL rewriting), any case, then
+ * ASP.NET's cookieless session segments. */
+int un_drop_path_session_id(un_ctx *c, un_url *u) {
+    int err = drop_jsessionid(c, u);
+    return err ? err : drop_aspnet_sessions(c, u);
 }
 
 /* Strip "www."/"wwwN." when a registrable domain remains: the Public Suffix List decides,

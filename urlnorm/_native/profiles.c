@@ -82,6 +82,10 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
     int err = parse_in_mode(c, prof, p, n, u, &first);
     if (err) return err;
     if (!u->has_scheme) return UN_ERR_MISSING_SCHEME;
+    /* The WHATWG host parser leaves a special URL's host in lower case (an ASCII domain, an
+     * IPv4 or IPv6 address) and without escapes, which is all the percent pair it may have
+     * applied touches: lowercase_host right after the parse has nothing to do there. */
+    if (!prof->generic && u->special >= 0 && first < prof->n_rules && prof->rules[first].id == UN_RULE_LOWERCASE_HOST) first++;
     for (int i = first, applied = 0; i < prof->n_rules; i += applied) {
         err = apply_rules_at(c, prof, i, u, &applied);
         if (err) return err;

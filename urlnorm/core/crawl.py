@@ -46,7 +46,15 @@ SESSION_PARAMETERS = frozenset(
     {"jsessionid", "phpsessid", "sid", "sessionid", "session_id", "cfid", "cftoken"}
 )
 SESSION_PREFIXES = ("aspsessionid",)
-_PATH_SESSION = re.compile(r";jsessionid=[^/;]*", re.IGNORECASE)
+# re.ASCII: case is folded for ASCII letters only, as the kernel folds it.
+_PATH_SESSION = re.compile(r";jsessionid=[^/;]*", re.IGNORECASE | re.ASCII)
+# ASP.NET's cookieless session state: the id, 24 of [0-9a-z], or (2.0 on) each id behind a
+# letter (S for the session, A, F), as a segment of its own before the .aspx page; the
+# pattern surt's IA canonicaliser removes.
+_ASPNET_SESSION = re.compile(
+    r"(?<=/)\((?:(?:[a-z]\([0-9a-z]{24}\))+|[0-9a-z]{24})\)/(?=[^?]+\.aspx)",
+    re.IGNORECASE | re.ASCII,
+)
 _WWW = re.compile(r"www[0-9]*\.", re.IGNORECASE)
 
 
@@ -60,12 +68,17 @@ def drop_fragment(url: URL) -> URL:
 
 
 def drop_path_session_id(url: URL) -> URL:
-    """Drop ``;jsessionid=…`` path parameters (Java servlet URL rewriting).
+    """Drop session ids from the path.
+
+    ``;jsessionid=…`` parameters (Java servlet URL rewriting), and ASP.NET's cookieless
+    ``/(S(…))/`` segments before an ``.aspx`` page.
 
     >>> drop_path_session_id(URL(path="/a;jsessionid=0A1B/b;x=1")).path
     '/a/b;x=1'
+    >>> drop_path_session_id(URL(path="/shop/(S(lit3py55t21z5v55vlm25s55))/cart.aspx")).path
+    '/shop/cart.aspx'
     """
-    path = _PATH_SESSION.sub("", url.path)
+    path = _ASPNET_SESSION.sub("", _PATH_SESSION.sub("", url.path))
     return url if path == url.path else replace(url, path=path)
 
 

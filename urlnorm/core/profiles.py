@@ -130,7 +130,9 @@ RFC3986 = Profile(
     ),
 )
 WHATWG = Profile("whatwg", "whatwg", ())
-CANONICAL = Profile("canonical", "whatwg", _rules(_PERCENT_RULES))
+# A non-special URL's host is opaque to the URL Standard, which keeps its case; RFC 3986
+# §3.2.2 and §6.2.2.1 make every host case-insensitive, so keys of the same resource agree.
+CANONICAL = Profile("canonical", "whatwg", _rules((*_PERCENT_RULES, "lowercase_host")))
 
 PROFILES: dict[str, Profile] = {p.name: p for p in (RFC3986, WHATWG, CANONICAL)}
 
