@@ -78,10 +78,28 @@ def _key(fn: object, url: str) -> str | None:
             "com,example)/p?x=1",
         ),
         ("http://example.com/?", "com,example)/"),
+        # Lines of a CDX file that are not URLs: surt keys them without parsing.
+        ("filedesc://IA-crawl-001.arc.gz", "filedesc://IA-crawl-001.arc.gz"),
+        ("filedesc:/x.arc", "filedesc:/x.arc"),
+        ("", "-"),
+        ("FILEDESC://Foo.arc.gz", "gz,arc,foo)/"),  # surt's test is case-sensitive
     ],
 )
 def test_keys_equal_surts(url: str, key: str) -> None:
     assert urlnorm.surt(url, profile="ia") == key == surt.surt(url)
+
+
+def test_record_keys_in_columns_on_both_paths(engine_path: str) -> None:
+    lines = ["filedesc://IA-001.arc.gz", "", None, "http://www.a.com/x", "dns:a.com"]
+    expected = [surt.surt(u) if u is not None else None for u in lines]
+    assert pl.Series(lines, dtype=pl.String).url.surt("ia").to_list() == expected
+    parsed = pl.Series(lines, dtype=pl.String).url.parse("ia", ["surt", "error"]).to_list()
+    assert [p["surt"] for p in parsed] == expected
+    assert parsed[1]["error"] == "missing-scheme-non-relative-URL"  # "" is no URL
+    # Other profiles key only URLs.
+    with pytest.raises(urlnorm.URLError):
+        urlnorm.surt("", "crawl")
+    assert urlnorm.surt("filedesc://a.arc", "crawl") == "arc,a)"  # a URL like any other
 
 
 @pytest.mark.parametrize(

@@ -284,5 +284,6 @@ IA = register(
             _lossy("ia_query", ia_query),
         ),
         lossy=True,
+        surt_records=True,
     )
 )

@@ -16,7 +16,7 @@ from .host import host_type
 from .profiles import Profile
 from .public_suffix import domain_parts
 from .record import URL, serialize
-from .surt import surt_key
+from .surt import record_key, surt_key
 from .whatwg import SPECIAL_SCHEMES
 
 RECORD_FIELDS = tuple(f.name for f in fields(URL))
@@ -87,8 +87,11 @@ def outputs(
     try:
         url = profile.apply(text)
     except URLError as exc:
-        return {name: exc.code if name == "error" else None for name in names}
-    return {name: _output(name, url, with_scheme, trailing_comma) for name in names}
+        values = {name: exc.code if name == "error" else None for name in names}
+    else:
+        values = {name: _output(name, url, with_scheme, trailing_comma) for name in names}
+    key = record_key(text) if "surt" in names and profile.surt_records else None
+    return values if key is None else {**values, "surt": key}
 
 
 def _output(name: str, url: URL, with_scheme: bool, trailing_comma: bool) -> Any:

@@ -37,6 +37,9 @@ class Profile:
     mode: str
     rules: tuple[Rule | TextRule, ...]
     lossy: bool = False
+    # SURT keys for the lines of a CDX file that are not URLs, as the surt package gives
+    # them (core surt.record_key): the ``ia`` profile's.
+    surt_records: bool = False
 
     def without(self, *names: str) -> Profile:
         """This profile minus the named rules (each must be one of its rules)."""

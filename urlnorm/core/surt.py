@@ -36,6 +36,25 @@ def surt_key(url: URL, *, with_scheme: bool = False, trailing_comma: bool = Fals
     return head + url.path + ("" if url.query is None else f"?{url.query}")
 
 
+# What surt.surt keys without parsing: an empty line, and an ARC file's header record.
+EMPTY_KEY = "-"
+ARC_HEADER = "filedesc"
+
+
+def record_key(text: str) -> str | None:
+    """The surt package's key for a CDX line that is not a URL, or None for a URL.
+
+    An empty line is ``-``; an ARC file's header record (``filedesc://…``, as written) is its
+    own key.
+
+    >>> record_key(""), record_key("filedesc://IA-001.arc.gz"), record_key("http://a/")
+    ('-', 'filedesc://IA-001.arc.gz', None)
+    """
+    if not text:
+        return EMPTY_KEY
+    return text if text.startswith(ARC_HEADER) else None
+
+
 def surt(
     url: str,
     profile: str | Profile = "crawl",
@@ -49,6 +68,12 @@ def surt(
     'com,example)/a?a=2&z=1'
     >>> surt("http://www.example.com/a", with_scheme=True)
     'http://(com,example)/a'
+    >>> surt("filedesc://IA-001.arc.gz", "ia"), surt("", "ia")
+    ('filedesc://IA-001.arc.gz', '-')
     """
-    record = get_profile(profile).apply(url)
+    prof = get_profile(profile)
+    key = record_key(url) if prof.surt_records else None
+    if key is not None:
+        return key
+    record = prof.apply(url)
     return surt_key(record, with_scheme=with_scheme, trailing_comma=trailing_comma)

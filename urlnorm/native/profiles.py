@@ -149,10 +149,12 @@ def native_profile(profile: Profile) -> NativeProfile | None:
     """The kernel's form of ``profile``, or None if a rule of it exists only in Python."""
     if extension.KERNEL is None:
         return None
-    key = (profile.mode, profile.rules)
+    key = (profile.mode, profile.rules, profile.surt_records)
     if key not in _NATIVE_PROFILES:
         specs = [_rule_spec(r) for r in profile.rules]
+        # The kernel keys every line as a URL: surt's keys of other lines are the core's.
         ok = profile.mode in ("whatwg", "generic") and None not in specs
+        ok = ok and not profile.surt_records
         spec = (int(profile.mode == "generic"), [s for s in specs if s is not None])
         _NATIVE_PROFILES[key] = NativeProfile(profile, spec) if ok else None
     return _NATIVE_PROFILES[key]
