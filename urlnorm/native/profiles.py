@@ -121,10 +121,10 @@ class NativeProfile:
         return str(url.host)
 
 
-# Keyed by the profile's value (its mode and rules), never by a hash alone: two profiles
-# whose hashes collide must not share a compiled form.
+# Keyed by the profile's value (its mode, rules and record keys), never by a hash alone: two
+# profiles whose hashes collide must not share a compiled form.
 _NATIVE_PROFILES: dict[
-    tuple[str, tuple[rules.Rule | rules.TextRule, ...]], NativeProfile | None
+    tuple[str, tuple[rules.Rule | rules.TextRule, ...], bool], NativeProfile | None
 ] = {}
 
 
