@@ -18,7 +18,7 @@ from tests.conftest import load_wpt
 from tests.strategies import COLUMN_VALUE, EDGE_URL
 from urlnorm.core import outputs
 from urlnorm.core.record import serialize
-from urlnorm.core.surt import surt_key
+from urlnorm.core.surt import record_key, surt_key
 
 # Every test here runs on the native kernel and on the pure-Python path.
 pytestmark = pytest.mark.usefixtures("engine_path")
@@ -99,7 +99,9 @@ def expected_parse(values: list[str | None], profile: str) -> list[dict[str, Any
     for value in values:
         got, code = core_or_error(every_output, value)
         row = dict.fromkeys(PARSE_FIELDS) if got is None else got
-        rows.append({**row, "error": code})
+        # ia keys a CDX line that is no URL as surt does (an empty one is "-").
+        key = record_key(value) if value is not None and prof.surt_records else None
+        rows.append({**row, "error": code, **({"surt": key} if key is not None else {})})
     return [{name: row[name] for name in PARSE_FIELDS} for row in rows]
 
 
@@ -237,6 +239,13 @@ SESSION_PATHS = [
 def test_path_session_ids_match_core() -> None:
     values: list[str | None] = [f"http://www.example.com{p}?q=1" for p in SESSION_PATHS]
     values += [f"sc://h{p}" for p in SESSION_PATHS]
+    check_all(values, streaming=True)
+
+
+def test_trailing_dots_match_core() -> None:
+    hosts = ["example.com.", "www.example.com.", "a..", "1.2.3.4.", ".", "bücher.example.", "A.B."]
+    values: list[str | None] = [f"{s}://{h}/x" for h in hosts for s in ("http", "sc", "ftp")]
+    values += ["file://host./x", "http://a.b.:8080/", "ws://www3.a.co.uk./"]
     check_all(values, streaming=True)
 
 

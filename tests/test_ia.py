@@ -89,6 +89,13 @@ def test_keys_equal_surts(url: str, key: str) -> None:
     assert urlnorm.surt(url, profile="ia") == key == surt.surt(url)
 
 
+def test_a_host_that_decodes_to_a_bracket_is_an_error() -> None:
+    """%80 is dropped as it is no UTF-8, leaving '[': a key that would not parse again."""
+    with pytest.raises(urlnorm.URLError, match="IPv6-unclosed"):
+        urlnorm.normalize("http://%80[", "ia")
+    assert urlnorm.normalize("http://a[b/", "ia") == "http://a[b/"
+
+
 def test_record_keys_in_columns_on_both_paths(engine_path: str) -> None:
     lines = ["filedesc://IA-001.arc.gz", "", None, "http://www.a.com/x", "dns:a.com"]
     expected = [surt.surt(u) if u is not None else None for u in lines]

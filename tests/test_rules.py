@@ -121,6 +121,14 @@ RULE_CASES: dict[str, list[tuple[str, str]]] = {
             "http://a/x(S(lit3py55t21z5v55vlm25s55))/c.aspx",
         ),
     ],
+    "drop_trailing_dot": [
+        ("http://www.example.com./a", "http://www.example.com/a"),
+        ("https://EXAMPLE.co.uk.:443/", "https://EXAMPLE.co.uk:443/"),
+        ("http://a../", "http://a../"),  # an empty label: not one trailing dot
+        ("http://1.2.3.4./", "http://1.2.3.4./"),  # an IPv4 address is no domain
+        ("sc://host./x", "sc://host./x"),  # an opaque host is no domain
+        ("http://example.com/", "http://example.com/"),
+    ],
     "drop_tracking_parameters": [
         ("http://a/?utm_source=1&b=2", "http://a/?b=2"),
         ("http://a/?gclid=1", "http://a/?"),

@@ -32,6 +32,7 @@ static const char *const RULE_NAMES[UN_N_RULES] = {
     [UN_RULE_STRIP_WWW] = "strip_www",
     [UN_RULE_FOLD_HTTPS] = "fold_https",
     [UN_RULE_DROP_TRAILING_SLASH] = "drop_trailing_slash",
+    [UN_RULE_DROP_TRAILING_DOT] = "drop_trailing_dot",
     [UN_RULE_HOST_RULES] = "host_rules",
 };
 

@@ -184,6 +184,15 @@ void un_fold_https(un_url *u) {
     un_drop_default_port(u);
 }
 
+/* Drop the one trailing dot of a domain host (RFC 1034 §3.1); two are left alone. */
+void un_drop_trailing_dot(un_url *u) {
+    const un_buf *h = &u->host;
+    size_t n = h->len;
+    if (n < 2 || h->data[n - 1] != '.' || h->data[n - 2] == '.') return;
+    const char *kind = un_host_type(u);
+    if (kind && strcmp(kind, "domain") == 0) u->host.len--;
+}
+
 void un_drop_trailing_slash(un_url *u) {
     if (u->path.len > 1 && u->path.data[u->path.len - 1] == '/') u->path.len--;
 }

@@ -38,6 +38,7 @@ static int apply_rules_at(un_ctx *c, const un_profile *prof, int i, un_url *u, i
     case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
     case UN_RULE_FOLD_HTTPS: un_fold_https(u); return UN_OK;
     case UN_RULE_DROP_TRAILING_SLASH: un_drop_trailing_slash(u); return UN_OK;
+    case UN_RULE_DROP_TRAILING_DOT: un_drop_trailing_dot(u); return UN_OK;
     case UN_RULE_HOST_RULES: return un_host_rules(c, u, &r->params);
     default: return un_apply_standard_rule(c, r->id, u);
     }

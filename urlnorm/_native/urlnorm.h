@@ -268,6 +268,7 @@ typedef enum {
     UN_RULE_STRIP_WWW,
     UN_RULE_FOLD_HTTPS,
     UN_RULE_DROP_TRAILING_SLASH,
+    UN_RULE_DROP_TRAILING_DOT,
     UN_RULE_HOST_RULES,
     UN_N_RULES,
 } un_rule_id;
@@ -313,6 +314,7 @@ int un_drop_path_session_id(un_ctx *c, un_url *u);
 int un_strip_www(un_ctx *c, un_url *u);
 void un_fold_https(un_url *u);
 void un_drop_trailing_slash(un_url *u);
+void un_drop_trailing_dot(un_url *u);
 /* query.c (core/query.py) */
 int un_listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix, int fold);
 /* core query.key and query.filter_parameters: a parameter's raw key; the query's parameters

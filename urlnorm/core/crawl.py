@@ -12,10 +12,12 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from . import query
+from .host import host_type
 from .profiles import CANONICAL, Profile, register
 from .public_suffix import registrable_domain
 from .record import URL
 from .rules import RULES, KernelForm, Rule, drop_default_port
+from .whatwg import SPECIAL_SCHEMES
 
 # Click identifiers and campaign tags of the major ad and analytics platforms.
 TRACKING_PARAMETERS = frozenset(
@@ -155,6 +157,25 @@ def fold_https(url: URL) -> URL:
     return drop_default_port(replace(url, scheme="http"))
 
 
+def drop_trailing_dot(url: URL) -> URL:
+    """Drop the one trailing dot of a domain host (RFC 1034 §3.1).
+
+    ``example.com.`` is the absolute name of the node ``example.com`` names. A host ending in
+    two dots is left alone.
+
+    >>> drop_trailing_dot(URL(scheme="http", host="example.com.", path="/")).host
+    'example.com'
+    >>> drop_trailing_dot(URL(scheme="http", host="a..", path="/")).host
+    'a..'
+    """
+    host = url.host or ""
+    if len(host) < 2 or not host.endswith(".") or host.endswith(".."):
+        return url
+    if host_type(host, special=url.scheme in SPECIAL_SCHEMES) != "domain":
+        return url
+    return replace(url, host=host[:-1])
+
+
 def drop_trailing_slash(url: URL) -> URL:
     """Drop a trailing ``/`` from a path longer than ``/``.
 
@@ -225,6 +246,7 @@ def crawl_profile(
         ),
         _twin("clean_query", "RFC 3986 §6.2.3", clean_query),
         _twin("sort_query", "crawl practice", sort_query),
+        _twin("drop_trailing_dot", "RFC 1034 §3.1", drop_trailing_dot),
         _twin("strip_www", "Public Suffix List", strip_www),
     ]
     if fold_https_to_http:

@@ -219,6 +219,8 @@ def ia_host(url: URL) -> URL:
     host = host.replace("..", ".").strip(".")
     if not host:  # nothing left of it
         return _without_host(url)
+    if host.startswith("["):  # a byte dropped before a '[' (%80[): the key would not parse
+        raise URLError(errors.IPV6_UNCLOSED, str(url))
     address = _ipv4(host)
     host = address or escape_once(host.lower().encode("utf-8", "surrogateescape"))
     return replace(url, host=host)
