@@ -42,7 +42,7 @@ def duckdb_type(dtype: pl.DataType) -> str:
     >>> duckdb_type(pl.Struct({"host": pl.String(), "port": pl.UInt16()}))
     'STRUCT(host VARCHAR, port USMALLINT)'
     """
-    return sql_type(dtype, _TYPES, "STRUCT({})|{} {}")
+    return sql_type(dtype, _TYPES, "STRUCT({})", "{} {}")
 
 
 def macro(function: Function) -> str:

@@ -219,7 +219,7 @@ def spark_type(dtype: pl.DataType) -> str:
     >>> spark_type(pl.Struct({"host": pl.String(), "port": pl.UInt16()}))
     'STRUCT<host: STRING, port: INT>'
     """
-    return sql.sql_type(dtype, _SQL_TYPES, "STRUCT<{}>|{}: {}")
+    return sql.sql_type(dtype, _SQL_TYPES, "STRUCT<{}>", "{}: {}")
 
 
 def _signed(kind: pa.DataType) -> pa.DataType:

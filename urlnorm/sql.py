@@ -42,21 +42,22 @@ def namespace_default(method: str, parameter: str = "profile") -> str:
     return "NULL" if value is None else "'" + str(value).replace("'", "''") + "'"
 
 
-def sql_type(dtype: PolarsDataType, names: Mapping[pl.DataType, str], struct: str) -> str:
+def sql_type(
+    dtype: PolarsDataType, names: Mapping[pl.DataType, str], struct: str, field: str
+) -> str:
     """An engine's SQL type for a result's Polars type.
 
     ``names`` are the scalar types' names; ``struct`` spells a struct around its fields
-    (``STRUCT({})``), then ``|`` and one field (``{} {}``: its name, its type).
+    (``STRUCT({})``), and ``field`` one field by its name and type (``{} {}``).
 
     >>> kind = pl.Struct({"host": pl.String(), "port": pl.UInt16()})
-    >>> sql_type(kind, {pl.String(): "TEXT", pl.UInt16(): "INT"}, "STRUCT<{}>|{}: {}")
+    >>> sql_type(kind, {pl.String(): "TEXT", pl.UInt16(): "INT"}, "STRUCT<{}>", "{}: {}")
     'STRUCT<host: TEXT, port: INT>'
     """
     if not isinstance(dtype, pl.Struct):
         return names[dtype if isinstance(dtype, pl.DataType) else dtype()]
-    around, field = struct.split("|")
-    listed = (field.format(f.name, sql_type(f.dtype, names, struct)) for f in dtype.fields)
-    return around.format(", ".join(listed))
+    listed = (field.format(f.name, sql_type(f.dtype, names, struct, field)) for f in dtype.fields)
+    return struct.format(", ".join(listed))
 
 
 def _series(urls: pa.Array) -> pl.Series:
@@ -151,15 +152,15 @@ class Function:
         return one_array(per_value(arrays[0], arrays[1], self.run, self.on_null))
 
 
+def _profiled(
+    name: str, returns: pl.DataType, run: Callable[..., pa.Array], method: str
+) -> Function:
+    """A function of the URL and a profile, whose default is the namespace ``method``'s."""
+    return Function(name, ("url", "profile"), returns, run, namespace_default(method), True)
+
+
 FUNCTIONS = (
-    Function(
-        "url_normalize",
-        ("url", "profile"),
-        pl.String(),
-        _parsed(("normalized",)),
-        namespace_default("normalize"),
-        per_value=True,
-    ),
+    _profiled("url_normalize", pl.String(), _parsed(("normalized",)), "normalize"),
     # A NULL profile (the default) gives the split's error, as url.error() does without one.
     Function(
         "url_error",
@@ -171,34 +172,13 @@ FUNCTIONS = (
         on_null=_split_error,
     ),
     Function("url_split", ("url",), engine.SPLIT_DTYPE, _split),
-    Function(
-        "url_parse",
-        ("url", "profile"),
-        PARSE_DTYPE,
-        _parsed(PARSE_FIELDS),
-        namespace_default("parse"),
-        per_value=True,
-    ),
-    Function(
-        "url_key_hash",
-        ("url", "profile"),
-        pl.UInt64(),
-        _parsed(("key_hash",)),
-        namespace_default("key"),
-        per_value=True,
-    ),
+    _profiled("url_parse", PARSE_DTYPE, _parsed(PARSE_FIELDS), "parse"),
+    _profiled("url_key_hash", pl.UInt64(), _parsed(("key_hash",)), "key"),
     Function("url_host", ("url",), pl.String(), _host),
     Function("url_registered_domain", ("url",), pl.String(), _domain("registered_domain")),
     Function("url_public_suffix", ("url",), pl.String(), _domain("public_suffix")),
     Function("url_query_param", ("url", "name"), pl.String(), _query_param, per_value=True),
-    Function(
-        "url_surt",
-        ("url", "profile"),
-        pl.String(),
-        _surt,
-        namespace_default("surt"),
-        per_value=True,
-    ),
+    _profiled("url_surt", pl.String(), _surt, "surt"),
     Function("url_join", ("ref", "base"), pl.String(), _join),
 )
 
