@@ -22,7 +22,8 @@ from urlnorm.core.surt import record_key, surt_key
 
 # Every test here runs on the native kernel and on the pure-Python path.
 pytestmark = pytest.mark.usefixtures("engine_path")
-PROFILES = ["rfc3986", "whatwg", "canonical", "crawl"]
+EVERY_CRAWL_RULE = str(Path(__file__).parent / "data" / "profiles" / "every-crawl-rule.toml")
+PROFILES = ["rfc3986", "whatwg", "canonical", "crawl", EVERY_CRAWL_RULE]
 MODES = ["whatwg", "generic"]
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 CORPUS_FILES = ["kasztp.txt", "userbait.txt", "node_files.txt", "isaacs_files.txt"]
@@ -236,6 +237,26 @@ SESSION_PATHS = [
 ]
 
 
+QUERY_HYGIENE = [
+    "q=&q=&q=",
+    "q&q=&x=1&q",
+    "a=1&b=2&a=1&a=2",
+    "&".join(["q="] * 20 + ["b=1", "a=1", "b=1", "", "", "q"]),
+    "&".join(f"k{i % 7}={i % 3}" for i in range(60)),
+    "a=1&&b&&c&",
+    "a=1&a=2&A=1&a=%31",
+    "s=0123456789abcdef0123456789ABCDEF&id=2&t=0123456789abcdef0123456789abcde",
+    "x=ffffffffffffffffffffffffffffffff&x=ffffffffffffffffffffffffffffffff",
+    "",
+]
+
+
+def test_query_hygiene_matches_core() -> None:
+    values: list[str | None] = [f"http://a/p?{q}#!/r" for q in QUERY_HYGIENE]
+    values += [f"https://a/p/?{q}#x" for q in QUERY_HYGIENE]
+    check_all(values, streaming=True)
+
+
 def test_path_session_ids_match_core() -> None:
     values: list[str | None] = [f"http://www.example.com{p}?q=1" for p in SESSION_PATHS]
     values += [f"sc://h{p}" for p in SESSION_PATHS]
@@ -246,6 +267,24 @@ def test_trailing_dots_match_core() -> None:
     hosts = ["example.com.", "www.example.com.", "a..", "1.2.3.4.", ".", "bücher.example.", "A.B."]
     values: list[str | None] = [f"{s}://{h}/x" for h in hosts for s in ("http", "sc", "ftp")]
     values += ["file://host./x", "http://a.b.:8080/", "ws://www3.a.co.uk./"]
+    check_all(values, streaming=True)
+
+
+def test_decoded_drive_letters_match_core() -> None:
+    paths = [
+        "%41|",
+        "%41|/..",
+        "%41:/..",
+        "%41:/../%42|/x",
+        "A|/..",
+        "a/%41|",
+        "%41|x",
+        "%41%7C",
+        "C|",
+        "%2e/%41|",
+    ]
+    values: list[str | None] = [f"file:{p}" for p in paths] + [f"file:///{p}" for p in paths]
+    values += [f"file://h/{p}" for p in paths] + [f"sc:///{p}" for p in paths]
     check_all(values, streaming=True)
 
 

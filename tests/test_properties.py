@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
@@ -12,7 +13,8 @@ import urlnorm
 from tests.strategies import ANY_TEXT, IDN_LABELS, URLISH
 from urlnorm.core import uts46
 
-PROFILES = ["rfc3986", "whatwg", "canonical", "crawl", "ia"]
+EVERY_CRAWL_RULE = str(Path(__file__).parent / "data" / "profiles" / "every-crawl-rule.toml")
+PROFILES = ["rfc3986", "whatwg", "canonical", "crawl", "ia", EVERY_CRAWL_RULE]
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -29,6 +31,8 @@ def normalized(url: str, profile: str) -> str | None:
 @example(url="http://a/%%341")
 @example(url="http://a/%4%31")
 @example(url="\x00sc://\x07:\x00")
+@example(url="file:%41|")
+@example(url="file:///%61|/x/..")
 def test_idempotent(profile: str, url: str) -> None:
     once = normalized(url, profile)
     assume(once is not None)

@@ -144,6 +144,42 @@ RULE_CASES: dict[str, list[tuple[str, str]]] = {
         ("http://a/?", "http://a/"),
         ("http://a/?a&b=", "http://a/?a&b="),
     ],
+    "drop_duplicate_parameters": [
+        ("http://a/?q=&q=&q=", "http://a/?q="),
+        ("http://a/?q&q=&x=1&q", "http://a/?q&x=1"),
+        ("http://a/?a=1&b=2&a=1&a=2", "http://a/?a=1&b=2&a=2"),
+        ("http://a/?" + "&".join(["q="] * 20 + ["b=1", "a=1", "b=1"]), "http://a/?q=&b=1&a=1"),
+        ("http://a/?a=1&a=2&A=1&a=%31", "http://a/?a=1&a=2&A=1&a=%31"),  # raw: never decoded
+        ("http://a/?a=1&&b&&c", "http://a/?a=1&&b&c"),
+        ("http://a/?a=1&b=1", "http://a/?a=1&b=1"),
+    ],
+    "drop_session_hash_parameters": [
+        ("http://a/?s=0123456789abcdef0123456789ABCDEF&id=2", "http://a/?id=2"),
+        ("http://a/?id=2&x=ffffffffffffffffffffffffffffffff", "http://a/?id=2"),
+        (
+            "http://a/?s=0123456789abcdef0123456789abcde",
+            "http://a/?s=0123456789abcdef0123456789abcde",
+        ),
+        (
+            "http://a/?s=0123456789abcdef0123456789abcdefa",
+            "http://a/?s=0123456789abcdef0123456789abcdefa",
+        ),
+        (
+            "http://a/?s=0123456789abcdef0123456789abcdeg",
+            "http://a/?s=0123456789abcdef0123456789abcdeg",
+        ),
+        (
+            "http://a/?0123456789abcdef0123456789abcdef",
+            "http://a/?0123456789abcdef0123456789abcdef",
+        ),
+    ],
+    "drop_fragment_except_hashbang": [
+        ("http://a/#x", "http://a/"),
+        ("http://a/#", "http://a/"),
+        ("http://a/#%21/x", "http://a/"),
+        ("http://a/#!/inbox/1", "http://a/#!/inbox/1"),
+        ("http://a/#!", "http://a/#!"),
+    ],
     "sort_query": [
         ("http://a/?b=1&a=2", "http://a/?a=2&b=1"),
         ("http://a/?a=2&a=1", "http://a/?a=2&a=1"),
@@ -162,6 +198,8 @@ RULE_CASES: dict[str, list[tuple[str, str]]] = {
     ],
     "drop_trailing_slash": [
         ("http://a/b/", "http://a/b"),
+        ("http://a/b//", "http://a/b"),
+        ("http://a///", "http://a/"),
         ("http://a/", "http://a/"),
         ("http://a/b", "http://a/b"),
     ],
@@ -240,6 +278,16 @@ CANONICAL_CASES = [
     ("sc://H/%41", "sc://h/A"),
     ("sftp://user@www.EXAMPLE.com/", "sftp://user@www.example.com/"),
     ("foo://A%2Fb/X", "foo://a%2Fb/X"),  # letters only: an escape's hex stays as it is
+    # A drive letter that decoding makes is written as the parser reads the href back
+    # (URL Standard §4.4 path state), but was none for the parse: ".." still removes it.
+    ("file:%41|", "file:///A:"),
+    ("file://h/%41|/x", "file://h/A:/x"),
+    ("file:%41|/..", "file:///"),
+    ("file:///%41:/..", "file:///"),
+    ("file:///A|/..", "file:///A:/"),
+    ("file:/a/%41|", "file:///a/A|"),
+    ("file:///%41|x", "file:///A|x"),
+    ("sc:///%41|", "sc:///A|"),
 ]
 
 
@@ -309,3 +357,23 @@ def test_explain_lists_each_change() -> None:
         "uppercase_percent_hex",
         "decode_unreserved",
     ]
+
+
+def test_every_opt_in_switch_is_listed() -> None:
+    """The fuzz harness and the every-rule profile turn on each switch OPT_IN_RULES names."""
+    import inspect
+
+    from urlnorm.core.crawl import OPT_IN_RULES, crawl_profile
+
+    params = inspect.signature(crawl_profile).parameters.values()
+    assert set(OPT_IN_RULES) == {p.name for p in params if p.default is False}
+
+
+def test_opt_in_crawl_rules() -> None:
+    from urlnorm.core.crawl import crawl_profile
+
+    url = "http://www.a.com/p/?s=0123456789abcdef0123456789abcdef&q=&q=&id=1#!/inbox"
+    assert urlnorm.normalize(url, "crawl") == "http://a.com/p/?id=1&q=&s=0123456789abcdef0123456789abcdef"
+    opted = crawl_profile(keep_hashbang_fragments=True, drop_session_hashes=True)
+    assert opted.normalize(url) == "http://a.com/p/?id=1&q=#!/inbox"
+

@@ -33,6 +33,9 @@ static const char *const RULE_NAMES[UN_N_RULES] = {
     [UN_RULE_FOLD_HTTPS] = "fold_https",
     [UN_RULE_DROP_TRAILING_SLASH] = "drop_trailing_slash",
     [UN_RULE_DROP_TRAILING_DOT] = "drop_trailing_dot",
+    [UN_RULE_DROP_FRAGMENT_EXCEPT_HASHBANG] = "drop_fragment_except_hashbang",
+    [UN_RULE_DROP_SESSION_HASH_PARAMETERS] = "drop_session_hash_parameters",
+    [UN_RULE_DROP_DUPLICATE_PARAMETERS] = "drop_duplicate_parameters",
     [UN_RULE_HOST_RULES] = "host_rules",
 };
 

@@ -1,6 +1,7 @@
 /* The crawl profile's lossy rules (core/crawl.py): dropping what does not change the page a
  * crawler fetches (tracking and session parameters, the fragment's twin in the path), folding
  * schemes and slashes a site serves alike. Parameters are compared by raw key, never decoded. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "urlnorm.h"
@@ -43,7 +44,19 @@ static int not_listed(const un_params *params, const uint8_t *p, size_t n) {
            !un_listed(params->prefixes, params->prefixes_len, p, k, 1, 1);
 }
 
-static int is_query_filter(un_rule_id id) { return id == UN_RULE_DROP_PARAMETERS || id == UN_RULE_CLEAN_QUERY; }
+static int is_query_filter(un_rule_id id) {
+    return id == UN_RULE_DROP_PARAMETERS || id == UN_RULE_CLEAN_QUERY || id == UN_RULE_DROP_SESSION_HASH_PARAMETERS;
+}
+
+/* core _SESSION_HASH: the parameter's value (after its first '=') is 32 hex digits. */
+static int has_session_hash(const uint8_t *p, size_t n) {
+    size_t k = un_key_len(p, n);
+    if (n - k != 33) return 0;
+    for (size_t i = k + 1; i < n; i++) {
+        if (!un_is(p[i], UN_HEXDIG)) return 0;
+    }
+    return 1;
+}
 
 typedef struct {
     const un_rule *rules;
@@ -51,12 +64,15 @@ typedef struct {
 } filters;
 
 /* A parameter every filter keeps (un_keep_fn): drop_parameters' unlisted, clean_query's
- * non-empty (its redundant '&'). */
+ * non-empty (its redundant '&'), drop_session_hash_parameters' without a hash. */
 static int kept_by_all(const uint8_t *p, size_t n, const void *data) {
     const filters *f = data;
     for (int i = 0; i < f->n; i++) {
         const un_rule *r = &f->rules[i];
-        if (r->id == UN_RULE_CLEAN_QUERY ? n == 0 : !not_listed(&r->params, p, n)) return 0;
+        if (r->id == UN_RULE_CLEAN_QUERY ? n == 0
+            : r->id == UN_RULE_DROP_SESSION_HASH_PARAMETERS ? has_session_hash(p, n)
+                                                           : !not_listed(&r->params, p, n))
+            return 0;
     }
     return 1;
 }
@@ -72,6 +88,97 @@ int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int
     if (u->query.len || cleans) un_filter_parameters(c, u, kept_by_all, &f);
     if (cleans) u->has_query = u->query.len > 0;
     return u->query.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* ---- drop_duplicate_parameters: a parameter as it compares, "q" as "q=" --------------------- */
+
+typedef struct {
+    const uint8_t *p;
+    size_t n, key_len, index;
+} spelling;
+
+static int bytes_cmp(const uint8_t *a, size_t an, const uint8_t *b, size_t bn) {
+    int cmp = memcmp(a, b, an < bn ? an : bn);
+    return cmp ? cmp : (an > bn) - (an < bn);
+}
+
+static const uint8_t *value_of(const spelling *s, size_t *n) {
+    size_t start = s->key_len + (s->key_len < s->n);
+    *n = s->n - start;
+    return s->p + start;
+}
+
+/* Empty parameters first, then by key and value. */
+static int spelling_order(const spelling *x, const spelling *y) {
+    size_t xv, yv;
+    int cmp = (x->n != 0) - (y->n != 0);
+    if (!cmp) cmp = bytes_cmp(x->p, x->key_len, y->p, y->key_len);
+    if (cmp) return cmp;
+    const uint8_t *xp = value_of(x, &xv), *yp = value_of(y, &yv);
+    return bytes_cmp(xp, xv, yp, yv);
+}
+
+static int spelling_cmp(const void *a, const void *b) {
+    const spelling *x = a, *y = b;
+    int cmp = spelling_order(x, y);
+    return cmp ? cmp : (x->index > y->index) - (x->index < y->index);
+}
+
+static int same_spelling(const spelling *x, const spelling *y) { return x->key_len == y->key_len && spelling_order(x, y) == 0; }
+
+/* Mark in repeat[] each parameter that spells an earlier one: pairwise for a few (most
+ * queries), by sorting for more, so that a query of thousands stays O(k log k). */
+static void mark_repeats(spelling *s, size_t k, uint8_t *repeat) {
+    memset(repeat, 0, k);
+    if (k <= 16) {
+        for (size_t i = 1; i < k; i++) {
+            for (size_t j = 0; j < i && !repeat[i]; j++) repeat[i] = same_spelling(&s[i], &s[j]);
+        }
+        return;
+    }
+    qsort(s, k, sizeof *s, spelling_cmp);
+    for (size_t i = 1; i < k; i++) repeat[s[i].index] = same_spelling(&s[i], &s[i - 1]);
+}
+
+/* The marks and the filter's place among the parameters, which it visits in order. */
+typedef struct {
+    const uint8_t *repeat;
+    size_t *at;
+} repeats;
+
+static int not_repeated(const uint8_t *p, size_t n, const void *data) {
+    const repeats *r = data;
+    (void)p, (void)n;
+    return !r->repeat[(*r->at)++];
+}
+
+/* core drop_duplicate_parameters: the first of each spelling stays where it stood. */
+int un_drop_duplicate_parameters(un_ctx *c, un_url *u) {
+    const uint8_t *q = u->query.data;
+    size_t n = u->query.len, k = 1;
+    if (!u->has_query || n == 0 || !memchr(q, '&', n)) return UN_OK;
+    for (size_t i = 0; i < n; i++) k += q[i] == '&';
+    un_buf *slots = &c->scratch2;
+    slots->len = 0;
+    if (!un_buf_reserve(slots, k * (sizeof(spelling) + 1))) return UN_ERR_MEMORY;
+    spelling *s = (spelling *)(void *)slots->data;
+    uint8_t *repeat = slots->data + k * sizeof(spelling);
+    for (size_t i = 0, start = 0, j = 0; i <= n; i++) {
+        if (i < n && q[i] != '&') continue;
+        s[j] = (spelling){q + start, i - start, un_key_len(q + start, i - start), j};
+        j++, start = i + 1;
+    }
+    mark_repeats(s, k, repeat);
+    if (!memchr(repeat, 1, k)) return UN_OK;
+    size_t at = 0;
+    un_filter_parameters(c, u, not_repeated, &(repeats){repeat, &at});
+    return u->query.failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* ---- drop_fragment_except_hashbang ------------------------------------------------------- */
+
+void un_drop_fragment_except_hashbang(un_url *u) {
+    if (u->has_fragment && !(u->fragment.len && u->fragment.data[0] == '!')) u->has_fragment = 0;
 }
 
 /* ASP.NET's cookieless session ids (core _ASPNET_SESSION): the length of the segment and its
@@ -193,6 +300,4 @@ void un_drop_trailing_dot(un_url *u) {
     if (kind && strcmp(kind, "domain") == 0) u->host.len--;
 }
 
-void un_drop_trailing_slash(un_url *u) {
-    if (u->path.len > 1 && u->path.data[u->path.len - 1] == '/') u->path.len--;
-}
+void un_drop_trailing_slash(un_url *u) { u->path.len = un_without_trailing_slashes(u->path.data, u->path.len); }

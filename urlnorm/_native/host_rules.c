@@ -145,7 +145,7 @@ static int host_path(un_ctx *c, un_url *u, reader *r, uint8_t flags) {
         un_buf_set(p, tmp->data, tmp->len);
         aliased = 1;
     }
-    if (flags & DROP_TRAILING_SLASH && u->path.len > 1 && u->path.data[u->path.len - 1] == '/') u->path.len--;
+    if (flags & DROP_TRAILING_SLASH) u->path.len = un_without_trailing_slashes(u->path.data, u->path.len);
     if (flags & CASE_INSENSITIVE_PATH) {
         for (size_t i = 0; i < u->path.len; i++) u->path.data[i] = un_ascii_lower(u->path.data[i]);
     }

@@ -25,6 +25,22 @@ int un_starts_with_drive_letter(const uint8_t *p, size_t n) {
     return n == 2 || p[2] == '/' || p[2] == '\\' || p[2] == '?' || p[2] == '#';
 }
 
+/* core path.without_trailing_slashes: the length without them, 1 if only they were there. */
+size_t un_without_trailing_slashes(const uint8_t *p, size_t n) {
+    size_t len = n;
+    while (len > 0 && p[len - 1] == '/') len--;
+    return len ? len : n > 0;
+}
+
+/* core path.normalize_drive_letter on a file URL (URL Standard §4.4 path state): a rule after
+ * the parse can leave "/C|", which the parser reads back as "/C:". */
+void un_normalize_drive_letter(un_url *u) {
+    uint8_t *p = u->path.data;
+    size_t n = u->path.len;
+    if (u->scheme.len != 4 || memcmp(u->scheme.data, "file", 4) != 0) return;
+    if (n >= 3 && p[0] == '/' && p[2] == '|' && un_is_drive_letter(p + 1, 2, 0) && (n == 3 || p[3] == '/')) p[2] = ':';
+}
+
 /* The output of remove_dot_segments: segments joined by '/' after start, k of them. */
 typedef struct {
     un_buf *out;

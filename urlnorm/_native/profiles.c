@@ -32,8 +32,11 @@ static int apply_rules_at(un_ctx *c, const un_profile *prof, int i, un_url *u, i
     case UN_RULE_STRIP_WHITESPACE: return UN_OK; /* a text rule: applied before the parse */
     case UN_RULE_DROP_FRAGMENT: u->has_fragment = 0; return UN_OK;
     case UN_RULE_DROP_PATH_SESSION_ID: return un_drop_path_session_id(c, u);
+    case UN_RULE_DROP_FRAGMENT_EXCEPT_HASHBANG: un_drop_fragment_except_hashbang(u); return UN_OK;
     case UN_RULE_DROP_PARAMETERS:
-    case UN_RULE_CLEAN_QUERY: return un_filter_query(c, u, r, prof->n_rules - i, applied);
+    case UN_RULE_CLEAN_QUERY:
+    case UN_RULE_DROP_SESSION_HASH_PARAMETERS: return un_filter_query(c, u, r, prof->n_rules - i, applied);
+    case UN_RULE_DROP_DUPLICATE_PARAMETERS: return un_drop_duplicate_parameters(c, u);
     case UN_RULE_SORT_QUERY: return un_sort_query(c, u);
     case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
     case UN_RULE_FOLD_HTTPS: un_fold_https(u); return UN_OK;
@@ -91,5 +94,6 @@ int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, 
         err = apply_rules_at(c, prof, i, u, &applied);
         if (err) return err;
     }
+    if (!prof->generic) un_normalize_drive_letter(u);
     return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
 }

@@ -218,6 +218,8 @@ int un_is_single_dot(const uint8_t *p, size_t n);
 int un_is_double_dot(const uint8_t *p, size_t n);
 int un_is_drive_letter(const uint8_t *p, size_t n, int normalized);
 int un_starts_with_drive_letter(const uint8_t *p, size_t n);
+void un_normalize_drive_letter(un_url *u);
+size_t un_without_trailing_slashes(const uint8_t *p, size_t n);
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n);
 int un_next_segment(const uint8_t *p, size_t n, size_t *at, size_t *start, size_t *len);
 
@@ -269,6 +271,9 @@ typedef enum {
     UN_RULE_FOLD_HTTPS,
     UN_RULE_DROP_TRAILING_SLASH,
     UN_RULE_DROP_TRAILING_DOT,
+    UN_RULE_DROP_FRAGMENT_EXCEPT_HASHBANG,
+    UN_RULE_DROP_SESSION_HASH_PARAMETERS,
+    UN_RULE_DROP_DUPLICATE_PARAMETERS,
     UN_RULE_HOST_RULES,
     UN_N_RULES,
 } un_rule_id;
@@ -307,7 +312,7 @@ void un_drop_default_port(un_url *u); /* RFC 3986 §6.2.3 */
 /* crawl.c (core/crawl.py) */
 void un_params_index(un_params *params);
 void un_profile_index(un_profile *prof); /* every rule's un_params_index */
-/* The parameter filters (drop_parameters, clean_query) from rules[0] on, applied in one pass
+/* The parameter filters (drop_parameters, clean_query, drop_session_hash_parameters) from rules[0] on, applied in one pass
  * (core applies them in turn: a parameter each keeps is kept by all); *n_applied of them. */
 int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int *n_applied);
 int un_drop_path_session_id(un_ctx *c, un_url *u);
@@ -315,6 +320,8 @@ int un_strip_www(un_ctx *c, un_url *u);
 void un_fold_https(un_url *u);
 void un_drop_trailing_slash(un_url *u);
 void un_drop_trailing_dot(un_url *u);
+int un_drop_duplicate_parameters(un_ctx *c, un_url *u);
+void un_drop_fragment_except_hashbang(un_url *u);
 /* query.c (core/query.py) */
 int un_listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix, int fold);
 /* core query.key and query.filter_parameters: a parameter's raw key; the query's parameters

@@ -30,6 +30,8 @@ typedef struct {
     long mark;      /* where the authority/host buffer starts in the input, or -1 */
     long host_stop; /* in the authority's slice: the first ':', '[' or ']', or -1 */
     long seg_start; /* where the open path segment starts in url->path, or -1 */
+    long seg_in;    /* where the open path segment starts in the input */
+    int decoded_drive; /* the first segment reads as a drive letter only once its escapes are decoded */
 } parser;
 
 static state fail(parser *P, int err) {
@@ -168,11 +170,12 @@ static size_t first_segment(const un_buf *path, const uint8_t **seg) {
     return end - 1;
 }
 
-/* §4.1 shorten a URL's path: keep a lone normalized drive letter of a file URL. */
-static void shorten_path(un_url *u) {
+/* §4.1 shorten a URL's path: keep a lone normalized drive letter of a file URL. One that
+ * decoding its escapes made (P->decoded_drive) is not one: the input had none. */
+static void shorten_path(un_url *u, int decoded_drive) {
     const uint8_t *seg;
     size_t n = first_segment(&u->path, &seg);
-    if (is_file(u) && n + 1 == u->path.len && un_is_drive_letter(seg, n, 1)) return;
+    if (is_file(u) && n + 1 == u->path.len && un_is_drive_letter(seg, n, 1) && !decoded_drive) return;
     size_t i = u->path.len;
     while (i > 0 && u->path.data[i - 1] != '/') i--;
     u->path.len = i ? i - 1 : 0;
@@ -273,7 +276,7 @@ static state relative(parser *P, int c) {
     if (c != END) {
         P->url->has_query = 0;
         P->url->query.len = 0;
-        shorten_path(P->url);
+        shorten_path(P->url, 0);
         return back(P, S_PATH);
     }
     return S_RELATIVE;
@@ -404,7 +407,7 @@ static state file_state(parser *P, int c) {
         u->has_query = 0;
         u->query.len = 0;
         if (un_starts_with_drive_letter(P->in + P->ptr, (size_t)(P->n - P->ptr))) u->path.len = 0;
-        else shorten_path(u);
+        else shorten_path(u, 0);
         return back(P, S_PATH);
     }
     return S_FILE;
@@ -430,6 +433,7 @@ static state file_slash(parser *P, int c) {
 static void open_segment(parser *P) {
     if (P->seg_start >= 0) return;
     P->seg_start = (long)P->url->path.len;
+    P->seg_in = P->ptr;
     un_buf_putc(&P->url->path, '/');
 }
 
@@ -446,6 +450,7 @@ static state file_host(parser *P, int c) {
     if (un_is_drive_letter(buffer, len, 0)) {
         /* The drive-letter quirk: the buffer is kept and becomes the first path segment. */
         open_segment(P);
+        P->seg_in = (long)(buffer - P->in);
         un_buf_put(&u->path, buffer, len);
         return S_PATH;
     }
@@ -469,7 +474,10 @@ static state path_start(parser *P, int c) {
     return S_PATH_START;
 }
 
-/* Close the open segment (written in place), resolving "." and ".." (§4.4 path state). */
+/* Close the open segment (written in place), resolving "." and ".." (§4.4 path state). The
+ * drive-letter check reads the input's segment: with P->escapes, "%41|" is written "A|", which
+ * the URL Standard does not read as a drive letter (the profile writes it as one afterwards,
+ * core path.normalize_drive_letter, as the parser would read the href). */
 static void end_segment(parser *P, int c) {
     un_url *u = P->url;
     open_segment(P);
@@ -479,13 +487,14 @@ static void end_segment(parser *P, int c) {
     int at_end = !is_slash(P, c);
     if (un_is_double_dot(seg, n)) {
         u->path.len = start;
-        shorten_path(u);
+        shorten_path(u, P->decoded_drive);
         if (at_end) un_buf_putc(&u->path, '/');
     } else if (un_is_single_dot(seg, n)) {
         u->path.len = start;
         if (at_end) un_buf_putc(&u->path, '/');
     } else if (is_file(u) && start == 0 && un_is_drive_letter(seg, n, 0)) {
-        u->path.data[start + 2] = ':';
+        P->decoded_drive = P->ptr - P->seg_in != 2;
+        if (!P->decoded_drive) u->path.data[start + 2] = ':';
     }
     P->seg_start = -1;
 }

@@ -8,11 +8,13 @@ is usually an alias. Every rule here is marked lossy.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
+from typing import Any
 
 from . import query
 from .host import host_type
+from .path import without_trailing_slashes
 from .profiles import CANONICAL, Profile, register
 from .public_suffix import registrable_domain
 from .record import URL
@@ -58,6 +60,9 @@ _ASPNET_SESSION = re.compile(
     re.IGNORECASE | re.ASCII,
 )
 _WWW = re.compile(r"www[0-9]*\.", re.IGNORECASE)
+# 32 hex digits: the MD5-sized session ids of servlet containers and PHP, which sites also
+# pass under names of their own.
+_SESSION_HASH = re.compile(r"[0-9a-f]{32}", re.IGNORECASE | re.ASCII)
 
 
 def drop_fragment(url: URL) -> URL:
@@ -67,6 +72,20 @@ def drop_fragment(url: URL) -> URL:
     'http://a/'
     """
     return url if url.fragment is None else replace(url, fragment=None)
+
+
+def drop_fragment_except_hashbang(url: URL) -> URL:
+    """Drop the fragment unless it is a ``#!`` route of a single-page application.
+
+    Under the AJAX crawling scheme a ``#!`` fragment names a page of its own (the server
+    answers ``?_escaped_fragment_=`` for it); any other fragment is never sent (RFC 3986 §3.5).
+
+    >>> [drop_fragment_except_hashbang(URL(path="/", fragment=f)).fragment for f in ("!/a", "top")]
+    ['!/a', None]
+    """
+    if url.fragment is None or url.fragment.startswith("!"):
+        return url
+    return replace(url, fragment=None)
 
 
 def drop_path_session_id(url: URL) -> URL:
@@ -96,6 +115,46 @@ def drop_parameters(url: URL, names: frozenset[str], prefixes: tuple[str, ...]) 
         url.query, lambda p: not query.name_matches(query.key(p), names, prefixes)
     )
     return replace(url, query=kept)
+
+
+def drop_session_hash_parameters(url: URL) -> URL:
+    """Drop the parameters whose value is 32 hex digits, a session id whatever its name.
+
+    Opt-in: a content hash in a parameter looks the same.
+
+    >>> drop_session_hash_parameters(URL(query="s=0123456789abcdef0123456789ABCDEF&id=12")).query
+    'id=12'
+    """
+    if not url.query:
+        return url
+    kept = query.filter_parameters(
+        url.query, lambda p: not _SESSION_HASH.fullmatch(p.partition("=")[2])
+    )
+    return url if kept == url.query else replace(url, query=kept)
+
+
+def drop_duplicate_parameters(url: URL) -> URL:
+    """Drop each parameter that repeats an earlier one: the same key and value, ``q`` as ``q=``.
+
+    Pages that link to themselves with a parameter appended pile up ``q=&q=&q=`` and
+    ``a=1&a=1`` without end; the first of each is kept where it stood.
+
+    >>> drop_duplicate_parameters(URL(query="q=&q&q=&a=1&b=2&a=1&a=2")).query
+    'q=&a=1&b=2&a=2'
+    """
+    if not url.query:
+        return url
+    seen: set[str] = set()
+
+    def first(parameter: str) -> bool:
+        spelling = parameter if not parameter or "=" in parameter else parameter + "="
+        if spelling in seen:
+            return False
+        seen.add(spelling)
+        return True
+
+    kept = query.filter_parameters(url.query, first)
+    return url if kept == url.query else replace(url, query=kept)
 
 
 def clean_query(url: URL) -> URL:
@@ -177,27 +236,13 @@ def drop_trailing_dot(url: URL) -> URL:
 
 
 def drop_trailing_slash(url: URL) -> URL:
-    """Drop a trailing ``/`` from a path longer than ``/``.
+    """Drop the trailing ``/``s of a path longer than ``/`` (:func:`.without_trailing_slashes`).
 
-    >>> drop_trailing_slash(URL(path="/a/b/")).path, drop_trailing_slash(URL(path="/")).path
-    ('/a/b', '/')
+    >>> [drop_trailing_slash(URL(path=p)).path for p in ("/a/b/", "/a//", "///", "/")]
+    ['/a/b', '/a', '/', '/']
     """
-    if len(url.path) > 1 and url.path.endswith("/"):
-        return replace(url, path=url.path[:-1])
-    return url
-
-
-@dataclass(frozen=True)
-class ParameterNames:
-    """The query parameters a crawl profile drops: whole names and name prefixes."""
-
-    names: frozenset[str]
-    prefixes: tuple[str, ...]
-
-
-# crawl profiles made by crawl_profile() without the optional rules, and the parameter names
-# each drops: the column engine computes exactly these profiles with kernels.
-DROPPED_PARAMETERS: dict[Profile, ParameterNames] = {}
+    path = without_trailing_slashes(url.path)
+    return url if path == url.path else replace(url, path=path)
 
 
 def _lossy(name: str, citation: str, fn: partial[URL] | object, kernel: KernelForm) -> Rule:
@@ -222,15 +267,21 @@ def crawl_profile(
     session_prefixes: tuple[str, ...] = SESSION_PREFIXES,
     fold_https_to_http: bool = False,
     drop_trailing_slashes: bool = False,
+    keep_hashbang_fragments: bool = False,
+    drop_session_hashes: bool = False,
     name: str = "crawl",
 ) -> Profile:
-    """``canonical`` plus the crawl rules, with their parameters set.
+    """``canonical`` plus the crawl rules, with their parameters set and the opt-in ones chosen.
 
     >>> crawl_profile().normalize("https://www.Example.com/a?utm_source=x&b=2&a=1&sid=9#top")
     'https://example.com/a?a=1&b=2'
     """
     rules = [
-        _twin("drop_fragment", "RFC 3986 §3.5", drop_fragment),
+        _twin(
+            "drop_fragment_except_hashbang", "AJAX crawling scheme", drop_fragment_except_hashbang
+        )
+        if keep_hashbang_fragments
+        else _twin("drop_fragment", "RFC 3986 §3.5", drop_fragment),
         _twin("drop_path_session_id", "Java Servlet §7.1.3", drop_path_session_id),
         _lossy(
             "drop_tracking_parameters",
@@ -244,7 +295,14 @@ def crawl_profile(
             partial(drop_parameters, names=session_ids, prefixes=session_prefixes),
             _dropping(session_ids, session_prefixes),
         ),
+    ]
+    if drop_session_hashes:
+        rules.append(
+            _twin("drop_session_hash_parameters", "crawl practice", drop_session_hash_parameters)
+        )
+    rules += [
         _twin("clean_query", "RFC 3986 §6.2.3", clean_query),
+        _twin("drop_duplicate_parameters", "crawl practice", drop_duplicate_parameters),
         _twin("sort_query", "crawl practice", sort_query),
         _twin("drop_trailing_dot", "RFC 1034 §3.1", drop_trailing_dot),
         _twin("strip_www", "Public Suffix List", strip_www),
@@ -253,14 +311,18 @@ def crawl_profile(
         rules.append(_twin("fold_https", "crawl practice", fold_https))
     if drop_trailing_slashes:
         rules.append(_twin("drop_trailing_slash", "crawl practice", drop_trailing_slash))
-    profile = Profile(name, CANONICAL.mode, CANONICAL.rules + tuple(rules), lossy=True)
-    if not (fold_https_to_http or drop_trailing_slashes):
-        dropped = ParameterNames(tracking | session_ids, tracking_prefixes + session_prefixes)
-        DROPPED_PARAMETERS[profile] = dropped
-    return profile
+    return Profile(name, CANONICAL.mode, CANONICAL.rules + tuple(rules), lossy=True)
 
 
 CRAWL = register(crawl_profile())
-# Every crawl rule, the optional ones included, is a built-in rule by name.
-_ALL_CRAWL_RULES = crawl_profile(fold_https_to_http=True, drop_trailing_slashes=True).rules
-RULES.update({r.name: r for r in _ALL_CRAWL_RULES if r.name not in RULES})
+# crawl_profile's switches of the opt-in rules.
+OPT_IN_RULES = (
+    "fold_https_to_http",
+    "drop_trailing_slashes",
+    "keep_hashbang_fragments",
+    "drop_session_hashes",
+)
+_EVERY_SWITCH: dict[str, Any] = dict.fromkeys(OPT_IN_RULES, True)
+# Every crawl rule, the opt-in ones included, is a built-in rule by name.
+_EVERY_RULE = crawl_profile(**_EVERY_SWITCH, name="crawl-every-rule").rules
+RULES.update({r.name: r for r in (*CRAWL.rules, *_EVERY_RULE) if r.name not in RULES})

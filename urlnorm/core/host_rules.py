@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 
 from . import query
+from .path import without_trailing_slashes
 from .record import URL
 from .rules import KernelForm, Rule
 
@@ -61,8 +62,8 @@ class HostRules:
             if path.endswith(ending):
                 path = path[: len(path) - len(ending)] + replacement
                 break
-        if self.drop_trailing_slash and len(path) > 1 and path.endswith("/"):
-            path = path[:-1]
+        if self.drop_trailing_slash:
+            path = without_trailing_slashes(path)
         return path.translate(_ASCII_LOWER) if self.case_insensitive_path else path
 
 

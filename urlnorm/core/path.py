@@ -49,6 +49,31 @@ def starts_with_windows_drive_letter(text: str) -> bool:
     return is_windows_drive_letter(text[:2]) and (len(text) == 2 or text[2] in "/\\?#")
 
 
+def normalize_drive_letter(path: str) -> str:
+    """Write a leading drive letter ``/C|`` as ``/C:``, as the URL parser reads it back.
+
+    URL Standard §4.4 path state: a file URL's first segment that is a Windows drive letter
+    gets ``:``. A rule after the parse (decoding ``/%43|``) can make one the parse did not see.
+
+    >>> [normalize_drive_letter(p) for p in ("/C|/x", "/C|x", "/a/C|")]
+    ['/C:/x', '/C|x', '/a/C|']
+    """
+    if path[:1] == "/" and is_windows_drive_letter(path[1:3]) and path[3:4] in ("", "/"):
+        return f"/{path[1]}:{path[3:]}"
+    return path
+
+
+def without_trailing_slashes(path: str) -> str:
+    """``path`` without its trailing ``/``s, but ``/`` if nothing else remains.
+
+    All of them, so that dropping them is idempotent (``/a//`` would give ``/a/``, then ``/a``).
+
+    >>> [without_trailing_slashes(p) for p in ("/a/b/", "/a//", "///", "/", "")]
+    ['/a/b', '/a', '/', '/', '']
+    """
+    return path.rstrip("/") or path[:1]
+
+
 def remove_dot_segments(path: str) -> str:
     """RFC 3986 §5.2.4: remove ``.`` and ``..`` segments, never climbing above the root.
 

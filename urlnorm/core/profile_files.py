@@ -44,6 +44,8 @@ CRAWL_PARAMETERS = {
     "session_prefixes": list,
     "fold_https_to_http": bool,
     "drop_trailing_slashes": bool,
+    "keep_hashbang_fragments": bool,
+    "drop_session_hashes": bool,
 }
 HOST_FIELDS = {
     "drop_params": list,

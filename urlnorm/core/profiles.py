@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from . import errors
 from .errors import URLError
+from .path import normalize_drive_letter
 from .record import URL, serialize
 from .rules import RULES, Rule, TextRule
 from .split import split
@@ -68,6 +69,9 @@ class Profile:
             if isinstance(rule, Rule):
                 url = rule.apply(url)
                 yield rule.name, serialize(url), url
+        if self.mode == "whatwg":
+            url = _as_parsed(url)
+            yield "windows-drive-letter", serialize(url), url
 
     def apply(self, text: str) -> URL:
         """Normalise ``text`` to a record; raise :class:`URLError` if it is not a URL."""
@@ -78,7 +82,7 @@ class Profile:
         for rule in self.rules:
             if isinstance(rule, Rule):
                 url = rule.apply(url)
-        return url
+        return _as_parsed(url) if self.mode == "whatwg" else url
 
     def parse(self, text: str) -> URL:
         """Split ``text`` in the profile's mode; a URL without a scheme is an error."""
@@ -99,6 +103,18 @@ class Profile:
                 out.append(Step(name, before, after))
             before = after
         return out
+
+
+def _as_parsed(url: URL) -> URL:
+    """The record the URL parser gives for ``url``'s href, which a rule may have moved it from.
+
+    Only a file URL's leading drive letter can differ (URL Standard §4.4 path state): decoding
+    ``file:///%43|`` gives ``/C|``, which the parser reads as ``/C:``.
+    """
+    if url.scheme != "file":
+        return url
+    path = normalize_drive_letter(url.path)
+    return url if path == url.path else replace(url, path=path)
 
 
 def _rule(name: str) -> Rule | TextRule:

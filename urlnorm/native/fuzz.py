@@ -28,6 +28,7 @@ def fuzz_header() -> str:
         "};",
         "static const un_profile FUZZ_PROFILES[] = {",
     ]
+    from urlnorm.core.crawl import OPT_IN_RULES
     from urlnorm.core.profile_files import ProfileSpec
 
     # Per-host rules with every field set, on hosts the fuzz dictionary spells.
@@ -40,7 +41,8 @@ def fuzz_header() -> str:
         aliases=("www.example.com", "a.b"),
     )
     per_host = ProfileSpec(hosts=(("example.com", every_field), ("b", host_rules.HostRules())))
-    builtins = [*PROFILES.values(), per_host.profile()]
+    opt_in = ProfileSpec(crawl=tuple((k, True) for k in OPT_IN_RULES))
+    builtins = [*PROFILES.values(), per_host.profile(), opt_in.profile()]
     profiles = [p for p in (native_profile(p) for p in builtins) if p is not None]
     for profile in profiles:
         generic, rule_specs = profile.spec

@@ -44,7 +44,8 @@ static void normalize_with_answers(const un_profile *prof, const uint8_t *p, siz
 }
 
 /* The parse that applies the percent rules as it writes (un_whatwg_parse_escapes, then the
- * rules on the authority) gives the status and href of the parse and then the rules. */
+ * rules on the authority) gives the status and href of the parse and then the rules, a
+ * drive letter that decoding made written as the parser reads it on both sides (as profiles.c does). */
 static void check_parse_escapes(const uint8_t *p, size_t n) {
     static un_buf fused;
     ctx.recall = fixed_recall;
@@ -52,12 +53,14 @@ static void check_parse_escapes(const uint8_t *p, size_t n) {
     fused.len = 0;
     if (status == UN_OK) {
         un_apply_percent_rules_to_authority(&base);
+        un_normalize_drive_letter(&base);
         un_serialize(&base, &fused);
     }
     ctx.has_percent = 1;
     int expected = un_whatwg_parse(&ctx, p, n, NULL, &url);
     if (expected == UN_OK) {
         un_apply_percent_rules(&ctx, &url);
+        un_normalize_drive_letter(&url);
         out.len = 0;
         un_serialize(&url, &out);
     }
