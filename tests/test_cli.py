@@ -72,6 +72,33 @@ def test_normalize_dedup(tmp_path: Path) -> None:
     assert table["count"].sum() == 40_000 and table["normalized"].n_unique() == table.height
 
 
+def test_normalize_adds_common_crawl_index_columns(tmp_path: Path) -> None:
+    from urlnorm.core.cc_index import COLUMNS, cc_index
+
+    out = tmp_path / "cc.parquet"
+    run = cli("normalize", str(SAMPLE / "lake.csv"), str(out), "--columns", "cc-index")
+    assert run.returncode == 0, run.stderr
+    table = pl.read_parquet(out)
+    names = [name for name, _ in COLUMNS]
+    assert table.columns[-len(names) + 1 :] == [names[0], *names[2:]]
+    assert table.schema["url_port"] == pl.Int32
+    for row in table.drop_nulls("url_surtkey").head(200).iter_rows(named=True):
+        assert {k: row[k] for k in names} == cc_index(row["url"])
+    piped = cli(
+        "normalize",
+        "-",
+        "-",
+        "--format",
+        "ndjson",
+        "--columns",
+        "cc-index",
+        "--column",
+        "link",
+        stdin="http:/a.com/x\n",
+    )
+    assert '"url":"http:/a.com/x"' in piped.stdout and '"url_host_name":"a.com"' in piped.stdout
+
+
 def test_explain_and_stats() -> None:
     run = cli("explain", "HTTP://www.a.com:80/x#f", "--profile", "crawl")
     assert run.returncode == 0

@@ -373,7 +373,9 @@ def test_opt_in_crawl_rules() -> None:
     from urlnorm.core.crawl import crawl_profile
 
     url = "http://www.a.com/p/?s=0123456789abcdef0123456789abcdef&q=&q=&id=1#!/inbox"
-    assert urlnorm.normalize(url, "crawl") == "http://a.com/p/?id=1&q=&s=0123456789abcdef0123456789abcdef"
+    assert (
+        urlnorm.normalize(url, "crawl")
+        == "http://a.com/p/?id=1&q=&s=0123456789abcdef0123456789abcdef"
+    )
     opted = crawl_profile(keep_hashbang_fragments=True, drop_session_hashes=True)
     assert opted.normalize(url) == "http://a.com/p/?id=1&q=#!/inbox"
-

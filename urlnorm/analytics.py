@@ -16,7 +16,8 @@ from typing import Any
 import polars as pl
 
 from urlnorm import engine, native
-from urlnorm.core import columns, uts46
+from urlnorm.core import cc_index, columns, uts46
+from urlnorm.core.errors import MISSING_SCHEME
 from urlnorm.core.origin import TUPLE_ORIGIN_SCHEMES, origin
 
 DOMAIN_FIELDS = columns.HOST_COLUMNS[2:]
@@ -155,3 +156,47 @@ def origins(series: pl.Series) -> pl.Series:
         .to_series()
         .alias(series.name)
     )
+
+
+CC_INDEX_DTYPE = pl.Struct(
+    {name: pl.Int32() if kind == "int32" else pl.String() for name, kind in cc_index.COLUMNS}
+)
+_HOST_DTYPE = pl.Struct({name: pl.String() for name in cc_index.HOST_COLUMNS})
+
+
+def cc_index_columns(series: pl.Series) -> pl.Series:
+    """Common Crawl's columnar index columns of each URL (:mod:`urlnorm.core.cc_index`).
+
+    One generic split a row; the host columns are made once per distinct host and the SURT
+    key is the ``ia`` profile's. A row that is no absolute URL, or has no SURT key, is null.
+    """
+    text = series.cast(pl.String)
+    slashed = text.to_frame("u").select(
+        pl.when(pl.col("u").str.contains(r"^https?:"))
+        .then(pl.col("u").str.replace(r"^(https?:)/*", "${1}//"))
+        .otherwise(pl.col("u"))
+    )
+    split = engine.split(slashed.to_series(), "generic")
+    hosts = split.frame.get_column("host").fill_null("").to_frame("h")
+    host_parts, _ = engine.per_distinct(hosts, cc_index.host_columns, _HOST_DTYPE)
+    keys = engine.surt(text, "ia")
+    scheme = split.frame.get_column("scheme")
+    errors = pl.DataFrame({"s": split.errors, "k": keys.errors, "scheme": scheme}).select(
+        pl.coalesce("s", "k", pl.when(pl.col("scheme").is_null()).then(pl.lit(MISSING_SCHEME)))
+    )
+    protocol = engine.per_distinct(scheme.to_frame(), cc_index.protocol, pl.String())[0]
+    frame = pl.DataFrame(
+        {
+            "url_surtkey": keys.frame.get_column("surt"),
+            "url": text,
+            "host": host_parts,
+            "url_protocol": protocol,
+            "url_port": split.frame.get_column("port").cast(pl.Int32),
+            "url_path": split.frame.get_column("path"),
+            "url_query": split.frame.get_column("query"),
+        }
+    ).unnest("host")
+    valid = errors.to_series().is_null() & text.is_not_null()
+    names = [name for name, _ in cc_index.COLUMNS]
+    struct = frame.select(pl.when(valid).then(pl.struct(names)))
+    return struct.to_series().cast(CC_INDEX_DTYPE).alias(series.name)

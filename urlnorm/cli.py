@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import urlnorm
-from urlnorm.choices import INVALID_UTF8, KEEP, WRITERS, InputError
+from urlnorm.choices import CC_INDEX, INVALID_UTF8, KEEP, WRITERS, InputError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -74,6 +74,8 @@ def cmd_normalize(args: argparse.Namespace) -> None:
         fields = ("normalized", "error", *(engine.RECORD_FIELDS if args.split else ()))
         # One pass a row: the key, its error and the record come from one normalisation.
         frame = io.parsed(frame, args.column, args.profile, fields, invalid_utf8=args.invalid_utf8)
+        if args.columns == CC_INDEX:
+            frame = io.with_cc_index(frame, args.column)
         if args.dedup:
             frame = dedup_keyed(frame, args.column, "normalized", keep=args.keep)
         io.write(frame, args.output, args.format, text_column="normalized")
@@ -257,6 +259,11 @@ def parser() -> argparse.ArgumentParser:
     norm.add_argument("output", help="the file to write; - for standard output")
     norm.add_argument(
         "--split", action="store_true", help="add the normalised URL's record columns"
+    )
+    norm.add_argument(
+        "--columns",
+        choices=(CC_INDEX,),
+        help="add Common Crawl's columnar index columns (url_surtkey, url_host_name, ...)",
     )
     norm.add_argument("--dedup", action="store_true", help="one row per equivalence class")
     norm.add_argument(

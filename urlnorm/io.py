@@ -111,6 +111,9 @@ def _scan(path: str, kind: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
     return readers.scan(path, kind, column, notes)
 
 
+CC_DROPPED = "__cc_index_"
+
+
 def parsed(
     frame: pl.LazyFrame,
     column: str,
@@ -137,6 +140,20 @@ def parsed(
     return out.with_columns(pl.coalesce(LINE_ERROR, "error").alias("error"), url_text(column)).drop(
         LINE_ERROR
     )
+
+
+def with_cc_index(frame: pl.LazyFrame, column: str) -> pl.LazyFrame:
+    """``frame`` with Common Crawl's columnar index columns of its (text) URL column.
+
+    The index's own ``url`` column is the URL as written: the URL column already, when it is
+    named ``url``, so it is not added twice.
+    """
+    from urlnorm.core.cc_index import COLUMNS
+
+    names = [f"{CC_DROPPED}{name}" if name == column else name for name, _ in COLUMNS]
+    index = UrlExprNamespace(pl.col(column)).cc_index().struct.rename_fields(names)
+    out = frame.with_columns(index.alias(PARSED)).unnest(PARSED)
+    return out.drop(f"{CC_DROPPED}{column}", strict=False)
 
 
 def without_malformed(frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:

@@ -272,6 +272,22 @@ class UrlExprNamespace:
         """The host with A-labels, as :meth:`host` gives it."""
         return self.host()
 
+    def cc_index(self) -> pl.Expr:
+        """Common Crawl's columnar index columns (``url_surtkey``, ``url_host_name``, …).
+
+        A struct with the index's names and types, equal to what its converter stores for
+        the same URL (:mod:`urlnorm.core.cc_index`); null for a row that is no absolute URL.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> row = pl.Series(["https://myblog.blogspot.com:8443/a?b=1"]).url.cc_index()[0]
+        >>> row["url_surtkey"], row["url_host_registered_domain"], row["url_host_private_domain"]
+        ('com,blogspot,myblog:8443)/a?b=1', 'blogspot.com', 'myblog.blogspot.com')
+
+        """
+        return self._map(analytics.cc_index_columns, analytics.CC_INDEX_DTYPE)
+
     def path_segments(self) -> pl.Expr:
         """The path's segments as a list."""
         return self._map(analytics.path_segments, pl.List(pl.String()))
@@ -473,6 +489,10 @@ class UrlSeriesNamespace:
     def host_type(self) -> pl.Series:
         """See :meth:`UrlExprNamespace.host_type`."""
         return self._call("host_type")
+
+    def cc_index(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.cc_index`."""
+        return self._call("cc_index")
 
     def host_unicode(self) -> pl.Series:
         """See :meth:`UrlExprNamespace.host_unicode`."""
