@@ -22,6 +22,7 @@ from typing import Any
 from urlnorm.core.api import explain, join, normalize, split
 from urlnorm.core.crawl import crawl_profile
 from urlnorm.core.errors import URLError
+from urlnorm.core.filters import Filters, filter_reason, is_crawlable
 from urlnorm.core.host_rules import HostRules
 from urlnorm.core.profile_files import (
     ProfileFileError,
@@ -43,6 +44,7 @@ __all__ = [
     "PROFILES",
     "RULES",
     "URL",
+    "Filters",
     "HostRules",
     "Profile",
     "ProfileFileError",
@@ -54,7 +56,9 @@ __all__ = [
     "URLError",
     "crawl_profile",
     "explain",
+    "filter_reason",
     "get_profile",
+    "is_crawlable",
     "join",
     "learn_rules",
     "load_profile",

@@ -17,7 +17,9 @@ import polars as pl
 
 from urlnorm import engine, native
 from urlnorm.core import cc_index, columns, uts46
+from urlnorm.core import filters as filters_core
 from urlnorm.core.errors import MISSING_SCHEME
+from urlnorm.core.filters import Filters
 from urlnorm.core.origin import TUPLE_ORIGIN_SCHEMES, origin
 
 DOMAIN_FIELDS = columns.HOST_COLUMNS[2:]
@@ -200,3 +202,34 @@ def cc_index_columns(series: pl.Series) -> pl.Series:
     names = [name for name, _ in cc_index.COLUMNS]
     struct = frame.select(pl.when(valid).then(pl.struct(names)))
     return struct.to_series().cast(CC_INDEX_DTYPE).alias(series.name)
+
+
+def filter_reason(series: pl.Series, filters: Filters) -> pl.Series:
+    """Each row's first reason to keep it out of a crawl (:mod:`urlnorm.core.filters`), or null."""
+    checked = filters_core.check(filters)
+    kernel = partial(native.filter_reason, filters=checked)
+    core = partial(filters_core.filter_reason, filters=checked)
+    return engine.twin_column(series, kernel, core, pl.String())
+
+
+def site_keys(series: pl.Series) -> pl.Series:
+    """Each URL's site: its registrable domain, or its host if it has none (HTML §7.1.1).
+
+    Both come from one parse a row; null for an invalid URL.
+    """
+    parts = engine.parse(series, "whatwg", ("host", "registered_domain")).frame
+    return parts.select(pl.coalesce("registered_domain", "host")).to_series().alias(series.name)
+
+
+def same_site(urls: pl.Series, others: pl.Series, by: str = "site") -> pl.Series:
+    """Whether each URL and the other one are schemelessly same site, or same origin (``by``).
+
+    An opaque origin (``null``) is the same as no other. Null if either URL is invalid.
+    """
+    if by not in ("site", "origin"):
+        raise ValueError(f"by must be 'site' or 'origin', not {by!r}")
+    key = site_keys if by == "site" else origins
+    mine, theirs = key(urls), key(others)
+    frame = pl.DataFrame({"a": mine, "b": theirs})
+    same = pl.when(pl.col("a") == "null").then(False).otherwise(pl.col("a") == pl.col("b"))
+    return frame.select(same).to_series().alias(urls.name)

@@ -17,6 +17,7 @@ import polars as pl
 from urlnorm import analytics, engine
 from urlnorm.choices import KEEP
 from urlnorm.core import outputs
+from urlnorm.core.filters import BINARY_EXTENSIONS, WEB_SCHEMES, Filters
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
 
@@ -55,6 +56,22 @@ def _join(mode: str, strict: bool) -> _Fn:
         if strict:
             engine.raise_first_error(result.errors, ref)
         return result.frame.get_column("url").alias(pairs.name)
+
+    return run
+
+
+_OTHER = "__urlnorm_other"
+
+
+def _as_expr(other: str | pl.Series) -> str | pl.Expr:
+    return other if isinstance(other, str) else pl.lit(other)
+
+
+def _same_site(by: str, external: bool) -> _Fn:
+    def run(pairs: pl.Series) -> pl.Series:
+        urls, others = pairs.struct.field(pairs.struct.fields[0]), pairs.struct.field(_OTHER)
+        same = analytics.same_site(urls, others, by)
+        return (~same if external else same).alias(pairs.name)
 
     return run
 
@@ -271,6 +288,64 @@ class UrlExprNamespace:
     def host_ascii(self) -> pl.Expr:
         """The host with A-labels, as :meth:`host` gives it."""
         return self.host()
+
+    def filter_reason(
+        self,
+        *,
+        max_length: int = 2048,
+        max_depth: int = 20,
+        max_repeats: int = 3,
+        schemes: Sequence[str] = WEB_SCHEMES,
+        extensions: Sequence[str] = BINARY_EXTENSIONS,
+    ) -> pl.Expr:
+        """The first reason to keep each URL out of a crawl, or null (:mod:`urlnorm.core.filters`).
+
+        ``invalid-url``, ``non-web-scheme``, ``too-long``, ``private-address``, ``local-name``,
+        ``binary-file``, ``trap-depth``, ``trap-repeated-segment`` or ``trap-calendar``.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> urls = pl.Series(["https://a.com/p", "http://10.0.0.1/", "https://a.com/x.zip", "ftp://a.com/"])
+        >>> urls.url.filter_reason().to_list()
+        [None, 'private-address', 'binary-file', 'non-web-scheme']
+
+        """
+        settings = Filters(max_length, max_depth, max_repeats, tuple(schemes), tuple(extensions))
+        fn = partial(analytics.filter_reason, filters=settings)
+        return self._map(fn, pl.String())
+
+    def is_crawlable(self, **settings: Any) -> pl.Expr:
+        """Whether no filter keeps the URL out (:meth:`filter_reason`'s settings); null for null."""
+        reason = self.filter_reason(**settings)
+        return pl.when(self._expr.is_not_null()).then(reason.is_null())
+
+    def same_site(self, other: str | pl.Expr, *, by: str = "site") -> pl.Expr:
+        """Whether each URL and ``other`` are the same site, or the same origin.
+
+        ``by="site"``: the same registrable domain, or the same host where there is none
+        (HTML's "schemelessly same site", by the Public Suffix List with its private part);
+        ``by="origin"``: the same scheme, host and port. Null if either URL is invalid.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> df = pl.DataFrame({"link": ["https://blog.a.co.uk/x", "http://b.com/"], "page": "http://www.a.co.uk/"})
+        >>> df.select(pl.col("link").url.same_site(pl.col("page")))["link"].to_list()
+        [True, False]
+
+        """
+        return self._pairs(other, _same_site(by, external=False))
+
+    def is_external(self, other: str | pl.Expr, *, by: str = "site") -> pl.Expr:
+        """Whether each URL leaves the site (or origin) of ``other``: not :meth:`same_site`."""
+        return self._pairs(other, _same_site(by, external=True))
+
+    def _pairs(self, other: str | pl.Expr, fn: _Fn) -> pl.Expr:
+        other_expr = pl.lit(other, pl.String) if isinstance(other, str) else other
+        # The struct, and so the result, is named as the URL column is.
+        pairs = pl.struct(self._expr, other_expr.alias(_OTHER))
+        return pairs.map_batches(fn, return_dtype=pl.Boolean(), is_elementwise=True)
 
     def cc_index(self) -> pl.Expr:
         """Common Crawl's columnar index columns (``url_surtkey``, ``url_host_name``, …).
@@ -494,6 +569,22 @@ class UrlSeriesNamespace:
         """See :meth:`UrlExprNamespace.cc_index`."""
         return self._call("cc_index")
 
+    def filter_reason(self, **settings: Any) -> pl.Series:
+        """See :meth:`UrlExprNamespace.filter_reason`."""
+        return self._call("filter_reason", **settings)
+
+    def is_crawlable(self, **settings: Any) -> pl.Series:
+        """See :meth:`UrlExprNamespace.is_crawlable`."""
+        return self._call("is_crawlable", **settings)
+
+    def same_site(self, other: str | pl.Series, *, by: str = "site") -> pl.Series:
+        """See :meth:`UrlExprNamespace.same_site`."""
+        return self._call("same_site", _as_expr(other), by=by)
+
+    def is_external(self, other: str | pl.Series, *, by: str = "site") -> pl.Series:
+        """See :meth:`UrlExprNamespace.is_external`."""
+        return self._call("is_external", _as_expr(other), by=by)
+
     def host_unicode(self) -> pl.Series:
         """See :meth:`UrlExprNamespace.host_unicode`."""
         return self._call("host_unicode")
@@ -680,3 +771,51 @@ def _bare(profile: Profile) -> Profile:
 
 def _classes(values: pl.Series, profile: Profile) -> int:
     return engine.normalize(values, profile).frame.get_column("url").drop_nulls().n_unique()
+
+
+def sample_per_host(
+    frame: Frame,
+    column: str,
+    n: int,
+    *,
+    profile: str | Profile = "crawl",
+    seed: int = 0,
+) -> Frame:
+    """At most ``n`` rows per host of ``column``, the same ones on every run.
+
+    Within each host (after ``profile``), rows are ranked by a hash of their key mixed with
+    ``seed``, and the first ``n`` are kept, in their input order. Rows whose URL is invalid,
+    null or has no host are dropped. A ``LazyFrame`` stays lazy.
+
+    Examples
+    --------
+    >>> import polars as pl, urlnorm
+    >>> df = pl.DataFrame({"url": [f"http://a.com/{i}" for i in range(5)] + ["http://b.com/"]})
+    >>> sample = sample_per_host(df, "url", 2)
+    >>> sample.height, sample.equals(sample_per_host(df, "url", 2))
+    (3, True)
+
+    """
+    if n < 0:
+        raise ValueError("n must not be negative")
+    lazy: pl.LazyFrame = frame.lazy()
+    parsed = UrlExprNamespace(pl.col(column)).parse(profile, ("host", "key_hash"))
+    keyed = lazy.with_columns(parsed.alias(_SAMPLED))
+    host, key_hash = (
+        pl.col(_SAMPLED).struct.field("host"),
+        pl.col(_SAMPLED).struct.field("key_hash"),
+    )
+    rank = (key_hash ^ _mix(seed)).rank("ordinal").over(host)
+    sampled = keyed.filter(host.is_not_null() & (rank <= n)).drop(_SAMPLED)
+    return sampled if isinstance(frame, pl.LazyFrame) else sampled.collect()
+
+
+_SAMPLED = "__urlnorm_sampled"
+
+
+def _mix(seed: int) -> int:
+    """``seed`` spread over 64 bits (SplitMix64's finaliser), so that near seeds sample apart."""
+    z = (seed + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+    return z ^ (z >> 31)

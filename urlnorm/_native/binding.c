@@ -294,6 +294,24 @@ static int python_answer(void *data, int kind, const uint8_t *question, size_t n
 /* Rows every run has read, so that a test can count how often a job passes over its rows. */
 static unsigned long long rows_run;
 
+/* filter: (max_length, max_depth, max_repeats, schemes, extensions, calendar keys, local
+ * names, blocks), the lists length-prefixed names and the blocks UN_BLOCK_SIZE bytes each. */
+static int filters_from(PyObject *option, un_filters *f) {
+    Py_ssize_t lens[6];
+    if (!PyArg_ParseTuple(option, "niiy#y#y#y#y#", &lens[0], &f->max_depth, &f->max_repeats, &f->schemes, &lens[1], &f->extensions, &lens[2],
+                          &f->calendar_keys, &lens[3], &f->local_names, &lens[4], (const char **)&f->blocks, &lens[5]))
+        return -1;
+    if (lens[0] < 0 || f->max_depth < 0 || f->max_depth > UN_MAX_FILTER_DEPTH || f->max_repeats < 2) {
+        PyErr_SetString(PyExc_ValueError, "filter thresholds out of range");
+        return -1;
+    }
+    f->max_length = (size_t)lens[0];
+    f->schemes_len = (size_t)lens[1], f->extensions_len = (size_t)lens[2];
+    f->calendar_keys_len = (size_t)lens[3], f->local_names_len = (size_t)lens[4];
+    f->blocks_len = (size_t)lens[5];
+    return 0;
+}
+
 /* The operation's option into the batch (and the profile it points to); 0, or -1 with an
  * exception set. */
 static int option_into(PyObject *option, un_batch *b, un_profile *prof, PyObject **keep) {
@@ -331,6 +349,7 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof, PyObject
     case UN_OP_JOIN:
         b->join_mode = (int)PyLong_AsLong(option);
         return PyErr_Occurred() ? -1 : 0;
+    case UN_OP_FILTER: return filters_from(option, &b->filters);
     default:
         return 0;
     }
@@ -524,6 +543,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "UTF8_MODES", names_tuple(UN_UTF8_MODE_NAMES, UN_N_UTF8_MODES)) < 0 ||
         PyModule_AddObject(m, "PARSE_COLUMNS", names_tuple(UN_PARSE_COLUMN_NAMES, UN_PARSE_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "HOST_COLUMNS", host_columns()) < 0 ||
+        PyModule_AddObject(m, "FILTER_REASONS", names_tuple(UN_FILTER_REASON_NAMES, UN_N_FILTER_REASONS)) < 0 ||
         PyModule_AddObject(m, "CLASS_NAMES", names_tuple(UN_CLASS_NAMES, UN_N_CLASSES)) < 0 ||
         PyModule_AddObject(m, "HOST_RULE_FLAGS", names_tuple(UN_HOST_RULE_FLAG_NAMES, UN_N_HOST_RULE_FLAGS)) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||

@@ -28,7 +28,7 @@ const char *const UN_OP_NAMES[UN_N_OPS] = {
     [UN_OP_NORMALIZE] = "normalize", [UN_OP_SPLIT] = "split", [UN_OP_JOIN] = "join",
     [UN_OP_NORMALIZE_RECORD] = "normalize_record", [UN_OP_SURT] = "surt", [UN_OP_HOST] = "host",
     [UN_OP_QUERY] = "query", [UN_OP_PATH_SEGMENTS] = "path_segments",
-    [UN_OP_SELECT_PARAMS] = "select_params", [UN_OP_PARSE] = "parse",
+    [UN_OP_SELECT_PARAMS] = "select_params", [UN_OP_PARSE] = "parse", [UN_OP_FILTER] = "filter",
 };
 const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES] = {
     [UN_QUERY_PAIRS] = "pairs", [UN_QUERY_ALL] = "all", [UN_QUERY_FIRST] = "first",
@@ -208,6 +208,12 @@ static void emit_segments(un_result *r, const un_url *u, int64_t row) {
     end_list(r, row, 1);
 }
 
+/* A filter reason's name (UN_FILTER_*), or null for none. */
+static void emit_reason(un_result *r, int reason) {
+    if (reason >= 0) put_text(&r->text[0], r, UN_FILTER_REASON_NAMES[reason]);
+    else un_builder_null(&r->text[0]);
+}
+
 /* The key hash is the published 64-bit FNV-1a (core outputs.key_hash), not the tables' seed. */
 #define FNV_OFFSET_BASIS 0xCBF29CE484222325ULL
 
@@ -248,6 +254,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_HOST: emit_host(b, r, w); return;
     case UN_OP_QUERY: emit_query(b, r, w, row); return;
     case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;
+    case UN_OP_FILTER: emit_reason(r, un_filter_reason(u, &b->filters, &w->ctx.scratch)); return;
     case UN_OP_SELECT_PARAMS: un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len); break;
     case UN_OP_SURT: un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data); break;
     default: un_serialize(u, &r->data); /* straight into the output column */
@@ -259,6 +266,8 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
 static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, int status) {
     if (status == 0) {
         emit(b, r, w, row);
+    } else if (b->op == UN_OP_FILTER && status > 0) {
+        emit_reason(r, UN_FILTER_INVALID_URL); /* the row keeps its error too */
     } else if (un_list_out(b)) {
         end_list(r, row, 0);
     } else {
@@ -282,7 +291,8 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
         return b->generic ? un_split_generic(p, n, &w->url) : un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
     case UN_OP_HOST: return un_whatwg_parse_host(&w->ctx, p, n, &w->url);
     case UN_OP_QUERY:
-    case UN_OP_PATH_SEGMENTS: return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
+    case UN_OP_PATH_SEGMENTS:
+    case UN_OP_FILTER: return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
     case UN_OP_SELECT_PARAMS:
         w->ctx.text.len = 0;
         un_select_parameters(&w->ctx, &w->url, p, n, &b->params, b->keep, &w->ctx.text);

@@ -322,6 +322,33 @@ void un_drop_trailing_slash(un_url *u);
 void un_drop_trailing_dot(un_url *u);
 int un_drop_duplicate_parameters(un_ctx *c, un_url *u);
 void un_drop_fragment_except_hashbang(un_url *u);
+/* filters.c (core/filters.py): a reason's index in UN_FILTER_REASON_NAMES, the core's REASONS. */
+enum {
+    UN_FILTER_INVALID_URL,
+    UN_FILTER_NON_WEB_SCHEME,
+    UN_FILTER_TOO_LONG,
+    UN_FILTER_PRIVATE_ADDRESS,
+    UN_FILTER_LOCAL_NAME,
+    UN_FILTER_BINARY_FILE,
+    UN_FILTER_TRAP_DEPTH,
+    UN_FILTER_TRAP_REPEATED_SEGMENT,
+    UN_FILTER_TRAP_CALENDAR,
+    UN_N_FILTER_REASONS,
+};
+extern const char *const UN_FILTER_REASON_NAMES[UN_N_FILTER_REASONS];
+#define UN_MAX_FILTER_DEPTH 255 /* segments are counted pairwise */
+#define UN_BLOCK_SIZE 18        /* an address block: family (4 or 6), prefix length, 16 bytes */
+/* The filters' settings (core Filters) and tables; lists are length-prefixed names. */
+typedef struct {
+    size_t max_length;
+    int max_depth, max_repeats;
+    const char *schemes, *extensions, *calendar_keys, *local_names;
+    size_t schemes_len, extensions_len, calendar_keys_len, local_names_len;
+    const uint8_t *blocks;
+    size_t blocks_len;
+} un_filters;
+/* core record_reason: the first reason's index, or -1 for none; scratch holds the href. */
+int un_filter_reason(const un_url *u, const un_filters *f, un_buf *scratch);
 /* query.c (core/query.py) */
 int un_listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix, int fold);
 /* core query.key and query.filter_parameters: a parameter's raw key; the query's parameters

@@ -18,6 +18,7 @@ from urlnorm.native.extension import available
 from urlnorm.native.fuzz import fuzz_header
 from urlnorm.native.operations import (
     Op,
+    filter_reason,
     host_column,
     join,
     normalize,
@@ -40,6 +41,7 @@ __all__ = [
     "as_kernel_array",
     "available",
     "configured_threads",
+    "filter_reason",
     "frame",
     "fuzz_header",
     "host_column",

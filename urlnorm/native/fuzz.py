@@ -57,8 +57,25 @@ def fuzz_header() -> str:
         psl, most_labels = psl_rules(include_private=private)
         lines += [f"static const char {name}[] = {_c_octal(psl)};"]
         lines += [f"#define {name}_LABELS {most_labels}"]
-    lines.append("")
+    lines += [_filters_struct(), ""]
     return "\n".join(lines)
+
+
+def _filters_struct() -> str:
+    """``FUZZ_FILTERS``: thresholds low enough for short inputs to reach every reason."""
+    from urlnorm.core.filters import Filters
+    from urlnorm.native.operations import filter_option
+
+    option = filter_option(Filters(max_length=64, max_depth=4, max_repeats=2))
+    assert option is not None
+    length, depth, repeats, schemes, extensions, calendar, local, blocks = option
+    fields = [f".max_length = {length}", f".max_depth = {depth}", f".max_repeats = {repeats}"]
+    for name, data in (("schemes", schemes), ("extensions", extensions)):
+        fields += [f".{name} = {_c_octal(data)}", f".{name}_len = {len(data)}"]
+    for name, data in (("calendar_keys", calendar), ("local_names", local)):
+        fields += [f".{name} = {_c_octal(data)}", f".{name}_len = {len(data)}"]
+    fields += [f".blocks = (const uint8_t *){_c_octal(blocks)}", f".blocks_len = {len(blocks)}"]
+    return "static const un_filters FUZZ_FILTERS = {" + ", ".join(fields) + "};"
 
 
 def _c_octal(data: bytes) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
+from urlnorm.core.filters import CALENDAR_KEYS, LOCAL_NAMES, NON_GLOBAL_NETWORKS, Filters
 from urlnorm.native import extension, slicing, tables
 from urlnorm.native.answers import answerer
 from urlnorm.native.arrow_io import _FIXED, Column, _capsules, _nbytes, _readable, frame
@@ -219,3 +221,32 @@ def select_params(column: Column, names: list[str], *, keep: bool) -> pl.Series 
     if listed is None:
         return None
     return _column(Op("select_params", (keep, listed)), column)
+
+
+def filter_reason(column: Column, filters: Filters) -> pl.Series | None:
+    """Each row's first reason to keep it out of a crawl (core ``filters.filter_reason``).
+
+    None if a scheme or extension is too long for the kernel's lists.
+    """
+    option = filter_option(filters)
+    return None if option is None else _column(Op("filter", option, answer=answerer(None)), column)
+
+
+def filter_option(filters: Filters) -> tuple[Any, ...] | None:
+    """The kernel's ``filter`` option: the thresholds, the name lists, the address blocks.
+
+    None if a name is too long for the kernel's lists.
+    """
+    names = (filters.schemes, filters.extensions, CALENDAR_KEYS, LOCAL_NAMES)
+    lists = [_length_prefixed(n) for n in names]
+    if None in lists:
+        return None
+    return (filters.max_length, filters.max_depth, filters.max_repeats, *lists, address_blocks())
+
+
+def address_blocks() -> bytes:
+    """The blocks of :data:`NON_GLOBAL_NETWORKS` as the kernel reads them (``UN_BLOCK_SIZE``)."""
+    blocks = (ipaddress.ip_network(n) for n in NON_GLOBAL_NETWORKS)
+    return b"".join(
+        bytes([n.version, n.prefixlen]) + n.network_address.packed.ljust(16, b"\0") for n in blocks
+    )

@@ -166,7 +166,7 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
                   .query_mode = selector % 3, .host_column = selector % UN_N_HOST_COLUMNS,
                   .params = {.names = "\001q\003utm", .names_len = 6, .prefixes = "", .prefixes_len = 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
                   .profile = &profiles[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
-                  .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input,
+                  .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input, .filters = FUZZ_FILTERS,
                   .outputs = (unsigned)(selector >> 2 ^ selector << 3) & ((1u << UN_N_OUTPUTS) - 1)};
     if (b.op == UN_OP_JOIN) b.base = &bases;
     if (selector & 32 && b.op != UN_OP_JOIN) b.answer = fuzz_answer;
