@@ -65,6 +65,9 @@ TARGETS: dict[str, tuple[str, str, float | None]] = {  # label: (ours, peer, min
         "w3lib url_query_cleaner",
         None,
     ),
+    "filter_reason vs courlan filters": ("filter_reason", "courlan filters", 20),
+    "filter_reason vs courlan check_url": ("filter_reason", "courlan check_url", None),
+    "is_external vs courlan is_external": ("is_external", "courlan is_external", 20),
 }
 TRACKING = ["utm_source", "utm_medium", "gclid", "fbclid"]
 
@@ -131,6 +134,7 @@ def per_row(fn: Callable[[str], object], rows: list[str]) -> Callable[[], None]:
 def peers() -> dict[str, Callable[[str], object]]:
     """The per-row peers (the ``bench`` extra), by the name the report uses."""
     import ada_url
+    import courlan
     import urlcanon
     import w3lib.url
     from url_normalize import url_normalize
@@ -149,7 +153,39 @@ def peers() -> dict[str, Callable[[str], object]]:
         "w3lib url_query_cleaner": lambda u: w3lib.url.url_query_cleaner(
             u, TRACKING, remove=True, keep_fragments=True
         ),
+        "courlan filters": courlan_filters,
+        "courlan check_url": courlan.check_url,
     }
+
+
+def courlan_filters(url: str) -> bool:
+    """Courlan's filters for a frontier, without its normalisation: a valid http(s) URL
+    (``is_valid_url``), of a page type (``type_filter``: file extensions, site structure,
+    adult words), not a login or contact page (``is_not_crawlable``).
+    """
+    from courlan import filters
+
+    return (
+        filters.is_valid_url(url) and filters.type_filter(url) and not filters.is_not_crawlable(url)
+    )
+
+
+def pair_peers() -> dict[str, Callable[[str, str], object]]:
+    """Per-row peers of two columns (a link and its page)."""
+    import courlan
+
+    return {"courlan is_external": courlan.is_external}
+
+
+def per_pair(fn: Callable[[str, str], object], pairs: list[tuple[str, str]]) -> Callable[[], None]:
+    """A loop calling ``fn`` on each (link, page) pair."""
+
+    def run() -> None:
+        for url, page in pairs:
+            with contextlib.suppress(Exception):
+                fn(url, page)
+
+    return run
 
 
 def _tldextract() -> Callable[[str], object]:
@@ -183,8 +219,14 @@ def into_set(fn: Callable[[str], object], rows: list[str]) -> Callable[[], None]
     return run
 
 
+def pages_of(series: pl.Series) -> pl.Series:
+    """A page for each link: the row before it (links and pages from the same mix)."""
+    return series.shift(1, fill_value=series[0])
+
+
 def column_entries(series: pl.Series) -> dict[str, Callable[[], object]]:
     """The column functions of urlnorm and the one-pass floor, on the whole column."""
+    pages = pages_of(series)
     return {
         FLOOR: lambda: series.str.to_lowercase(),
         "normalize canonical": lambda: series.url.normalize("canonical"),
@@ -202,6 +244,8 @@ def column_entries(series: pl.Series) -> dict[str, Callable[[], object]]:
         "query_params": lambda: series.url.query_params(),
         "path_segments": lambda: series.url.path_segments(),
         "strip_params utm": lambda: series.url.strip_params(TRACKING),
+        "filter_reason": lambda: series.url.filter_reason(),
+        "is_external": lambda: series.url.is_external(pages),
     }
 
 
@@ -231,6 +275,10 @@ def measure(urls: list[str], args: argparse.Namespace) -> dict[str, Any]:
         entries[name], rows[name] = per_row(row_fn, sample), len(sample)
     for name, key_fn in key_peers().items():
         entries[name], rows[name] = into_set(key_fn, sample), len(sample)
+    pairs = list(zip(urls, pages_of(series).to_list(), strict=True))
+    pair_sample = random.Random(1).sample(pairs, len(sample))
+    for name, pair_fn in pair_peers().items():
+        entries[name], rows[name] = per_pair(pair_fn, pair_sample), len(pair_sample)
     seconds = best_seconds(entries, args.repeat)
     ns = {name: seconds[name] / rows[name] * 1e9 for name in entries}
     ns[ANCHOR] = anchor_ns(urls, args.repeat)

@@ -279,3 +279,14 @@ def test_sample_seeds_differ_and_n_bounds() -> None:
     assert sample_per_host(frame, "url", 1000).height == 100
     with pytest.raises(ValueError):
         sample_per_host(frame, "url", -1)
+
+
+def test_site_keys_equal_core() -> None:
+    from urlnorm import analytics
+    from urlnorm.core import columns
+
+    rows = corpus_values()
+    got = analytics.site_keys(pl.Series(rows, dtype=pl.String)).to_list()
+    expected = [None if r is None else columns.host_column(r, "site") for r in rows]
+    diffs = [(r, g, e) for r, g, e in zip(rows, got, expected, strict=True) if g != e]
+    assert not diffs, f"{len(diffs)} rows differ, first: {diffs[:3]}"

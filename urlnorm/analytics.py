@@ -22,7 +22,7 @@ from urlnorm.core.errors import MISSING_SCHEME
 from urlnorm.core.filters import Filters
 from urlnorm.core.origin import TUPLE_ORIGIN_SCHEMES, origin
 
-DOMAIN_FIELDS = columns.HOST_COLUMNS[2:]
+DOMAIN_FIELDS = columns.DOMAIN_FIELDS
 PARAMS_DTYPE = pl.List(pl.Struct({"key": pl.String(), "value": pl.String()}))
 
 
@@ -215,10 +215,9 @@ def filter_reason(series: pl.Series, filters: Filters) -> pl.Series:
 def site_keys(series: pl.Series) -> pl.Series:
     """Each URL's site: its registrable domain, or its host if it has none (HTML §7.1.1).
 
-    Both come from one parse a row; null for an invalid URL.
+    Null for an invalid URL or one without a host.
     """
-    parts = engine.parse(series, "whatwg", ("host", "registered_domain")).frame
-    return parts.select(pl.coalesce("registered_domain", "host")).to_series().alias(series.name)
+    return _host_column(series, "site", include_private=True)
 
 
 def same_site(urls: pl.Series, others: pl.Series, by: str = "site") -> pl.Series:

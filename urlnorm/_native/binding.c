@@ -507,7 +507,7 @@ static PyObject *names_tuple(const char *const *names, int n) {
 
 /* HOST's columns: the host, its type, then the Public Suffix List parts. */
 static PyObject *host_columns(void) {
-    const char *names[UN_N_HOST_COLUMNS] = {[UN_HOST_TEXT] = "host", [UN_HOST_TYPE] = "host_type"};
+    const char *names[UN_N_HOST_COLUMNS] = {[UN_HOST_TEXT] = "host", [UN_HOST_TYPE] = "host_type", [UN_HOST_SITE] = "site"};
     for (int i = 0; i < UN_N_PARTS; i++) names[UN_HOST_PARTS + i] = UN_PART_NAMES[i];
     return names_tuple(names, UN_N_HOST_COLUMNS);
 }

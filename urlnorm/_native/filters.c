@@ -59,7 +59,7 @@ static int local_name(const un_url *u, const un_filters *f) {
     for (size_t at = 0; at < f->local_names_len; at += 1 + (uint8_t)f->local_names[at]) {
         size_t len = (uint8_t)f->local_names[at];
         const char *name = f->local_names + at + 1;
-        if (at + 1 + len > f->local_names_len || len > n) continue;
+        if (at + 1 + len > f->local_names_len || len > n || !len || h[n - 1] != (uint8_t)name[len - 1]) continue;
         if (memcmp(h + n - len, name, len) == 0 && (len == n || h[n - len - 1] == '.')) return 1;
     }
     return 0;
@@ -109,18 +109,30 @@ static int calendar_key(const un_url *u, const un_filters *f) {
     return 0;
 }
 
+/* Whether the href is longer than max: its fields and at most 13 bytes of delimiters and
+ * port (":", "//", ":" and "@", ":" and five digits, "?", "#"; or "/." alone) settle most URLs
+ * without writing it. */
+static int too_long(const un_url *u, size_t max, un_buf *scratch) {
+    size_t fields = u->scheme.len + u->username.len + u->password.len + u->host.len + u->path.len;
+    fields += (u->has_query ? u->query.len : 0) + (u->has_fragment ? u->fragment.len : 0);
+    if (fields + 13 <= max) return 0;
+    if (fields > max) return 1;
+    scratch->len = 0;
+    un_serialize(u, scratch);
+    return scratch->len > max;
+}
+
 /* core record_reason: the first reason's index in UN_FILTER_* order, or -1 for none.
  * scratch holds the href, to be measured. */
 int un_filter_reason(const un_url *u, const un_filters *f, un_buf *scratch) {
     size_t starts[UN_MAX_FILTER_DEPTH + 1], lens[UN_MAX_FILTER_DEPTH + 1];
     if (!un_listed(f->schemes, f->schemes_len, u->scheme.data, u->scheme.len, 0, 0)) return UN_FILTER_NON_WEB_SCHEME;
-    scratch->len = 0;
-    un_serialize(u, scratch);
-    if (scratch->len > f->max_length) return UN_FILTER_TOO_LONG;
+    if (too_long(u, f->max_length, scratch)) return UN_FILTER_TOO_LONG;
+    /* un_host_type's names: "domain", "ipv4", "ipv6", "opaque", or NULL. */
     const char *kind = un_host_type(u);
-    int family = kind && strcmp(kind, "ipv4") == 0 ? 4 : kind && strcmp(kind, "ipv6") == 0 ? 6 : 0;
+    int family = kind && kind[0] == 'i' ? kind[3] - '0' : 0;
     if (family && non_global(u, family, f)) return UN_FILTER_PRIVATE_ADDRESS;
-    if (kind && strcmp(kind, "domain") == 0 && local_name(u, f)) return UN_FILTER_LOCAL_NAME;
+    if (kind && kind[0] == 'd' && local_name(u, f)) return UN_FILTER_LOCAL_NAME;
     if (binary_file(u, f)) return UN_FILTER_BINARY_FILE;
     size_t k = non_empty_segments(u, (size_t)f->max_depth, starts, lens);
     if (k > (size_t)f->max_depth) return UN_FILTER_TRAP_DEPTH;

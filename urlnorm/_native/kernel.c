@@ -8,12 +8,24 @@ typedef struct {
     un_buf entries, blob, slots;
 } answer_cache;
 
+/* A host's Public Suffix List parts, kept for the rows after it: a column's hosts repeat. */
+#define MEMO_SLOTS 64
+#define MEMO_HOST 48 /* longer hosts are looked up each time */
+typedef struct {
+    uint64_t hash; /* of the host and the table; 0 for an empty slot */
+    size_t host_len, name_len;
+    int status;
+    uint8_t host[MEMO_HOST], name[MEMO_HOST];
+    un_domain_parts parts;
+} parts_memo;
+
 typedef struct {
     un_ctx ctx;
     un_url url, base;
     un_buf repaired, name;
     answer_cache cache;
     un_domain_parts parts;
+    parts_memo memo[MEMO_SLOTS];
     int asked; /* the row asked a question */
 } worker;
 
@@ -156,24 +168,49 @@ static void put_text(un_builder *col, un_result *r, const char *text) {
     else un_builder_null(col);
 }
 
-/* A Public Suffix List part of the row's host (core public_suffix.domain_parts), null but for
- * a domain host that has it. */
-static void put_part(un_builder *col, un_result *r, worker *w, int psl_table, int part) {
-    const un_url *u = &w->url;
-    const char *type = un_host_type(u);
-    if (type && type[0] == 'd' && un_domain_parts_of(psl_table, u->host.data, u->host.len, &w->name, &w->parts) == 0 && w->parts.present[part]) {
-        put_bytes(col, r, w->name.data + w->parts.start[part], w->parts.len[part]);
-    } else {
-        un_builder_null(col);
+/* un_domain_parts_of the row's host into w->name and w->parts, from the memo if an earlier
+ * row of the slice had the host. */
+static int domain_parts(worker *w, int psl_table) {
+    const un_buf *host = &w->url.host;
+    if (host->len > MEMO_HOST) return un_domain_parts_of(psl_table, host->data, host->len, &w->name, &w->parts);
+    uint64_t hash = un_fnv1a(UN_FNV_SEED ^ (uint64_t)psl_table, host->data, host->len) | 1;
+    parts_memo *m = &w->memo[hash % MEMO_SLOTS];
+    if (m->hash == hash && m->host_len == host->len && memcmp(m->host, host->data, host->len) == 0) {
+        w->name.len = 0;
+        un_buf_put(&w->name, m->name, m->name_len);
+        w->parts = m->parts;
+        return w->name.failed ? -1 : m->status;
     }
+    int status = un_domain_parts_of(psl_table, host->data, host->len, &w->name, &w->parts);
+    if (w->name.len > MEMO_HOST) return status;
+    *m = (parts_memo){.hash = hash, .host_len = host->len, .name_len = w->name.len, .status = status, .parts = w->parts};
+    memcpy(m->host, host->data, host->len);
+    if (w->name.len) memcpy(m->name, w->name.data, w->name.len);
+    return status;
 }
 
-/* The one host column the batch asks for (UN_HOST_*): a PSL part only for a domain host. */
+/* Whether the row's host is a domain with this Public Suffix List part (core
+ * public_suffix.domain_parts), found into w->name and w->parts. */
+static int has_part(worker *w, int psl_table, int part) {
+    const char *type = un_host_type(&w->url);
+    return type && type[0] == 'd' && domain_parts(w, psl_table) == 0 && w->parts.present[part];
+}
+
+/* A part of the row's host, null but for a domain host that has it. */
+static void put_part(un_builder *col, un_result *r, worker *w, int psl_table, int part) {
+    if (has_part(w, psl_table, part)) put_bytes(col, r, w->name.data + w->parts.start[part], w->parts.len[part]);
+    else un_builder_null(col);
+}
+
+/* The one host column the batch asks for (UN_HOST_*): a PSL part only for a domain host; the
+ * site is the registered domain, else the host. */
 static void emit_host(const un_batch *b, un_result *r, worker *w) {
     const un_url *u = &w->url;
     un_builder *col = &r->text[0];
-    if (b->host_column == UN_HOST_TEXT && u->has_host) put_bytes(col, r, u->host.data, u->host.len);
-    else if (b->host_column == UN_HOST_TEXT) un_builder_null(col);
+    int site = b->host_column == UN_HOST_SITE;
+    if (site && has_part(w, b->psl_table, UN_PART_REGISTERED)) put_bytes(col, r, w->name.data + w->parts.start[UN_PART_REGISTERED], w->parts.len[UN_PART_REGISTERED]);
+    else if ((site || b->host_column == UN_HOST_TEXT) && u->has_host) put_bytes(col, r, u->host.data, u->host.len);
+    else if (site || b->host_column == UN_HOST_TEXT) un_builder_null(col);
     else if (b->host_column == UN_HOST_TYPE) put_text(col, r, un_host_type(u));
     else put_part(col, r, w, b->psl_table, b->host_column - UN_HOST_PARTS);
 }

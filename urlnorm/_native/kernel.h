@@ -38,7 +38,8 @@ typedef enum {
 } un_op;
 extern const char *const UN_OP_NAMES[UN_N_OPS];
 
-enum { UN_HOST_TEXT, UN_HOST_TYPE, UN_HOST_PARTS, UN_N_HOST_COLUMNS = UN_HOST_PARTS + UN_N_PARTS };
+/* The host, its type, a Public Suffix List part, or its site (the registered domain, else the host). */
+enum { UN_HOST_TEXT, UN_HOST_TYPE, UN_HOST_PARTS, UN_HOST_SITE = UN_HOST_PARTS + UN_N_PARTS, UN_N_HOST_COLUMNS };
 enum { UN_QUERY_PAIRS, UN_QUERY_ALL, UN_QUERY_FIRST, UN_N_QUERY_MODES };
 extern const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES];
 /* How a batch's input is read: text (UTF-8 by Arrow's guarantee), or binary whose rows that

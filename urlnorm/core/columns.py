@@ -16,7 +16,10 @@ from .record import URL
 from .whatwg import SPECIAL_SCHEMES, parse
 
 # The kernel's host columns (UN_HOST_*): the host, its type, or a Public Suffix List part.
-HOST_COLUMNS = ("host", "host_type", *(f.name for f in fields(public_suffix.DomainParts)))
+# The host, its type, its Public Suffix List parts, and its site: the registered domain, else
+# the host (HTML §7.1.1 "site", without the scheme).
+DOMAIN_FIELDS = tuple(f.name for f in fields(public_suffix.DomainParts))
+HOST_COLUMNS = ("host", "host_type", *DOMAIN_FIELDS, "site")
 # RFC 3986 Appendix B's boundaries of the query: before it, it, and the fragment after it.
 _AROUND_QUERY = re.compile(r"(?s)^([^?#]*)(?:\?([^#]*))?(#.*)?$")
 
@@ -44,10 +47,12 @@ def host_column(url: str, column: str, *, include_private: bool = True) -> str |
     kind = host.host_type(record.host, special=record.scheme in SPECIAL_SCHEMES)
     if column == "host_type":
         return kind
-    if kind != "domain":
-        return None
-    parts = public_suffix.domain_parts(record.host or "", include_private=include_private)
-    return getattr(parts, column)  # type: ignore[no-any-return]
+    parts = None
+    if kind == "domain":
+        parts = public_suffix.domain_parts(record.host or "", include_private=include_private)
+    if column == "site":
+        return (parts and parts.registered_domain) or record.host
+    return None if parts is None else getattr(parts, column)
 
 
 def path_segments(url: str) -> list[str] | None:

@@ -169,7 +169,7 @@ def split(
 
 
 def host_column(urls: Column, column: str, *, include_private: bool) -> pl.Series:
-    """One of ``core.columns.HOST_COLUMNS`` a row: the host, its type, or a Public Suffix List part.
+    """One of ``core.columns.HOST_COLUMNS`` a row: the host, its type, a PSL part, its site.
 
     The URL is parsed as far as its port (nothing after it can make a URL invalid); a part is
     core ``public_suffix.domain_parts``'s for a domain host, else null.
