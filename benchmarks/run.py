@@ -159,15 +159,15 @@ def peers() -> dict[str, Callable[[str], object]]:
 
 
 def courlan_filters(url: str) -> bool:
-    """Courlan's filters for a frontier, without its normalisation: a valid http(s) URL
-    (``is_valid_url``), of a page type (``type_filter``: file extensions, site structure,
-    adult words), not a login or contact page (``is_not_crawlable``).
+    """Courlan's frontier filters, without its normalisation.
+
+    A valid http(s) URL (``is_valid_url``), of a page type (``type_filter``: file extensions,
+    site structure, adult words), not a login or contact page (``is_not_crawlable``).
     """
     from courlan import filters
 
-    return (
-        filters.is_valid_url(url) and filters.type_filter(url) and not filters.is_not_crawlable(url)
-    )
+    valid = filters.is_valid_url(url) and filters.type_filter(url)
+    return valid and not filters.is_not_crawlable(url)
 
 
 def pair_peers() -> dict[str, Callable[[str, str], object]]:
