@@ -68,6 +68,11 @@ TARGETS: dict[str, tuple[str, str, float | None]] = {  # label: (ours, peer, min
     "filter_reason vs courlan filters": ("filter_reason", "courlan filters", 20),
     "filter_reason vs courlan check_url": ("filter_reason", "courlan check_url", None),
     "is_external vs courlan is_external": ("is_external", "courlan is_external", 20),
+    "unwrap_redirects vs ural infer_redirection": (
+        "unwrap_redirects",
+        "ural infer_redirection",
+        20,
+    ),
 }
 TRACKING = ["utm_source", "utm_medium", "gclid", "fbclid"]
 
@@ -137,6 +142,7 @@ def peers() -> dict[str, Callable[[str], object]]:
     import courlan
     import urlcanon
     import w3lib.url
+    from ural import infer_redirection
     from url_normalize import url_normalize
 
     return {
@@ -155,6 +161,7 @@ def peers() -> dict[str, Callable[[str], object]]:
         ),
         "courlan filters": courlan_filters,
         "courlan check_url": courlan.check_url,
+        "ural infer_redirection": infer_redirection,
     }
 
 
@@ -245,6 +252,7 @@ def column_entries(series: pl.Series) -> dict[str, Callable[[], object]]:
         "path_segments": lambda: series.url.path_segments(),
         "strip_params utm": lambda: series.url.strip_params(TRACKING),
         "filter_reason": lambda: series.url.filter_reason(),
+        "unwrap_redirects": lambda: series.url.unwrap_redirects(),
         "is_external": lambda: series.url.is_external(pages),
     }
 

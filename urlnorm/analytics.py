@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 
 from urlnorm import engine, native
-from urlnorm.core import cc_index, columns, uts46
+from urlnorm.core import cc_index, columns, redirects, uts46
 from urlnorm.core import filters as filters_core
 from urlnorm.core.errors import MISSING_SCHEME
 from urlnorm.core.filters import Filters
@@ -232,3 +232,13 @@ def same_site(urls: pl.Series, others: pl.Series, by: str = "site") -> pl.Series
     frame = pl.DataFrame({"a": mine, "b": theirs})
     same = pl.when(pl.col("a") == "null").then(False).otherwise(pl.col("a") == pl.col("b"))
     return frame.select(same).to_series().alias(urls.name)
+
+
+def unwrap_redirects(series: pl.Series) -> pl.Series:
+    """Each URL with a known redirect wrapper replaced by its target, as the target is written.
+
+    :mod:`urlnorm.core.redirects`; other URLs, and invalid ones, are left as they are.
+    """
+    return engine.twin_column(
+        series, native.unwrap_redirects, redirects.unwrap_redirects, pl.String()
+    )

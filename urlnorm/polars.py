@@ -315,6 +315,22 @@ class UrlExprNamespace:
         fn = partial(analytics.filter_reason, filters=settings)
         return self._map(fn, pl.String())
 
+    def unwrap_redirects(self) -> pl.Expr:
+        """Each link through a known redirector replaced by its target, as written (no fetch).
+
+        The wrappers of :mod:`urlnorm.core.redirects` (Google, Facebook, Reddit, YouTube, Outlook
+        safe links, Proofpoint v2 and v3 …), in chains of up to five; other URLs are unchanged.
+
+        Examples
+        --------
+        >>> import polars as pl, urlnorm
+        >>> links = pl.Series(["https://www.google.com/url?q=https%3A%2F%2Fexample.com%2Fa&sa=D", "https://a.com/"])
+        >>> links.url.unwrap_redirects().to_list()
+        ['https://example.com/a', 'https://a.com/']
+
+        """
+        return self._map(analytics.unwrap_redirects, pl.String())
+
     def is_crawlable(self, **settings: Any) -> pl.Expr:
         """Whether no filter keeps the URL out (:meth:`filter_reason`'s settings); null for null."""
         reason = self.filter_reason(**settings)
@@ -568,6 +584,10 @@ class UrlSeriesNamespace:
     def cc_index(self) -> pl.Series:
         """See :meth:`UrlExprNamespace.cc_index`."""
         return self._call("cc_index")
+
+    def unwrap_redirects(self) -> pl.Series:
+        """See :meth:`UrlExprNamespace.unwrap_redirects`."""
+        return self._call("unwrap_redirects")
 
     def filter_reason(self, **settings: Any) -> pl.Series:
         """See :meth:`UrlExprNamespace.filter_reason`."""

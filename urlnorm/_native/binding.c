@@ -36,6 +36,7 @@ static const char *const RULE_NAMES[UN_N_RULES] = {
     [UN_RULE_DROP_FRAGMENT_EXCEPT_HASHBANG] = "drop_fragment_except_hashbang",
     [UN_RULE_DROP_SESSION_HASH_PARAMETERS] = "drop_session_hash_parameters",
     [UN_RULE_DROP_DUPLICATE_PARAMETERS] = "drop_duplicate_parameters",
+    [UN_RULE_UNWRAP_REDIRECTS] = "unwrap_redirects",
     [UN_RULE_HOST_RULES] = "host_rules",
 };
 
@@ -350,6 +351,10 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof, PyObject
         b->join_mode = (int)PyLong_AsLong(option);
         return PyErr_Occurred() ? -1 : 0;
     case UN_OP_FILTER: return filters_from(option, &b->filters);
+    case UN_OP_UNWRAP:
+        if (!PyArg_ParseTuple(option, "y#", &b->wrappers.names, &len)) return -1;
+        b->wrappers.names_len = (size_t)len;
+        return 0;
     default:
         return 0;
     }
@@ -544,6 +549,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "PARSE_COLUMNS", names_tuple(UN_PARSE_COLUMN_NAMES, UN_PARSE_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "HOST_COLUMNS", host_columns()) < 0 ||
         PyModule_AddObject(m, "FILTER_REASONS", names_tuple(UN_FILTER_REASON_NAMES, UN_N_FILTER_REASONS)) < 0 ||
+        PyModule_AddObject(m, "REDIRECT_ENCODINGS", names_tuple(UN_REDIRECT_ENCODING_NAMES, UN_N_REDIRECT_ENCODINGS)) < 0 ||
         PyModule_AddObject(m, "CLASS_NAMES", names_tuple(UN_CLASS_NAMES, UN_N_CLASSES)) < 0 ||
         PyModule_AddObject(m, "HOST_RULE_FLAGS", names_tuple(UN_HOST_RULE_FLAG_NAMES, UN_N_HOST_RULE_FLAGS)) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||

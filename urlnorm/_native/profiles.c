@@ -4,13 +4,6 @@
 
 #include "urlnorm.h"
 
-static int has_rule(const un_profile *prof, un_rule_id id) {
-    for (int i = 0; i < prof->n_rules; i++) {
-        if (prof->rules[i].id == id) return 1;
-    }
-    return 0;
-}
-
 /* Whether rules i and i + 1 are the two percent rules, which one pass over the escapes
  * applies together (un_normalize_escapes): most profiles have them so. */
 static int escape_pair(const un_profile *prof, int i) {
@@ -29,7 +22,8 @@ static int apply_rules_at(un_ctx *c, const un_profile *prof, int i, un_url *u, i
         return UN_OK;
     }
     switch (r->id) {
-    case UN_RULE_STRIP_WHITESPACE: return UN_OK; /* a text rule: applied before the parse */
+    case UN_RULE_STRIP_WHITESPACE:
+    case UN_RULE_UNWRAP_REDIRECTS: return UN_OK; /* text rules: applied before the parse */
     case UN_RULE_DROP_FRAGMENT: u->has_fragment = 0; return UN_OK;
     case UN_RULE_DROP_PATH_SESSION_ID: return un_drop_path_session_id(c, u);
     case UN_RULE_DROP_FRAGMENT_EXCEPT_HASHBANG: un_drop_fragment_except_hashbang(u); return UN_OK;
@@ -47,11 +41,23 @@ static int apply_rules_at(un_ctx *c, const un_profile *prof, int i, un_url *u, i
     }
 }
 
+static int is_text_rule(un_rule_id id) { return id == UN_RULE_STRIP_WHITESPACE || id == UN_RULE_UNWRAP_REDIRECTS; }
+
 /* The index of the profile's first record rule (its text rules come first). */
 static int first_record_rule(const un_profile *prof) {
     int i = 0;
-    while (i < prof->n_rules && prof->rules[i].id == UN_RULE_STRIP_WHITESPACE) i++;
+    while (i < prof->n_rules && is_text_rule(prof->rules[i].id)) i++;
     return i;
+}
+
+/* core Profile.apply's text rules, in the profile's order; NULL if out of memory. */
+static const uint8_t *apply_text_rules(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t *n, un_url *u) {
+    for (int i = 0; i < prof->n_rules && p; i++) {
+        un_rule_id id = prof->rules[i].id;
+        if (id == UN_RULE_STRIP_WHITESPACE && *n) p = un_remove_whitespace(&c->text, p, n);
+        else if (id == UN_RULE_UNWRAP_REDIRECTS) p = un_unwrap_redirects(c, &prof->rules[i].params, p, n, u);
+    }
+    return p;
 }
 
 /* The WHATWG parse applying the percent pair as it writes the path, query and fragment, where
@@ -78,10 +84,8 @@ static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, si
 /* core Profile.apply: text rules, the parse, then the record rules in order. */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
-    if (has_rule(prof, UN_RULE_STRIP_WHITESPACE) && n) {
-        p = un_remove_whitespace(&c->text, p, &n);
-        if (!p) return UN_ERR_MEMORY;
-    }
+    p = apply_text_rules(c, prof, p, &n, u);
+    if (!p) return UN_ERR_MEMORY;
     int first;
     int err = parse_in_mode(c, prof, p, n, u, &first);
     if (err) return err;

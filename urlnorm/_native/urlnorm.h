@@ -175,6 +175,7 @@ typedef struct {
     const void *recall_data;
     un_buf question;
     un_buf text, input, scratch, scratch2;
+    un_buf unwrapped, spare, trimmed; /* a redirect's target, its spare bytes, the link read (redirects.c) */
     int host_answered; /* the answer replaced the host: later host rules leave it */
     int has_percent;   /* the input has a '%': without one no field has an escape */
 } un_ctx;
@@ -274,6 +275,7 @@ typedef enum {
     UN_RULE_DROP_FRAGMENT_EXCEPT_HASHBANG,
     UN_RULE_DROP_SESSION_HASH_PARAMETERS,
     UN_RULE_DROP_DUPLICATE_PARAMETERS,
+    UN_RULE_UNWRAP_REDIRECTS,
     UN_RULE_HOST_RULES,
     UN_N_RULES,
 } un_rule_id;
@@ -349,6 +351,13 @@ typedef struct {
 } un_filters;
 /* core record_reason: the first reason's index, or -1 for none; scratch holds the href. */
 int un_filter_reason(const un_url *u, const un_filters *f, un_buf *scratch);
+/* redirects.c (core/redirects.py): a wrapper's encoding, an index of these names. */
+enum { UN_REDIRECT_FORM, UN_REDIRECT_PROOFPOINT_V2, UN_REDIRECT_PROOFPOINT_V3, UN_N_REDIRECT_ENCODINGS };
+extern const char *const UN_REDIRECT_ENCODING_NAMES[UN_N_REDIRECT_ENCODINGS];
+/* The text a chain of redirect wrappers ends at (core unwrap_redirects): table->names is the
+ * rule's table (redirects.c), its first byte the chain's longest; *n is updated, and the text
+ * returned is p or c->unwrapped. u is scratch. */
+const uint8_t *un_unwrap_redirects(un_ctx *c, const un_params *table, const uint8_t *p, size_t *n, un_url *u);
 /* query.c (core/query.py) */
 int un_listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix, int fold);
 /* core query.key and query.filter_parameters: a parameter's raw key; the query's parameters

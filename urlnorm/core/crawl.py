@@ -12,13 +12,13 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from . import query
+from . import query, redirects
 from .host import host_type
 from .path import without_trailing_slashes
 from .profiles import CANONICAL, Profile, register
 from .public_suffix import registrable_domain
 from .record import URL
-from .rules import RULES, KernelForm, Rule, drop_default_port
+from .rules import RULES, KernelForm, Rule, TextRule, drop_default_port
 from .whatwg import SPECIAL_SCHEMES
 
 # Click identifiers and campaign tags of the major ad and analytics platforms.
@@ -269,6 +269,7 @@ def crawl_profile(
     drop_trailing_slashes: bool = False,
     keep_hashbang_fragments: bool = False,
     drop_session_hashes: bool = False,
+    unwrap_redirects: bool = False,
     name: str = "crawl",
 ) -> Profile:
     """``canonical`` plus the crawl rules, with their parameters set and the opt-in ones chosen.
@@ -276,7 +277,11 @@ def crawl_profile(
     >>> crawl_profile().normalize("https://www.Example.com/a?utm_source=x&b=2&a=1&sid=9#top")
     'https://example.com/a?a=1&b=2'
     """
-    rules = [
+    unwrap = TextRule("unwrap_redirects", "crawl practice", redirects.unwrap_redirects, lossy=True)
+    rules: list[Rule | TextRule] = []
+    if unwrap_redirects:
+        rules.append(replace(unwrap, kernel=KernelForm("unwrap_redirects")))
+    rules += [
         _twin(
             "drop_fragment_except_hashbang", "AJAX crawling scheme", drop_fragment_except_hashbang
         )
@@ -321,6 +326,7 @@ OPT_IN_RULES = (
     "drop_trailing_slashes",
     "keep_hashbang_fragments",
     "drop_session_hashes",
+    "unwrap_redirects",
 )
 _EVERY_SWITCH: dict[str, Any] = dict.fromkeys(OPT_IN_RULES, True)
 # Every crawl rule, the opt-in ones included, is a built-in rule by name.

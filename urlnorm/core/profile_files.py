@@ -46,6 +46,7 @@ CRAWL_PARAMETERS = {
     "drop_trailing_slashes": bool,
     "keep_hashbang_fragments": bool,
     "drop_session_hashes": bool,
+    "unwrap_redirects": bool,
 }
 HOST_FIELDS = {
     "drop_params": list,

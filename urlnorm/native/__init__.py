@@ -29,6 +29,7 @@ from urlnorm.native.operations import (
     select_params,
     split,
     surt,
+    unwrap_redirects,
 )
 from urlnorm.native.profiles import NativeProfile, native_prefix, native_profile
 from urlnorm.native.slicing import configured_threads, set_threads, threads, threads_per_call
@@ -59,4 +60,5 @@ __all__ = [
     "surt",
     "threads",
     "threads_per_call",
+    "unwrap_redirects",
 ]

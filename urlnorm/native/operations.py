@@ -13,7 +13,7 @@ from urlnorm.core.filters import CALENDAR_KEYS, LOCAL_NAMES, NON_GLOBAL_NETWORKS
 from urlnorm.native import extension, slicing, tables
 from urlnorm.native.answers import answerer
 from urlnorm.native.arrow_io import _FIXED, Column, _capsules, _nbytes, _readable, frame
-from urlnorm.native.profiles import NativeProfile, _length_prefixed
+from urlnorm.native.profiles import NativeProfile, _length_prefixed, redirects_table
 from urlnorm.result import Result
 
 
@@ -250,3 +250,8 @@ def address_blocks() -> bytes:
     return b"".join(
         bytes([n.version, n.prefixlen]) + n.network_address.packed.ljust(16, b"\0") for n in blocks
     )
+
+
+def unwrap_redirects(column: Column) -> pl.Series:
+    """Each row's redirect target as written (core ``redirects.unwrap_redirects``)."""
+    return _column(Op("unwrap", (redirects_table(),)), column)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from urlnorm.core import host_rules, rules
+from urlnorm.core import host_rules, redirects, rules
 from urlnorm.core.profiles import Profile
 from urlnorm.core.record import URL
 from urlnorm.native import extension
@@ -32,6 +32,8 @@ def _arguments(form: rules.KernelForm) -> tuple[bytes, bytes] | None:
         hosts = dict(form.hosts)
         table = host_rules_table(hosts, host_rules.mirror_of(hosts))
         return None if table is None else (table, b"")
+    if form.rule == "unwrap_redirects":
+        return redirects_table(), b""
     listed, prefixes = _length_prefixed(form.names), _length_prefixed(form.prefixes)
     return None if listed is None or prefixes is None else (listed, prefixes)
 
@@ -89,6 +91,24 @@ def _counted(entries: Iterable[str], *, per_entry: int = 1) -> bytes | None:
     if body is None or len(listed) // per_entry > 255:
         return None
     return bytes([len(listed) // per_entry]) + body
+
+
+def redirects_table() -> bytes:
+    """Core ``redirects.WRAPPERS`` as ``_native/redirects.c`` reads them.
+
+    The chain's longest, then for each wrapper and host: its encoding, host, path and
+    parameters.
+    """
+    encodings = extension.loaded().REDIRECT_ENCODINGS
+    records = [bytes([redirects.MAX_DEPTH])]
+    for w in redirects.WRAPPERS:
+        params = _length_prefixed(w.params) or b""
+        for host in w.hosts:
+            fields = _length_prefixed((host, w.path)) or b""
+            records.append(
+                bytes([encodings.index(w.encoding)]) + fields + bytes([len(params)]) + params
+            )
+    return b"".join(records)
 
 
 def _length_prefixed(entries: Iterable[str]) -> bytes | None:
