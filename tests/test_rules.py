@@ -153,6 +153,15 @@ RULE_CASES: dict[str, list[tuple[str, str]]] = {
         ("http://a/?a=1&&b&&c", "http://a/?a=1&&b&c"),
         ("http://a/?a=1&b=1", "http://a/?a=1&b=1"),
     ],
+    "site_parameters": [
+        (
+            "https://www.amazon.de/dp/B0?ref_=nav_cs&th=1",
+            "https://www.amazon.de/dp/B0?",
+        ),  # clean_query drops the "?"
+        ("https://www.youtube.com/watch?v=x&si=ab", "https://www.youtube.com/watch?v=x"),
+        ("https://www.google.com/url?q=x&ved=1", "https://www.google.com/url?q=x&ved=1"),
+        ("https://example.com/?ref_=nav&si=1", "https://example.com/?ref_=nav&si=1"),
+    ],
     "drop_session_hash_parameters": [
         ("http://a/?s=0123456789abcdef0123456789ABCDEF&id=2", "http://a/?id=2"),
         ("http://a/?id=2&x=ffffffffffffffffffffffffffffffff", "http://a/?id=2"),

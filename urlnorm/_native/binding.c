@@ -37,6 +37,7 @@ static const char *const RULE_NAMES[UN_N_RULES] = {
     [UN_RULE_DROP_SESSION_HASH_PARAMETERS] = "drop_session_hash_parameters",
     [UN_RULE_DROP_DUPLICATE_PARAMETERS] = "drop_duplicate_parameters",
     [UN_RULE_UNWRAP_REDIRECTS] = "unwrap_redirects",
+    [UN_RULE_SITE_PARAMETERS] = "site_parameters",
     [UN_RULE_HOST_RULES] = "host_rules",
 };
 

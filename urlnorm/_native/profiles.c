@@ -31,6 +31,7 @@ static int apply_rules_at(un_ctx *c, const un_profile *prof, int i, un_url *u, i
     case UN_RULE_CLEAN_QUERY:
     case UN_RULE_DROP_SESSION_HASH_PARAMETERS: return un_filter_query(c, u, r, prof->n_rules - i, applied);
     case UN_RULE_DROP_DUPLICATE_PARAMETERS: return un_drop_duplicate_parameters(c, u);
+    case UN_RULE_SITE_PARAMETERS: return un_site_parameters(c, u, &r->params);
     case UN_RULE_SORT_QUERY: return un_sort_query(c, u);
     case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
     case UN_RULE_FOLD_HTTPS: un_fold_https(u); return UN_OK;

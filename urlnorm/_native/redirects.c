@@ -34,14 +34,13 @@ static int next_wrapper(const uint8_t *table, size_t n, size_t *at, wrapper *w) 
            field(table, n, at, &w->params, &w->params_len);
 }
 
-/* core host_matches: a name, "*." and a name under which the host is, or a name and ".*". */
-static int host_matches(const wrapper *w, const uint8_t *h, size_t n) {
-    const uint8_t *p = w->host;
-    size_t len = w->host_len;
+int un_host_pattern_matches(const uint8_t *p, size_t len, const uint8_t *h, size_t n) {
     if (len >= 2 && p[0] == '*' && p[1] == '.') return n > len - 1 && un_ascii_ieq(h + n - (len - 1), (const char *)p + 1, len - 1);
     if (len >= 2 && p[len - 2] == '.' && p[len - 1] == '*') return n > len - 1 && un_ascii_ieq(h, (const char *)p, len - 1);
     return n == len && un_ascii_ieq(h, (const char *)p, n);
 }
+
+static int host_matches(const wrapper *w, const uint8_t *h, size_t n) { return un_host_pattern_matches(w->host, w->host_len, h, n); }
 
 /* core path_matches: the path, or its start for a pattern ending in '*'. */
 static int path_matches(const wrapper *w, const un_buf *path) {

@@ -169,6 +169,16 @@ typedef struct {
 /* The answers the caller already has: 1 and *a when (kind, question) has one. */
 typedef int (*un_recall_fn)(const void *data, int kind, const uint8_t *question, size_t n, un_answer *a);
 
+/* Which providers (providers.c) cover a host, kept for the rows after it: hosts repeat. */
+#define UN_HOST_MEMO 32
+#define UN_HOST_MEMO_LEN 48
+typedef struct {
+    uint64_t hash; /* of the host and the table; 0 for an empty slot */
+    size_t len;
+    uint8_t host[UN_HOST_MEMO_LEN];
+    uint32_t covering; /* a bit per provider, the first 32 */
+} un_host_memo;
+
 /* A parse or rule that needs an answer it cannot recall writes the question here. */
 typedef struct {
     un_recall_fn recall; /* NULL: nothing is known, every question is asked */
@@ -176,6 +186,7 @@ typedef struct {
     un_buf question;
     un_buf text, input, scratch, scratch2;
     un_buf unwrapped, spare, trimmed; /* a redirect's target, its spare bytes, the link read (redirects.c) */
+    un_host_memo providers[UN_HOST_MEMO];
     int host_answered; /* the answer replaced the host: later host rules leave it */
     int has_percent;   /* the input has a '%': without one no field has an escape */
 } un_ctx;
@@ -276,6 +287,7 @@ typedef enum {
     UN_RULE_DROP_SESSION_HASH_PARAMETERS,
     UN_RULE_DROP_DUPLICATE_PARAMETERS,
     UN_RULE_UNWRAP_REDIRECTS,
+    UN_RULE_SITE_PARAMETERS,
     UN_RULE_HOST_RULES,
     UN_N_RULES,
 } un_rule_id;
@@ -358,6 +370,10 @@ extern const char *const UN_REDIRECT_ENCODING_NAMES[UN_N_REDIRECT_ENCODINGS];
  * rule's table (redirects.c), its first byte the chain's longest; *n is updated, and the text
  * returned is p or c->unwrapped. u is scratch. */
 const uint8_t *un_unwrap_redirects(un_ctx *c, const un_params *table, const uint8_t *p, size_t *n, un_url *u);
+/* core redirects.host_matches: a name, "*." and a name above the host, or a name and ".*". */
+int un_host_pattern_matches(const uint8_t *pattern, size_t len, const uint8_t *host, size_t n);
+/* providers.c (core/providers.py): site_parameters over the rule's table. */
+int un_site_parameters(un_ctx *c, un_url *u, const un_params *table);
 /* query.c (core/query.py) */
 int un_listed(const char *list, size_t list_len, const uint8_t *key, size_t n, int prefix, int fold);
 /* core query.key and query.filter_parameters: a parameter's raw key; the query's parameters

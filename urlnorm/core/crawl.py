@@ -16,6 +16,7 @@ from . import query, redirects
 from .host import host_type
 from .path import without_trailing_slashes
 from .profiles import CANONICAL, Profile, register
+from .providers import PROVIDERS, Provider, site_parameters
 from .public_suffix import registrable_domain
 from .record import URL
 from .rules import RULES, KernelForm, Rule, TextRule, drop_default_port
@@ -270,6 +271,7 @@ def crawl_profile(
     keep_hashbang_fragments: bool = False,
     drop_session_hashes: bool = False,
     unwrap_redirects: bool = False,
+    providers: tuple[Provider, ...] = PROVIDERS,
     name: str = "crawl",
 ) -> Profile:
     """``canonical`` plus the crawl rules, with their parameters set and the opt-in ones chosen.
@@ -299,6 +301,12 @@ def crawl_profile(
             "crawl practice",
             partial(drop_parameters, names=session_ids, prefixes=session_prefixes),
             _dropping(session_ids, session_prefixes),
+        ),
+        _lossy(
+            "site_parameters",
+            "crawl practice",
+            partial(site_parameters, providers=providers),
+            KernelForm("site_parameters", providers=providers),
         ),
     ]
     if drop_session_hashes:

@@ -1,7 +1,8 @@
 """Profile files: a profile written as TOML, read back wherever a profile name is accepted.
 
 A file names its base profile, the built-in rules it adds or removes, the ``crawl`` profile's
-parameters, and per-host rules (:mod:`.host_rules`)::
+parameters, per-host rules (:mod:`.host_rules`) and site-scoped tracking parameters
+(:mod:`.providers`, added to the bundled ones)::
 
     name = "shop"
     base = "crawl"
@@ -15,6 +16,11 @@ parameters, and per-host rules (:mod:`.host_rules`)::
     [hosts."shop.example.com"]
     drop_params = ["ref", "print"]
     path_aliases = [["/index.html", "/"]]
+
+    [providers."shop-network"]
+    hosts = ["shop.example.*", "*.shop.example.com"]
+    drop = ["src", "campaign_*"]
+    exceptions = ["/search"]
 
     [hosts."img.example.com"]
     aliases = ["img1.example.com", "img2.example.com"]
@@ -35,6 +41,7 @@ from typing import Any
 from .crawl import crawl_profile
 from .host_rules import HostRules, host_rules_rule
 from .profiles import PROFILES, Profile, named_profile
+from .providers import PROVIDERS, Provider
 from .rules import RULES
 
 CRAWL_PARAMETERS = {
@@ -56,7 +63,16 @@ HOST_FIELDS = {
     "case_insensitive_path": bool,
     "aliases": list,
 }
-TOP_LEVEL = {"name": str, "base": str, "add": list, "remove": list, "crawl": dict, "hosts": dict}
+PROVIDER_FIELDS = {"hosts": list, "drop": list, "exceptions": list}
+TOP_LEVEL = {
+    "name": str,
+    "base": str,
+    "add": list,
+    "remove": list,
+    "crawl": dict,
+    "hosts": dict,
+    "providers": dict,
+}
 
 
 class ProfileFileError(ValueError):
@@ -78,19 +94,21 @@ class ProfileSpec:
     remove: tuple[str, ...] = ()
     crawl: tuple[tuple[str, Any], ...] = ()  # crawl_profile's parameters, sorted by name
     hosts: tuple[tuple[str, HostRules], ...] = ()  # sorted by host
+    providers: tuple[Provider, ...] = ()  # sorted by name, after the bundled ones
 
     def __post_init__(self) -> None:
         # One spelling per profile, so that specs compare equal whatever order they came in.
         object.__setattr__(self, "crawl", tuple(sorted(self.crawl)))
         object.__setattr__(self, "hosts", tuple(sorted(self.hosts, key=lambda h: h[0])))
+        object.__setattr__(self, "providers", tuple(sorted(self.providers, key=lambda p: p.name)))
 
     def profile(self) -> Profile:
         """The profile: the base (``crawl`` with its parameters), minus, plus, then hosts."""
         base = get_profile(self.base)
-        if self.crawl:
-            base = crawl_profile(
-                **dict(_crawl_argument(k, v) for k, v in self.crawl), name=base.name
-            )
+        if self.crawl or self.providers:
+            arguments = dict(_crawl_argument(k, v) for k, v in self.crawl)
+            providers = PROVIDERS + self.providers
+            base = crawl_profile(**arguments, providers=providers, name=base.name)
         profile = base.without(*self.remove) if self.remove else base
         profile = profile.with_rules(*self.add) if self.add else profile
         if self.hosts:
@@ -183,8 +201,9 @@ class _Reader:
         base = data.get("base", "crawl")
         if base not in PROFILES:
             raise self.fail("base", f"unknown profile; profiles are {', '.join(PROFILES)}")
-        if data.get("crawl") and base != "crawl":
-            raise self.fail("crawl", 'crawl parameters need base = "crawl"')
+        for key in ("crawl", "providers"):
+            if data.get(key) and base != "crawl":
+                raise self.fail(key, f'{key} need base = "crawl"')
         own = {r.name for r in PROFILES[base].rules}
         for name in data.get("add", ()):
             if name not in RULES:
@@ -199,8 +218,22 @@ class _Reader:
             remove=tuple(data.get("remove", ())),
             crawl=tuple(sorted((k, _frozen(v)) for k, v in data.get("crawl", {}).items())),
             hosts=tuple(sorted((h, self.host(h, r)) for h, r in data.get("hosts", {}).items())),
+            providers=tuple(self.provider(n, t) for n, t in data.get("providers", {}).items()),
         )
         return spec
+
+    def provider(self, name: str, table: Any) -> Provider:
+        where = f'providers."{name}".'
+        if not isinstance(table, dict):
+            raise self.fail(where.rstrip("."), f"expected a table, got {_kind(table)}")
+        self.check(table, PROVIDER_FIELDS, where)
+        for key in ("hosts", "drop"):
+            if not table.get(key):
+                raise self.fail(where + key, "expected a list of one or more names")
+        values = {
+            k: tuple(v.lower() if k != "exceptions" else v for v in vs) for k, vs in table.items()
+        }
+        return Provider(name, **values)
 
     def host(self, host: str, table: Any) -> HostRules:
         where = f'hosts."{host}".'
@@ -249,6 +282,9 @@ def dumps(spec: ProfileSpec, evidence: Mapping[str, Mapping[str, str]] | None = 
     ]
     if spec.crawl:
         lines += ["", "[crawl]", *(f"{k} = {_toml(v)}" for k, v in spec.crawl)]
+    for provider in spec.providers:
+        lines += ["", f"[providers.{_toml(provider.name)}]"]
+        lines += [f"{f} = {_toml(list(v))}" for f in PROVIDER_FIELDS if (v := getattr(provider, f))]
     for host, rules in spec.hosts:
         lines += ["", f"[hosts.{_toml(host)}]"]
         notes = (evidence or {}).get(host, {})

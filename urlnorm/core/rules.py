@@ -31,13 +31,15 @@ class KernelForm:
     """The compiled kernel's rule of the same effect (``_native/profiles.c``) and its arguments.
 
     ``names`` and ``prefixes`` are the parameters ``drop_parameters`` drops; ``hosts`` is the
-    table of ``host_rules`` (host name, its rules). A rule without a kernel form runs in Python.
+    table of ``host_rules`` (host name, its rules); ``providers`` those of ``site_parameters``.
+    A rule without a kernel form runs in Python.
     """
 
     rule: str
     names: tuple[str, ...] = ()
     prefixes: tuple[str, ...] = ()
     hosts: tuple[tuple[str, Any], ...] = ()  # (name, host_rules.HostRules)
+    providers: tuple[Any, ...] = ()  # providers.Provider
 
 
 @dataclass(frozen=True)

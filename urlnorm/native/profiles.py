@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 
 from urlnorm.core import host_rules, redirects, rules
 from urlnorm.core.profiles import Profile
+from urlnorm.core.providers import Provider
 from urlnorm.core.record import URL
 from urlnorm.native import extension
 
@@ -34,6 +35,9 @@ def _arguments(form: rules.KernelForm) -> tuple[bytes, bytes] | None:
         return None if table is None else (table, b"")
     if form.rule == "unwrap_redirects":
         return redirects_table(), b""
+    if form.rule == "site_parameters":
+        table = providers_table(form.providers)
+        return None if table is None else (table, b"")
     listed, prefixes = _length_prefixed(form.names), _length_prefixed(form.prefixes)
     return None if listed is None or prefixes is None else (listed, prefixes)
 
@@ -109,6 +113,22 @@ def redirects_table() -> bytes:
                 bytes([encodings.index(w.encoding)]) + fields + bytes([len(params)]) + params
             )
     return b"".join(records)
+
+
+def providers_table(providers: Iterable[Provider]) -> bytes | None:
+    """Providers as ``_native/providers.c`` reads them (None if a name is too long).
+
+    Per provider its hosts, names, prefixes and skipped paths, each list behind its length in
+    two bytes.
+    """
+    out = []
+    for p in providers:
+        lists = (p.hosts, sorted(p.names), p.prefixes, p.exceptions)
+        encoded = [_length_prefixed(x) for x in lists]
+        if any(e is None or len(e) > 0xFFFF for e in encoded):
+            return None
+        out += [len(e).to_bytes(2, "little") + e for e in encoded if e is not None]
+    return b"".join(out)
 
 
 def _length_prefixed(entries: Iterable[str]) -> bytes | None:
