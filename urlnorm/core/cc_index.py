@@ -38,6 +38,7 @@ from urllib.parse import unquote_plus
 
 from . import errors
 from .errors import URLError
+from .host import serialize_ipv4
 from .public_suffix import rules
 from .record import URL
 from .split import split_generic
@@ -105,7 +106,7 @@ def ipv4_decimal(text: str) -> str | None:
     for part in parts[:-1]:
         value = value << 8 | part
     value = value << room | parts[-1]
-    return ".".join(str(value >> shift & 255) for shift in (24, 16, 8, 0))
+    return serialize_ipv4(value)
 
 
 def host_name(host: str) -> tuple[str | None, bool]:

@@ -279,10 +279,13 @@ def crawl_profile(
     >>> crawl_profile().normalize("https://www.Example.com/a?utm_source=x&b=2&a=1&sid=9#top")
     'https://example.com/a?a=1&b=2'
     """
-    unwrap = TextRule("unwrap_redirects", "crawl practice", redirects.unwrap_redirects, lossy=True)
     rules: list[Rule | TextRule] = []
     if unwrap_redirects:
-        rules.append(replace(unwrap, kernel=KernelForm("unwrap_redirects")))
+        unwrap = redirects.unwrap_redirects
+        kernel = KernelForm("unwrap_redirects")
+        rules.append(
+            TextRule("unwrap_redirects", "crawl practice", unwrap, lossy=True, kernel=kernel)
+        )
     rules += [
         _twin(
             "drop_fragment_except_hashbang", "AJAX crawling scheme", drop_fragment_except_hashbang
