@@ -270,6 +270,14 @@ def test_trailing_dots_match_core() -> None:
     check_all(values, streaming=True)
 
 
+def test_trailing_slashes_match_core() -> None:
+    # An opaque path keeps its slashes: dropping them would leave "sc:a/ " to be stripped.
+    paths = ["a/ /", "0x0/ /", "a//", "/a//", "///", "/", "a", "/a/ /"]
+    values: list[str | None] = [f"sc:{p}" for p in paths] + [f"mailto:{p}?q" for p in paths]
+    values += [f"http://h{p}" for p in paths if p.startswith("/")]
+    check_all(values, streaming=True)
+
+
 def test_decoded_drive_letters_match_core() -> None:
     paths = [
         "%41|",

@@ -33,6 +33,7 @@ def normalized(url: str, profile: str) -> str | None:
 @example(url="\x00sc://\x07:\x00")
 @example(url="file:%41|")
 @example(url="file:///%61|/x/..")
+@example(url="sc:0x0/ /")
 def test_idempotent(profile: str, url: str) -> None:
     once = normalized(url, profile)
     assume(once is not None)

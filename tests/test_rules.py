@@ -211,6 +211,8 @@ RULE_CASES: dict[str, list[tuple[str, str]]] = {
         ("http://a///", "http://a/"),
         ("http://a/", "http://a/"),
         ("http://a/b", "http://a/b"),
+        ("sc:a/ /", "sc:a/ /"),
+        ("mailto:x@a/", "mailto:x@a/"),
     ],
 }
 

@@ -25,11 +25,13 @@ int un_starts_with_drive_letter(const uint8_t *p, size_t n) {
     return n == 2 || p[2] == '/' || p[2] == '\\' || p[2] == '?' || p[2] == '#';
 }
 
-/* core path.without_trailing_slashes: the length without them, 1 if only they were there. */
+/* core path.without_trailing_slashes: the length without them, 1 if only they were there;
+ * an opaque path (not starting with "/") keeps them. */
 size_t un_without_trailing_slashes(const uint8_t *p, size_t n) {
     size_t len = n;
+    if (n == 0 || p[0] != '/') return n;
     while (len > 0 && p[len - 1] == '/') len--;
-    return len ? len : n > 0;
+    return len ? len : 1;
 }
 
 /* core path.normalize_drive_letter on a file URL (URL Standard §4.4 path state): a rule after

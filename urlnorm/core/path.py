@@ -67,11 +67,15 @@ def without_trailing_slashes(path: str) -> str:
     """``path`` without its trailing ``/``s, but ``/`` if nothing else remains.
 
     All of them, so that dropping them is idempotent (``/a//`` would give ``/a/``, then ``/a``).
+    Only a path of segments: in an opaque path (``sc:a/ /``, URL Standard §4.1) ``/`` divides
+    nothing, and dropping it could leave a trailing space that the parser strips on reading.
 
-    >>> [without_trailing_slashes(p) for p in ("/a/b/", "/a//", "///", "/", "")]
-    ['/a/b', '/a', '/', '/', '']
+    >>> [without_trailing_slashes(p) for p in ("/a/b/", "/a//", "///", "/", "", "a/ /")]
+    ['/a/b', '/a', '/', '/', '', 'a/ /']
     """
-    return path.rstrip("/") or path[:1]
+    if path[:1] != "/":
+        return path
+    return path.rstrip("/") or "/"
 
 
 def remove_dot_segments(path: str) -> str:
