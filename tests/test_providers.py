@@ -193,6 +193,20 @@ def test_a_profile_file_adds_providers(tmp_path: Path) -> None:
             'base = "canonical"\n[providers."s"]\nhosts = ["a.com"]\ndrop = ["x"]\n',
             'need base = "crawl"',
         ),
+        (
+            'base = "crawl"\n[providers."s"]\nhosts = ["a.com"]\n',
+            'providers."s".drop: expected names to drop, or redirects',
+        ),
+        (
+            'base = "crawl"\n[providers."s"]\nhosts = ["a.com"]\ndrop = ["x"]\n'
+            'redirect_paths = ["/out"]\n',
+            "needs redirects",
+        ),
+        (
+            'base = "crawl"\n[providers."s"]\nhosts = ["a.com"]\nredirects = ["u"]\n'
+            'redirect_paths = ["out"]\n',
+            "'out' is not a path",
+        ),
     ],
 )
 def test_malformed_providers(tmp_path: Path, text: str, message: str) -> None:
@@ -200,3 +214,55 @@ def test_malformed_providers(tmp_path: Path, text: str, message: str) -> None:
     path.write_text(text)
     with pytest.raises(ProfileFileError, match=message.replace("(", r"\(").replace(".", r"\.")):
         read_spec(path)
+
+
+SHOP_REDIRECTS = (
+    'base = "crawl"\n[crawl]\nunwrap_redirects = true\n'
+    '[providers."shop"]\nhosts = ["shop.example.*"]\nredirects = ["target", "Dest"]\n'
+    'redirect_paths = ["/out", "/go/*"]\n'
+)
+# link -> what the profile makes of it: the provider's redirect links unwrap, the rest do not.
+SHOP_LINKS = [
+    ("https://shop.example.de/out?target=https%3A%2F%2Fa.com%2Fx%3Fb%3D1", "https://a.com/x?b=1"),
+    ("https://shop.example.fr/go/42?src=nl&Dest=http://b.org/", "http://b.org/"),
+    ("https://shop.example.de/out?dest=https%3A%2F%2Fa.com%2F", None),  # names as written
+    ("https://shop.example.de/in?target=https%3A%2F%2Fa.com%2F", None),  # not a redirect path
+    ("https://shop.example.de/outlet?target=https%3A%2F%2Fa.com%2F", None),
+    ("https://shop.example.de/out?target=%2Fcart", None),  # not an absolute web URL
+    ("https://other.example.de/out?target=https%3A%2F%2Fa.com%2F", None),
+    # its target a bundled wrapper's link, unwrapped in turn
+    (
+        "https://shop.example.de/out?target="
+        + "https%3A%2F%2Fwww.google.com%2Furl%3Fq%3Dhttps%253A%252F%252Fc.net%252F",
+        "https://c.net/",
+    ),
+]
+
+
+def test_a_provider_declares_redirects(tmp_path: Path) -> None:
+    path = tmp_path / "shop.toml"
+    path.write_text(SHOP_REDIRECTS)
+    links = [link for link, _ in SHOP_LINKS]
+    expected = [target or urlnorm.normalize(link, "crawl") for link, target in SHOP_LINKS]
+    assert [urlnorm.normalize(u, str(path)) for u in links] == expected
+    assert pl.Series(links).url.normalize(str(path)).to_list() == expected
+    spec = read_spec(path)
+    assert spec.providers[0].redirects == ("target", "Dest")
+    unwrapped = pl.Series(links).url.unwrap_redirects(spec.providers).to_list()
+    assert unwrapped == [target or link for link, target in SHOP_LINKS]
+    assert pl.Series(links).url.unwrap_redirects().to_list()[:2] == links[:2]
+    urlnorm.write_spec(spec, tmp_path / "again.toml")
+    assert read_spec(tmp_path / "again.toml") == spec
+
+
+def test_declared_redirects_without_paths_match_any_path(tmp_path: Path) -> None:
+    path = tmp_path / "any.toml"
+    path.write_text(
+        'base = "crawl"\n[crawl]\nunwrap_redirects = true\n'
+        '[providers."any"]\nhosts = ["*.example.net"]\nredirects = ["u"]\n'
+    )
+    got = urlnorm.normalize("https://go.example.net/x/y?u=https%3A%2F%2Fa.com%2F", str(path))
+    assert got == "https://a.com/"
+    assert urlnorm.normalize("https://example.net/?u=https://a.com/", str(path)) == (
+        "https://example.net/?u=https://a.com/"
+    )

@@ -170,10 +170,11 @@ WRAPPED = st.builds(
             "urldefense.proofpoint.com",
             "urldefense.com",
             "x.safelinks.protection.outlook.com",
+            "shop.example.de",  # the every-rule profile's provider's redirect links
         ]
     ),
-    st.sampled_from(["/url", "/l.php", "/v2/url", "/v3/__", "/"]),
-    st.sampled_from(["q", "u", "url", "x"]),
+    st.sampled_from(["/url", "/l.php", "/v2/url", "/v3/__", "/", "/out", "/go/1"]),
+    st.sampled_from(["q", "u", "url", "x", "target"]),
     st.text(alphabet="htps:/%2A3Fa-_*!;.=&+ ", max_size=40),
 )
 

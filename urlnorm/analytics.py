@@ -9,7 +9,7 @@ returns a Polars Series; the ``url`` namespace and ``urlnorm.arrow`` wrap them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -21,6 +21,7 @@ from urlnorm.core import filters as filters_core
 from urlnorm.core.errors import MISSING_SCHEME
 from urlnorm.core.filters import Filters
 from urlnorm.core.origin import TUPLE_ORIGIN_SCHEMES, origin
+from urlnorm.core.providers import Provider, wrappers_of
 
 DOMAIN_FIELDS = columns.DOMAIN_FIELDS
 PARAMS_DTYPE = pl.List(pl.Struct({"key": pl.String(), "value": pl.String()}))
@@ -234,11 +235,16 @@ def same_site(urls: pl.Series, others: pl.Series, by: str = "site") -> pl.Series
     return frame.select(same).to_series().alias(urls.name)
 
 
-def unwrap_redirects(series: pl.Series) -> pl.Series:
+def unwrap_redirects(series: pl.Series, providers: Sequence[Provider] = ()) -> pl.Series:
     """Each URL with a known redirect wrapper replaced by its target, as the target is written.
 
-    :mod:`urlnorm.core.redirects`; other URLs, and invalid ones, are left as they are.
+    :mod:`urlnorm.core.redirects`, and the redirect links ``providers`` declare; other URLs, and
+    invalid ones, are left as they are.
     """
+    wrappers = wrappers_of(providers)
     return engine.twin_column(
-        series, native.unwrap_redirects, redirects.unwrap_redirects, pl.String()
+        series,
+        partial(native.unwrap_redirects, wrappers=wrappers),
+        partial(redirects.unwrap_redirects, wrappers=wrappers),
+        pl.String(),
     )

@@ -20,6 +20,7 @@ from urlnorm.core import outputs
 from urlnorm.core.filters import BINARY_EXTENSIONS, WEB_SCHEMES, Filters
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
+from urlnorm.core.providers import Provider
 
 _Fn = Callable[[pl.Series], pl.Series]
 
@@ -315,11 +316,13 @@ class UrlExprNamespace:
         fn = partial(analytics.filter_reason, filters=settings)
         return self._map(fn, pl.String())
 
-    def unwrap_redirects(self) -> pl.Expr:
+    def unwrap_redirects(self, providers: Sequence[Provider] = ()) -> pl.Expr:
         """Each link through a known redirector replaced by its target, as written (no fetch).
 
         The wrappers of :mod:`urlnorm.core.redirects` (Google, Facebook, Reddit, YouTube, Outlook
-        safe links, Proofpoint v2 and v3 …), in chains of up to five; other URLs are unchanged.
+        safe links, Proofpoint v2 and v3 …) and the redirect links ``providers`` declare (a
+        profile file's: ``ProfileSpec.providers``), in chains of up to five; other URLs are
+        unchanged.
 
         Examples
         --------
@@ -329,7 +332,8 @@ class UrlExprNamespace:
         ['https://example.com/a', 'https://a.com/']
 
         """
-        return self._map(analytics.unwrap_redirects, pl.String())
+        fn = partial(analytics.unwrap_redirects, providers=tuple(providers))
+        return self._map(fn, pl.String())
 
     def is_crawlable(self, **settings: Any) -> pl.Expr:
         """Whether no filter keeps the URL out (:meth:`filter_reason`'s settings); null for null."""
@@ -585,9 +589,9 @@ class UrlSeriesNamespace:
         """See :meth:`UrlExprNamespace.cc_index`."""
         return self._call("cc_index")
 
-    def unwrap_redirects(self) -> pl.Series:
+    def unwrap_redirects(self, providers: Sequence[Provider] = ()) -> pl.Series:
         """See :meth:`UrlExprNamespace.unwrap_redirects`."""
-        return self._call("unwrap_redirects")
+        return self._call("unwrap_redirects", providers)
 
     def filter_reason(self, **settings: Any) -> pl.Series:
         """See :meth:`UrlExprNamespace.filter_reason`."""

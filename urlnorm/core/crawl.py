@@ -16,7 +16,7 @@ from . import query, redirects
 from .host import host_type
 from .path import without_trailing_slashes
 from .profiles import CANONICAL, Profile, register
-from .providers import PROVIDERS, Provider, site_parameters
+from .providers import PROVIDERS, Provider, site_parameters, wrappers_of
 from .public_suffix import registrable_domain
 from .record import URL
 from .rules import RULES, KernelForm, Rule, TextRule, drop_default_port
@@ -281,8 +281,8 @@ def crawl_profile(
     """
     rules: list[Rule | TextRule] = []
     if unwrap_redirects:
-        unwrap = redirects.unwrap_redirects
-        kernel = KernelForm("unwrap_redirects")
+        unwrap = partial(redirects.unwrap_redirects, wrappers=wrappers_of(providers))
+        kernel = KernelForm("unwrap_redirects", providers=providers)
         rules.append(
             TextRule("unwrap_redirects", "crawl practice", unwrap, lossy=True, kernel=kernel)
         )

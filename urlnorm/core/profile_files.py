@@ -21,6 +21,8 @@ parameters, per-host rules (:mod:`.host_rules`) and site-scoped tracking paramet
     hosts = ["shop.example.*", "*.shop.example.com"]
     drop = ["src", "campaign_*"]
     exceptions = ["/search"]
+    redirects = ["target"]         # its redirect links, for the unwrap_redirects rule
+    redirect_paths = ["/out", "/go/*"]
 
     [hosts."img.example.com"]
     aliases = ["img1.example.com", "img2.example.com"]
@@ -63,7 +65,16 @@ HOST_FIELDS = {
     "case_insensitive_path": bool,
     "aliases": list,
 }
-PROVIDER_FIELDS = {"hosts": list, "drop": list, "exceptions": list}
+PROVIDER_FIELDS = {
+    "hosts": list,
+    "drop": list,
+    "exceptions": list,
+    "redirects": list,
+    "redirect_paths": list,
+}
+# Host patterns and dropped names compare in any ASCII case; paths and redirect parameters as
+# written, as the bundled wrappers' do.
+_FOLDED_PROVIDER_FIELDS = ("hosts", "drop")
 TOP_LEVEL = {
     "name": str,
     "base": str,
@@ -227,11 +238,18 @@ class _Reader:
         if not isinstance(table, dict):
             raise self.fail(where.rstrip("."), f"expected a table, got {_kind(table)}")
         self.check(table, PROVIDER_FIELDS, where)
-        for key in ("hosts", "drop"):
-            if not table.get(key):
-                raise self.fail(where + key, "expected a list of one or more names")
+        if not table.get("hosts"):
+            raise self.fail(where + "hosts", "expected a list of one or more names")
+        if not table.get("drop") and not table.get("redirects"):
+            raise self.fail(where + "drop", "expected names to drop, or redirects")
+        if table.get("redirect_paths") and not table.get("redirects"):
+            raise self.fail(where + "redirect_paths", "needs redirects, the target's parameters")
+        for path in table.get("redirect_paths", ()):
+            if not path.startswith("/") and path != "*":
+                raise self.fail(where + "redirect_paths", f"{path!r} is not a path (/… or *)")
         values = {
-            k: tuple(v.lower() if k != "exceptions" else v for v in vs) for k, vs in table.items()
+            k: tuple(v.lower() if k in _FOLDED_PROVIDER_FIELDS else v for v in vs)
+            for k, vs in table.items()
         }
         return Provider(name, **values)
 

@@ -7,6 +7,11 @@ list is, and the paths it leaves alone (prefixes: a site's search page, whose pa
 its content). The bundled set, :data:`PROVIDERS`, was written for this project from the sites'
 own links; a profile file adds its own (``[providers."name"]``). Parameters that track on
 every site (``utm_*``, ``gclid``, ``fbclid`` …) stay in the crawl profile's global list.
+
+A provider may also declare its site's redirect links: the parameters that hold the target
+(``redirects``) on the paths that redirect (``redirect_paths``, any path if none). They join the
+bundled :data:`~urlnorm.core.redirects.WRAPPERS` for the ``unwrap_redirects`` rule, as
+form-encoded targets.
 """
 
 from __future__ import annotations
@@ -16,17 +21,35 @@ from dataclasses import dataclass, replace
 
 from . import query
 from .record import URL
-from .redirects import host_matches
+from .redirects import WRAPPERS, Wrapper, host_matches
 
 
 @dataclass(frozen=True)
 class Provider:
-    """A site's own tracking parameters: its hosts, the names it drops, the paths it skips."""
+    """A site's own tracking parameters: its hosts, the names it drops, the paths it skips.
+
+    ``redirects`` and ``redirect_paths`` declare its redirect links (see :attr:`wrappers`).
+    """
 
     name: str
     hosts: tuple[str, ...]
-    drop: tuple[str, ...]
+    drop: tuple[str, ...] = ()
     exceptions: tuple[str, ...] = ()
+    redirects: tuple[str, ...] = ()
+    redirect_paths: tuple[str, ...] = ()
+
+    @property
+    def wrappers(self) -> tuple[Wrapper, ...]:
+        """Its redirect links as wrappers: a form-encoded target in one of ``redirects``.
+
+        >>> shop = Provider("shop", ("shop.example",), redirects=("to",), redirect_paths=("/out",))
+        >>> [(w.hosts, w.path, w.params, w.encoding) for w in shop.wrappers]
+        [(('shop.example',), '/out', ('to',), 'form')]
+        """
+        if not self.redirects:
+            return ()
+        paths = self.redirect_paths or ("*",)
+        return tuple(Wrapper(self.name, self.hosts, path, self.redirects) for path in paths)
 
     @property
     def names(self) -> frozenset[str]:
@@ -131,6 +154,11 @@ PROVIDERS = (
         ("spm", "scm", "pvid", "algo_*", "gps-id", "aff_*", "sk", "terminal_id", "afsmartredirect"),
     ),
 )
+
+
+def wrappers_of(providers: Iterable[Provider]) -> tuple[Wrapper, ...]:
+    """The bundled wrappers, then the redirect links ``providers`` declare."""
+    return WRAPPERS + tuple(w for p in providers for w in p.wrappers)
 
 
 def applies(provider: Provider, url: URL) -> bool:

@@ -163,8 +163,8 @@ def _fill(target: bytes, spare: bytes) -> bytes | None:
     return bytes(out)
 
 
-def target(text: str) -> str | None:
-    """The target ``text`` wraps, if it is a known wrapper's link and the target is a web URL.
+def target(text: str, wrappers: tuple[Wrapper, ...] = WRAPPERS) -> str | None:
+    """The target ``text`` wraps, if it is one of ``wrappers``' links and the target is a web URL.
 
     The link is read as the URL parser reads it (URL Standard §4.4 steps 1-3: without leading
     and trailing C0 controls and spaces, tabs and newlines).
@@ -178,7 +178,7 @@ def target(text: str) -> str | None:
         return None
     # ASCII letters only, as the hosts' patterns are compared.
     host = url.host.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
-    for wrapper in WRAPPERS:
+    for wrapper in wrappers:
         if any(host_matches(h, host) for h in wrapper.hosts) and path_matches(
             wrapper.path, url.path
         ):
@@ -200,7 +200,7 @@ def _decoded(wrapper: Wrapper, text: str, raw_query: str | None) -> bytes | None
     return proofpoint_v2(value)
 
 
-def unwrap_redirects(text: str) -> str:
+def unwrap_redirects(text: str, wrappers: tuple[Wrapper, ...] = WRAPPERS) -> str:
     """``text``'s target, unwrapped :data:`MAX_DEPTH` times at most, or ``text`` if no wrapper.
 
     >>> unwrap_redirects("https://www.google.com/url?sa=t&url=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1")
@@ -209,7 +209,7 @@ def unwrap_redirects(text: str) -> str:
     'https://www.google.com/search?q=https://example.com/'
     """
     for _ in range(MAX_DEPTH):
-        found = target(text)
+        found = target(text, wrappers)
         if found is None:
             break
         text = found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from urlnorm.core import host_rules
+from urlnorm.core.providers import Provider
 from urlnorm.native.profiles import native_profile
 from urlnorm.native.tables import class_table, psl_rules, special_schemes
 
@@ -41,7 +42,9 @@ def fuzz_header() -> str:
         aliases=("www.example.com", "a.b"),
     )
     per_host = ProfileSpec(hosts=(("example.com", every_field), ("b", host_rules.HostRules())))
-    opt_in = ProfileSpec(crawl=tuple((k, True) for k in OPT_IN_RULES))
+    # A provider whose redirect links join the bundled wrappers.
+    shop = Provider("shop", ("example.*", "*.b"), ("x",), ("/search",), ("u", "q"), ("/", "/l*"))
+    opt_in = ProfileSpec(crawl=tuple((k, True) for k in OPT_IN_RULES), providers=(shop,))
     builtins = [*PROFILES.values(), per_host.profile(), opt_in.profile()]
     profiles = [p for p in (native_profile(p) for p in builtins) if p is not None]
     for profile in profiles:

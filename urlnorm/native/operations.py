@@ -10,6 +10,7 @@ from typing import Any
 import polars as pl
 
 from urlnorm.core.filters import CALENDAR_KEYS, LOCAL_NAMES, NON_GLOBAL_NETWORKS, Filters
+from urlnorm.core.redirects import WRAPPERS, Wrapper
 from urlnorm.native import extension, slicing, tables
 from urlnorm.native.answers import answerer
 from urlnorm.native.arrow_io import _FIXED, Column, _capsules, _nbytes, _readable, frame
@@ -252,6 +253,10 @@ def address_blocks() -> bytes:
     )
 
 
-def unwrap_redirects(column: Column) -> pl.Series:
-    """Each row's redirect target as written (core ``redirects.unwrap_redirects``)."""
-    return _column(Op("unwrap", (redirects_table(),)), column)
+def unwrap_redirects(column: Column, wrappers: tuple[Wrapper, ...] = WRAPPERS) -> pl.Series | None:
+    """Each row's redirect target as written (core ``redirects.unwrap_redirects``).
+
+    None if a wrapper's field is too long for the kernel's table.
+    """
+    table = redirects_table(wrappers)
+    return None if table is None else _column(Op("unwrap", (table,)), column)

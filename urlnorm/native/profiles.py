@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from urlnorm.core import host_rules, redirects, rules
 from urlnorm.core.profiles import Profile
-from urlnorm.core.providers import Provider
+from urlnorm.core.providers import Provider, wrappers_of
 from urlnorm.core.record import URL
 from urlnorm.native import extension
 
@@ -34,7 +34,8 @@ def _arguments(form: rules.KernelForm) -> tuple[bytes, bytes] | None:
         table = host_rules_table(hosts, host_rules.mirror_of(hosts))
         return None if table is None else (table, b"")
     if form.rule == "unwrap_redirects":
-        return redirects_table(), b""
+        table = redirects_table(wrappers_of(form.providers))
+        return None if table is None else (table, b"")
     if form.rule == "site_parameters":
         table = providers_table(form.providers)
         return None if table is None else (table, b"")
@@ -97,18 +98,22 @@ def _counted(entries: Iterable[str], *, per_entry: int = 1) -> bytes | None:
     return bytes([len(listed) // per_entry]) + body
 
 
-def redirects_table() -> bytes:
-    """Core ``redirects.WRAPPERS`` as ``_native/redirects.c`` reads them.
+def redirects_table(
+    wrappers: Iterable[redirects.Wrapper] = redirects.WRAPPERS,
+) -> bytes | None:
+    """Wrappers as ``_native/redirects.c`` reads them; None if a field is too long for it.
 
-    The chain's longest, then for each wrapper and host: its encoding, host, path and
-    parameters.
+    The wrappers are core ``redirects.WRAPPERS`` and those providers declare. The chain's
+    longest, then for each wrapper and host: its encoding, host, path and parameters.
     """
     encodings = extension.loaded().REDIRECT_ENCODINGS
     records = [bytes([redirects.MAX_DEPTH])]
-    for w in redirects.WRAPPERS:
-        params = _length_prefixed(w.params) or b""
+    for w in wrappers:
+        params = _length_prefixed(w.params)
         for host in w.hosts:
-            fields = _length_prefixed((host, w.path)) or b""
+            fields = _length_prefixed((host, w.path))
+            if params is None or fields is None or len(params) > 255:
+                return None
             records.append(
                 bytes([encodings.index(w.encoding)]) + fields + bytes([len(params)]) + params
             )
