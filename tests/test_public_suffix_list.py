@@ -128,3 +128,103 @@ def test_a_list_without_a_version_line_is_known_by_its_digest(tmp_path: Path) ->
         assert pl.Series(["http://a.b.co.uk/"]).url.registered_domain().to_list() == ["b.co.uk"]
     finally:
         urlnorm.use_public_suffix_list(None)
+
+
+@pytest.fixture
+def own_profile(tmp_path: Path) -> Path:
+    """A crawl profile file naming the list in ``lists/own.dat`` beside it."""
+    (tmp_path / "lists").mkdir()
+    (tmp_path / "lists" / "own.dat").write_text(OWN, "utf-8")
+    profile = tmp_path / "own.toml"
+    profile.write_text('base = "crawl"\npsl = "lists/own.dat"\n', "utf-8")
+    return profile
+
+
+def test_a_profile_names_its_own_list(own_profile: Path, engine_path: str) -> None:
+    urls = pl.Series(HOSTS)
+    got = urls.url.normalize(str(own_profile)).to_list()
+    assert got[0] == "http://www.a.example/x"  # a.example is public in the profile's list
+    assert got == [urlnorm.normalize(u, str(own_profile)) for u in HOSTS]
+    parsed = urls.url.parse(str(own_profile), fields=("normalized", "registered_domain"))
+    domains = parsed.struct.field("registered_domain").to_list()
+    assert domains[:2] == ["www.a.example", "b.example"]
+    # The process's list is untouched: the crawl profile and the functions still read it.
+    assert urls.url.normalize("crawl").to_list()[0] == "http://a.example/x"
+    assert urls.url.registered_domain().to_list()[0] == "a.example"
+    assert urlnorm.psl_version() != "2030-01-01_00-00-00_UTC"
+
+
+def test_a_call_names_its_own_list(own_profile: Path, engine_path: str) -> None:
+    own = own_profile.parent / "lists" / "own.dat"
+    urls = pl.Series(HOSTS)
+    assert urls.url.registered_domain(psl=own).to_list() == [
+        "www.a.example", "b.example", "x.y.wild.example", "keep.wild.example",
+        "me.pages.example", "co.uk",
+    ]  # fmt: skip
+    private = urls.url.registered_domain(include_private=False, psl=str(own)).to_list()
+    assert private[4] == "pages.example"
+    assert urls.url.public_suffix(psl=own).to_list()[:3] == [
+        "a.example",
+        "example",
+        "y.wild.example",
+    ]
+    pages = pl.Series(["http://www.a.example/"] * 2)
+    links = pl.Series(["http://shop.a.example/", "http://www.a.example/x"])
+    assert links.url.same_site(pages, psl=own).to_list() == [False, True]
+    assert links.url.same_site(pages).to_list() == [True, True]
+    assert urls.url.registered_domain().to_list()[0] == "a.example"
+
+
+def test_the_kernel_keeps_each_list_apart(tmp_path: Path) -> None:
+    """Lists past the kernel's tables are read by the core: the answers stay the same."""
+    urls = pl.Series(["http://www.a.example/", "http://x.b.example/"])
+    for n in range(40):
+        path = tmp_path / f"list{n}.dat"
+        path.write_text("example\na.example\n" if n % 2 else "example\n", "utf-8")
+        expected = ["www.a.example", "b.example"] if n % 2 else ["a.example", "b.example"]
+        assert urls.url.registered_domain(psl=path).to_list() == expected, n
+
+
+def test_a_malformed_list_in_a_profile_file(tmp_path: Path) -> None:
+    (tmp_path / "bad.dat").write_bytes(b"com\nco..uk\n")
+    profile = tmp_path / "p.toml"
+    profile.write_text('name = "p"\nbase = "crawl"\npsl = "bad.dat"\n', "utf-8")
+    with pytest.raises(urlnorm.ProfileFileError, match=r"p\.toml:3: psl: .*bad\.dat:2: an empty"):
+        urlnorm.read_spec(profile)
+    profile.write_text('base = "crawl"\npsl = "missing.dat"\n', "utf-8")
+    with pytest.raises(urlnorm.ProfileFileError, match=r"psl: .*cannot be read"):
+        urlnorm.read_spec(profile)
+    with pytest.raises(urlnorm.PublicSuffixListError, match="an empty label"):
+        pl.Series(["http://a.com/"]).url.registered_domain(psl=tmp_path / "bad.dat")
+
+
+def test_a_profile_file_with_a_list_round_trips(own_profile: Path, tmp_path: Path) -> None:
+    spec = urlnorm.read_spec(own_profile)
+    assert spec.psl == str((own_profile.parent / "lists" / "own.dat").resolve())
+    urlnorm.write_spec(spec, tmp_path / "again.toml")
+    assert urlnorm.read_spec(tmp_path / "again.toml") == spec
+
+
+def test_the_command_takes_a_list_and_a_profile_with_one(own_profile: Path, tmp_path: Path) -> None:
+    source, out = tmp_path / "in.txt", tmp_path / "out.parquet"
+    source.write_text("\n".join(HOSTS) + "\n", "utf-8")
+    cli = str(Path(sys.executable).with_name("urlnorm"))
+    own = str(own_profile.parent / "lists" / "own.dat")
+    for options, first in (
+        (["--profile", "crawl", "--psl", own], "http://www.a.example/x"),
+        (["--profile", str(own_profile)], "http://www.a.example/x"),
+        (["--profile", "crawl"], "http://a.example/x"),
+    ):
+        run = subprocess.run(
+            [cli, "normalize", str(source), str(out), *options, "--quiet"],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert pl.read_parquet(out)["normalized"][0] == first
+    (tmp_path / "bad.dat").write_text("co..uk\n", "utf-8")
+    run = subprocess.run(
+        [cli, "normalize", str(source), str(out), "--psl", str(tmp_path / "bad.dat")],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 2
+    assert "bad.dat:1: an empty label" in run.stderr

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -22,7 +23,9 @@ from urlnorm.core.errors import MISSING_SCHEME
 from urlnorm.core.filters import Filters
 from urlnorm.core.origin import TUPLE_ORIGIN_SCHEMES, origin
 from urlnorm.core.providers import Provider, wrappers_of
+from urlnorm.core.public_suffix import checked
 
+PslFile = str | Path | None  # a Public Suffix List file of one's own, or the process's list
 DOMAIN_FIELDS = columns.DOMAIN_FIELDS
 PARAMS_DTYPE = pl.List(pl.Struct({"key": pl.String(), "value": pl.String()}))
 
@@ -56,23 +59,34 @@ def host(series: pl.Series) -> pl.Series:
     return _host_column(series, "host", include_private=True)
 
 
-def _host_column(series: pl.Series, name: str, *, include_private: bool) -> pl.Series:
-    """One of :data:`urlnorm.core.columns.HOST_COLUMNS` for each row."""
+def _host_column(
+    series: pl.Series, name: str, *, include_private: bool, psl: PslFile = None
+) -> pl.Series:
+    """One of :data:`urlnorm.core.columns.HOST_COLUMNS` for each row (``psl``: a list file)."""
+    own = None if psl is None else checked(psl)
     return engine.twin_column(
         series,
-        partial(native.host_column, column=name, include_private=include_private),
-        partial(columns.host_column, column=name, include_private=include_private),
+        partial(native.host_column, column=name, include_private=include_private, psl=own),
+        partial(columns.host_column, column=name, include_private=include_private, psl=own),
         pl.String(),
     )
 
 
 def domain_part(
-    series: pl.Series, field: str, *, include_private: bool = True, host_form: str = "ascii"
+    series: pl.Series,
+    field: str,
+    *,
+    include_private: bool = True,
+    host_form: str = "ascii",
+    psl: PslFile = None,
 ) -> pl.Series:
-    """One Public Suffix List part (:data:`DOMAIN_FIELDS`) of each row's domain host."""
+    """One Public Suffix List part (:data:`DOMAIN_FIELDS`) of each row's domain host.
+
+    ``psl``: a list file to read instead of the process's list.
+    """
     if host_form not in ("ascii", "unicode"):
         raise ValueError(f"host_form must be 'ascii' or 'unicode', not {host_form!r}")
-    part = _host_column(series, field, include_private=include_private)
+    part = _host_column(series, field, include_private=include_private, psl=psl)
     if host_form == "unicode":
         part = _by_distinct(part, _to_unicode, pl.String())
     return part.alias(series.name)
@@ -213,22 +227,24 @@ def filter_reason(series: pl.Series, filters: Filters) -> pl.Series:
     return engine.twin_column(series, kernel, core, pl.String())
 
 
-def site_keys(series: pl.Series) -> pl.Series:
+def site_keys(series: pl.Series, psl: PslFile = None) -> pl.Series:
     """Each URL's site: its registrable domain, or its host if it has none (HTML §7.1.1).
 
     Null for an invalid URL or one without a host.
     """
-    return _host_column(series, "site", include_private=True)
+    return _host_column(series, "site", include_private=True, psl=psl)
 
 
-def same_site(urls: pl.Series, others: pl.Series, by: str = "site") -> pl.Series:
+def same_site(
+    urls: pl.Series, others: pl.Series, by: str = "site", psl: PslFile = None
+) -> pl.Series:
     """Whether each URL and the other one are schemelessly same site, or same origin (``by``).
 
     An opaque origin (``null``) is the same as no other. Null if either URL is invalid.
     """
     if by not in ("site", "origin"):
         raise ValueError(f"by must be 'site' or 'origin', not {by!r}")
-    key = site_keys if by == "site" else origins
+    key = partial(site_keys, psl=psl) if by == "site" else origins
     mine, theirs = key(urls), key(others)
     frame = pl.DataFrame({"a": mine, "b": theirs})
     same = pl.when(pl.col("a") == "null").then(False).otherwise(pl.col("a") == pl.col("b"))

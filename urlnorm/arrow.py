@@ -187,11 +187,19 @@ def _chain(first: pa.RecordBatch, rest: Iterator[pa.RecordBatch]) -> Iterator[pa
 
 
 def registered_domain(
-    array: ArrowStrings, *, include_private: bool = True, host_form: str = "ascii"
+    array: ArrowStrings,
+    *,
+    include_private: bool = True,
+    host_form: str = "ascii",
+    psl: analytics.PslFile = None,
 ) -> pa.Array:
     """The registered domain of each URL's domain host (as ``url.registered_domain``)."""
     series = analytics.domain_part(
-        _series(array), "registered_domain", include_private=include_private, host_form=host_form
+        _series(array),
+        "registered_domain",
+        include_private=include_private,
+        host_form=host_form,
+        psl=psl,
     )
     return _arrow(series)
 

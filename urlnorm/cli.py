@@ -251,6 +251,11 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="no progress display (it shows only on a terminal)",
     )
+    common.add_argument(
+        "--psl",
+        metavar="FILE",
+        help="a Public Suffix List file to read instead of the bundled one (as URLNORM_PSL)",
+    )
     sub = main.add_subparsers(dest="command", required=True, metavar="COMMAND")
     norm = _command(
         sub, "normalize", "normalise a file of URLs into Parquet, CSV, NDJSON or text", common
@@ -346,10 +351,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command; return its exit status."""
     args = parser().parse_args(argv)
     try:
+        if getattr(args, "psl", None):
+            urlnorm.use_public_suffix_list(args.psl)
         if getattr(args, "profile", None) is not None:
             urlnorm.get_profile(args.profile)
         args.run(args)
-    except (InputError, urlnorm.URLError, urlnorm.ProfileFileError) as exc:
+    except (
+        InputError,
+        urlnorm.URLError,
+        urlnorm.ProfileFileError,
+        urlnorm.PublicSuffixListError,
+    ) as exc:
         # Errors raised inside a column function carry Polars' context after the first line.
         print(f"urlnorm: error: {str(exc).splitlines()[0]}", file=sys.stderr)
         return 2

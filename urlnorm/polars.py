@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import polars as pl
 
 from urlnorm import analytics, engine
+from urlnorm.analytics import PslFile
 from urlnorm.choices import KEEP
 from urlnorm.core import outputs
 from urlnorm.core.filters import BINARY_EXTENSIONS, WEB_SCHEMES, Filters
@@ -68,10 +69,10 @@ def _as_expr(other: str | pl.Series) -> str | pl.Expr:
     return other if isinstance(other, str) else pl.lit(other)
 
 
-def _same_site(by: str, external: bool) -> _Fn:
+def _same_site(by: str, psl: PslFile, external: bool) -> _Fn:
     def run(pairs: pl.Series) -> pl.Series:
         urls, others = pairs.struct.field(pairs.struct.fields[0]), pairs.struct.field(_OTHER)
-        same = analytics.same_site(urls, others, by)
+        same = analytics.same_site(urls, others, by, psl)
         return (~same if external else same).alias(pairs.name)
 
     return run
@@ -242,9 +243,12 @@ class UrlExprNamespace:
         return self._map(_column(fn, "rules", False), pl.List(pl.String()))
 
     def registered_domain(
-        self, *, include_private: bool = True, host_form: str = "ascii"
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
     ) -> pl.Expr:
         """The registered domain (eTLD+1) of each domain host, from the Public Suffix List.
+
+        ``include_private``: with the list's private section (``blogspot.com``); ``psl``: a
+        list file to read instead of the process's list (:func:`urlnorm.psl_version`).
 
         Examples
         --------
@@ -254,27 +258,39 @@ class UrlExprNamespace:
         ['example.co.uk', None, None]
 
         """
-        return self._domain("registered_domain", include_private, host_form)
+        return self._domain("registered_domain", include_private, host_form, psl)
 
-    def public_suffix(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Expr:
+    def public_suffix(
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
+    ) -> pl.Expr:
         """The public suffix of each domain host (``co.uk``)."""
-        return self._domain("public_suffix", include_private, host_form)
+        return self._domain("public_suffix", include_private, host_form, psl)
 
-    def subdomain(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Expr:
+    def subdomain(
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
+    ) -> pl.Expr:
         """What precedes the registered domain (``www.a``), ``""`` if nothing, null if none."""
-        return self._domain("subdomain", include_private, host_form)
+        return self._domain("subdomain", include_private, host_form, psl)
 
-    def domain_label(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Expr:
+    def domain_label(
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
+    ) -> pl.Expr:
         """The registered domain's own label (``example`` in ``example.co.uk``)."""
-        return self._domain("domain_label", include_private, host_form)
+        return self._domain("domain_label", include_private, host_form, psl)
 
-    def tld(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Expr:
+    def tld(
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
+    ) -> pl.Expr:
         """The last label of each domain host (``uk``)."""
-        return self._domain("tld", include_private, host_form)
+        return self._domain("tld", include_private, host_form, psl)
 
-    def _domain(self, field: str, include_private: bool, host_form: str) -> pl.Expr:
+    def _domain(self, field: str, include_private: bool, host_form: str, psl: PslFile) -> pl.Expr:
         fn = partial(
-            analytics.domain_part, field=field, include_private=include_private, host_form=host_form
+            analytics.domain_part,
+            field=field,
+            include_private=include_private,
+            host_form=host_form,
+            psl=psl,
         )
         return self._map(fn, pl.String())
 
@@ -340,12 +356,13 @@ class UrlExprNamespace:
         reason = self.filter_reason(**settings)
         return pl.when(self._expr.is_not_null()).then(reason.is_null())
 
-    def same_site(self, other: str | pl.Expr, *, by: str = "site") -> pl.Expr:
+    def same_site(self, other: str | pl.Expr, *, by: str = "site", psl: PslFile = None) -> pl.Expr:
         """Whether each URL and ``other`` are the same site, or the same origin.
 
         ``by="site"``: the same registrable domain, or the same host where there is none
-        (HTML's "schemelessly same site", by the Public Suffix List with its private part);
-        ``by="origin"``: the same scheme, host and port. Null if either URL is invalid.
+        (HTML's "schemelessly same site", by the Public Suffix List with its private part, or
+        the list file ``psl``); ``by="origin"``: the same scheme, host and port. Null if either
+        URL is invalid.
 
         Examples
         --------
@@ -355,11 +372,13 @@ class UrlExprNamespace:
         [True, False]
 
         """
-        return self._pairs(other, _same_site(by, external=False))
+        return self._pairs(other, _same_site(by, psl, external=False))
 
-    def is_external(self, other: str | pl.Expr, *, by: str = "site") -> pl.Expr:
+    def is_external(
+        self, other: str | pl.Expr, *, by: str = "site", psl: PslFile = None
+    ) -> pl.Expr:
         """Whether each URL leaves the site (or origin) of ``other``: not :meth:`same_site`."""
-        return self._pairs(other, _same_site(by, external=True))
+        return self._pairs(other, _same_site(by, psl, external=True))
 
     def _pairs(self, other: str | pl.Expr, fn: _Fn) -> pl.Expr:
         other_expr = pl.lit(other, pl.String) if isinstance(other, str) else other
@@ -560,26 +579,41 @@ class UrlSeriesNamespace:
         return self._eval(getattr(self._ns(), name)(*args, **kwargs))
 
     def registered_domain(
-        self, *, include_private: bool = True, host_form: str = "ascii"
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
     ) -> pl.Series:
         """See :meth:`UrlExprNamespace.registered_domain`."""
-        return self._call("registered_domain", include_private=include_private, host_form=host_form)
+        options = {"include_private": include_private, "host_form": host_form, "psl": psl}
+        return self._call("registered_domain", **options)
 
-    def public_suffix(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Series:
+    def public_suffix(
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
+    ) -> pl.Series:
         """See :meth:`UrlExprNamespace.public_suffix`."""
-        return self._call("public_suffix", include_private=include_private, host_form=host_form)
+        return self._call(
+            "public_suffix", include_private=include_private, host_form=host_form, psl=psl
+        )
 
-    def subdomain(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Series:
+    def subdomain(
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
+    ) -> pl.Series:
         """See :meth:`UrlExprNamespace.subdomain`."""
-        return self._call("subdomain", include_private=include_private, host_form=host_form)
+        return self._call(
+            "subdomain", include_private=include_private, host_form=host_form, psl=psl
+        )
 
-    def domain_label(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Series:
+    def domain_label(
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
+    ) -> pl.Series:
         """See :meth:`UrlExprNamespace.domain_label`."""
-        return self._call("domain_label", include_private=include_private, host_form=host_form)
+        return self._call(
+            "domain_label", include_private=include_private, host_form=host_form, psl=psl
+        )
 
-    def tld(self, *, include_private: bool = True, host_form: str = "ascii") -> pl.Series:
+    def tld(
+        self, *, include_private: bool = True, host_form: str = "ascii", psl: PslFile = None
+    ) -> pl.Series:
         """See :meth:`UrlExprNamespace.tld`."""
-        return self._call("tld", include_private=include_private, host_form=host_form)
+        return self._call("tld", include_private=include_private, host_form=host_form, psl=psl)
 
     def host_type(self) -> pl.Series:
         """See :meth:`UrlExprNamespace.host_type`."""
@@ -601,13 +635,17 @@ class UrlSeriesNamespace:
         """See :meth:`UrlExprNamespace.is_crawlable`."""
         return self._call("is_crawlable", **settings)
 
-    def same_site(self, other: str | pl.Series, *, by: str = "site") -> pl.Series:
+    def same_site(
+        self, other: str | pl.Series, *, by: str = "site", psl: PslFile = None
+    ) -> pl.Series:
         """See :meth:`UrlExprNamespace.same_site`."""
-        return self._call("same_site", _as_expr(other), by=by)
+        return self._call("same_site", _as_expr(other), by=by, psl=psl)
 
-    def is_external(self, other: str | pl.Series, *, by: str = "site") -> pl.Series:
+    def is_external(
+        self, other: str | pl.Series, *, by: str = "site", psl: PslFile = None
+    ) -> pl.Series:
         """See :meth:`UrlExprNamespace.is_external`."""
-        return self._call("is_external", _as_expr(other), by=by)
+        return self._call("is_external", _as_expr(other), by=by, psl=psl)
 
     def host_unicode(self) -> pl.Series:
         """See :meth:`UrlExprNamespace.host_unicode`."""

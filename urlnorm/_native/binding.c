@@ -314,16 +314,23 @@ static int filters_from(PyObject *option, un_filters *f) {
     return 0;
 }
 
+static int psl_table_in_range(int table) {
+    if (table >= 0 && table < UN_PSL_TABLES) return 1;
+    PyErr_SetString(PyExc_ValueError, "no such Public Suffix List table");
+    return 0;
+}
+
 /* The operation's option into the batch (and the profile it points to); 0, or -1 with an
  * exception set. */
 static int option_into(PyObject *option, un_batch *b, un_profile *prof, PyObject **keep) {
     PyObject *spec;
     Py_ssize_t len;
-    int ok = 1, include_private = 1;
+    int ok = 1;
     switch (b->op) {
     case UN_OP_PARSE:
         b->profile = prof;
-        return PyArg_ParseTuple(option, "OIpp", &spec, &b->outputs, &b->with_scheme, &b->trailing_comma) ? profile_from(spec, prof, keep) : -1;
+        if (!PyArg_ParseTuple(option, "OIppi", &spec, &b->outputs, &b->with_scheme, &b->trailing_comma, &b->psl_table)) return -1;
+        return psl_table_in_range(b->psl_table) ? profile_from(spec, prof, keep) : -1;
     case UN_OP_SURT:
         b->profile = prof;
         return PyArg_ParseTuple(option, "Opp", &spec, &b->with_scheme, &b->trailing_comma) ? profile_from(spec, prof, keep) : -1;
@@ -335,10 +342,9 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof, PyObject
         b->generic = PyObject_IsTrue(option);
         return b->generic < 0 ? -1 : 0;
     case UN_OP_HOST:
-        ok = PyArg_ParseTuple(option, "ip", &b->host_column, &include_private) && b->host_column >= 0 && b->host_column < UN_N_HOST_COLUMNS;
+        ok = PyArg_ParseTuple(option, "ii", &b->host_column, &b->psl_table) && b->host_column >= 0 && b->host_column < UN_N_HOST_COLUMNS;
         if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown host column");
-        b->psl_table = include_private ? UN_PSL_ALL : UN_PSL_ICANN;
-        return ok ? 0 : -1;
+        return ok && psl_table_in_range(b->psl_table) ? 0 : -1;
     case UN_OP_QUERY:
         ok = PyArg_ParseTuple(option, "iy#", &b->query_mode, (const char **)&b->name, &len) && b->query_mode >= UN_QUERY_PAIRS && b->query_mode <= UN_QUERY_FIRST;
         if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown query mode");
@@ -422,10 +428,10 @@ static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer 
 /* run(op, option, input, base, answer, utf8, starts, threads, columns)
  * op (an index of OP_NAMES): normalize and normalize_record (option: profile spec), split
  * (option: generic), join (option: an index of JOIN_MODES), surt (option: (profile spec,
- * with_scheme, comma)), host (option: (an index of HOST_COLUMNS, include_private)), query
- * (option: (an index of QUERY_MODES, name bytes)), path_segments, select_params (option:
- * (keep, length-prefixed names)), parse (option: (profile spec, output bits, with_scheme,
- * comma)).
+ * with_scheme, comma)), host (option: (an index of HOST_COLUMNS, a Public Suffix List
+ * table)), query (option: (an index of QUERY_MODES, name bytes)), path_segments,
+ * select_params (option: (keep, length-prefixed names)), parse (option: (profile spec, output
+ * bits, with_scheme, comma, the Public Suffix List table for registered_domain)).
  * answer: a callable for the rows' questions, or None to leave them asking.
  * utf8: an index of UTF8_MODES, for binary input (a string type's rows are UTF-8 already).
  * starts: the first row of each slice (a list, from 0 up); threads: how many run them.
@@ -494,14 +500,14 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* set_psl(include_private, rules: NUL-terminated rule strings, maxlabel) */
+/* set_psl(table, rules: NUL-terminated rule strings, maxlabel) */
 static PyObject *set_psl(PyObject *self, PyObject *args) {
     (void)self;
     const char *rules;
     Py_ssize_t len;
-    int maxlabel, include_private;
-    if (!PyArg_ParseTuple(args, "py#i", &include_private, &rules, &len, &maxlabel)) return NULL;
-    if (!un_psl_set(include_private ? UN_PSL_ALL : UN_PSL_ICANN, rules, (size_t)len, maxlabel)) return PyErr_NoMemory();
+    int maxlabel, table;
+    if (!PyArg_ParseTuple(args, "iy#i", &table, &rules, &len, &maxlabel) || !psl_table_in_range(table)) return NULL;
+    if (!un_psl_set(table, rules, (size_t)len, maxlabel)) return PyErr_NoMemory();
     Py_RETURN_NONE;
 }
 
@@ -553,6 +559,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "REDIRECT_ENCODINGS", names_tuple(UN_REDIRECT_ENCODING_NAMES, UN_N_REDIRECT_ENCODINGS)) < 0 ||
         PyModule_AddObject(m, "CLASS_NAMES", names_tuple(UN_CLASS_NAMES, UN_N_CLASSES)) < 0 ||
         PyModule_AddObject(m, "HOST_RULE_FLAGS", names_tuple(UN_HOST_RULE_FLAG_NAMES, UN_N_HOST_RULE_FLAGS)) < 0 ||
+        PyModule_AddIntConstant(m, "PSL_TABLES", UN_PSL_TABLES) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||
         PyModule_AddIntConstant(m, "ASK_FIRST", UN_ASK_HOST) < 0 || /* statuses from here ask */
         PyModule_AddIntConstant(m, "ASK_WWW", UN_ASK_WWW) < 0 ||

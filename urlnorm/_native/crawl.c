@@ -263,15 +263,17 @@ int un_drop_path_session_id(un_ctx *c, un_url *u) {
     return err ? err : drop_aspnet_sessions(c, u);
 }
 
-/* Strip "www."/"wwwN." when a registrable domain remains: the Public Suffix List decides,
- * in Python, once per distinct host (UN_ASK_WWW). */
-int un_strip_www(un_ctx *c, un_url *u) {
+/* Strip "www."/"wwwN." when a registrable domain remains: the Public Suffix List decides (the
+ * table the rule's one names byte gives, else the process's list), or for a non-ASCII host
+ * Python does, once per distinct host (UN_ASK_WWW). */
+int un_strip_www(un_ctx *c, un_url *u, const un_params *params) {
     const uint8_t *h = u->host.data;
     size_t n = u->host.len, i = 3;
     if (!u->has_host || n < 4 || !un_ascii_ieq(h, "www", 3)) return UN_OK;
     while (i < n && h[i] >= '0' && h[i] <= '9') i++;
     if (i >= n || h[i] != '.') return UN_OK;
-    int known = un_psl_loaded() ? un_has_registrable_domain(h + i + 1, n - i - 1, &c->scratch2) : -1;
+    int table = params->names_len == 1 ? (uint8_t)params->names[0] : UN_PSL_ALL;
+    int known = un_has_registrable_domain(table, h + i + 1, n - i - 1, &c->scratch2);
     if (known == 0) return UN_OK;
     if (known == 1) {
         memmove(u->host.data, u->host.data + i + 1, n - i - 1);

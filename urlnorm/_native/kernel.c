@@ -278,7 +278,7 @@ static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) 
         commit(&r->text[UN_PARSE_SURT], r, start);
     }
     if (wants(b, UN_OUT_HOST_TYPE)) put_text(&r->text[UN_PARSE_HOST_TYPE], r, un_host_type(u));
-    if (wants(b, UN_OUT_REGISTERED_DOMAIN)) put_part(&r->text[UN_PARSE_REGISTERED_DOMAIN], r, w, UN_PSL_ALL, UN_PART_REGISTERED);
+    if (wants(b, UN_OUT_REGISTERED_DOMAIN)) put_part(&r->text[UN_PARSE_REGISTERED_DOMAIN], r, w, b->psl_table, UN_PART_REGISTERED);
 }
 
 static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {

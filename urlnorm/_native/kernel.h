@@ -58,7 +58,7 @@ typedef struct {
     int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
     int join_mode;             /* UN_OP_JOIN */
     int with_scheme, trailing_comma; /* UN_OP_SURT, UN_OP_PARSE */
-    int psl_table;                   /* UN_OP_HOST: UN_PSL_ALL or UN_PSL_ICANN */
+    int psl_table;                   /* UN_OP_HOST, UN_OP_PARSE: the Public Suffix List table */
     int host_column;                 /* UN_OP_HOST: UN_HOST_* */
     int query_mode;                  /* UN_OP_QUERY: UN_QUERY_* */
     const uint8_t *name;             /* UN_OP_QUERY: the parameter's decoded name */

@@ -33,7 +33,7 @@ static int apply_rules_at(un_ctx *c, const un_profile *prof, int i, un_url *u, i
     case UN_RULE_DROP_DUPLICATE_PARAMETERS: return un_drop_duplicate_parameters(c, u);
     case UN_RULE_SITE_PARAMETERS: return un_site_parameters(c, u, &r->params);
     case UN_RULE_SORT_QUERY: return un_sort_query(c, u);
-    case UN_RULE_STRIP_WWW: return un_strip_www(c, u);
+    case UN_RULE_STRIP_WWW: return un_strip_www(c, u, &r->params);
     case UN_RULE_FOLD_HTTPS: un_fold_https(u); return UN_OK;
     case UN_RULE_DROP_TRAILING_SLASH: un_drop_trailing_slash(u); return UN_OK;
     case UN_RULE_DROP_TRAILING_DOT: un_drop_trailing_dot(u); return UN_OK;

@@ -18,7 +18,7 @@ typedef struct {
     int maxlabel;
 } psl_table;
 
-static psl_table tables[UN_PSL_TABLES]; /* the whole list, and its ICANN section */
+static psl_table tables[UN_PSL_TABLES];
 
 /* The most labels a rule may have (the list's deepest has 7); un_psl_set refuses more. */
 #define MAX_DEPTH 63
@@ -81,7 +81,7 @@ int un_psl_set(int which, const char *rules, size_t len, int maxlabel) {
     return 1;
 }
 
-int un_psl_loaded(void) { return tables[UN_PSL_ALL].slots != NULL; }
+int un_psl_loaded(int which) { return which >= 0 && which < UN_PSL_TABLES && tables[which].slots != NULL; }
 
 
 /* How many labels of the (lower-case, dot-free at both ends) domain are public: the package's
@@ -126,10 +126,11 @@ static long prepare(const uint8_t *host, size_t n, un_buf *name) {
     return empty ? 0 : labels;
 }
 
-int un_has_registrable_domain(const uint8_t *host, size_t n, un_buf *scratch) {
+int un_has_registrable_domain(int which, const uint8_t *host, size_t n, un_buf *scratch) {
+    if (!un_psl_loaded(which)) return -1;
     long labels = prepare(host, n, scratch);
     if (labels <= 0) return labels < 0 ? -1 : 0;
-    return (size_t)labels >= count_public(&tables[UN_PSL_ALL], scratch->data, scratch->len, (size_t)labels) + 1;
+    return (size_t)labels >= count_public(&tables[which], scratch->data, scratch->len, (size_t)labels) + 1;
 }
 
 /* The start of the label that begins `labels_from_end` labels before the end of p. */
@@ -149,7 +150,7 @@ const char *const UN_PART_NAMES[UN_N_PARTS] = {
 
 int un_domain_parts_of(int which, const uint8_t *host, size_t n, un_buf *name, un_domain_parts *out) {
     memset(out, 0, sizeof *out);
-    if (which < 0 || which >= UN_PSL_TABLES || !tables[which].slots) return -1;
+    if (!un_psl_loaded(which)) return -1;
     long labels = prepare(host, n, name);
     if (labels < 0) return -1;
     const uint8_t *p = name->data;

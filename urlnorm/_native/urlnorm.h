@@ -330,7 +330,7 @@ void un_profile_index(un_profile *prof); /* every rule's un_params_index */
  * (core applies them in turn: a parameter each keeps is kept by all); *n_applied of them. */
 int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int *n_applied);
 int un_drop_path_session_id(un_ctx *c, un_url *u);
-int un_strip_www(un_ctx *c, un_url *u);
+int un_strip_www(un_ctx *c, un_url *u, const un_params *params);
 void un_fold_https(un_url *u);
 void un_drop_trailing_slash(un_url *u);
 void un_drop_trailing_dot(un_url *u);
@@ -406,12 +406,15 @@ int un_form_name_is(const un_form_pair *pair, const uint8_t *name, size_t n, un_
 
 /* ---- public_suffix.c (core/public_suffix.py) ------------------------------------------------ */
 
-enum { UN_PSL_ALL, UN_PSL_ICANN, UN_PSL_TABLES }; /* with the private section, or without */
+/* The process's list with its private section, and without; the other tables hold the lists
+ * a profile or a call names, each table given by Python once (native/tables.py). */
+enum { UN_PSL_ALL, UN_PSL_ICANN, UN_PSL_TABLES = 32 };
 /* rules: NUL-terminated rule strings one after another (len bytes in all). */
 int un_psl_set(int which, const char *rules, size_t len, int maxlabel);
-int un_psl_loaded(void);
-/* 1 if the host has a registrable domain, 0 if not, -1 if only Python can tell (non-ASCII). */
-int un_has_registrable_domain(const uint8_t *host, size_t n, un_buf *scratch);
+int un_psl_loaded(int which);
+/* 1 if the host has a registrable domain by table `which`, 0 if not, -1 if only Python can tell
+ * (non-ASCII, or no such table). */
+int un_has_registrable_domain(int which, const uint8_t *host, size_t n, un_buf *scratch);
 
 /* The parts of a domain (core public_suffix.domain_parts), as spans of its prepared name. */
 enum { UN_PART_SUFFIX, UN_PART_REGISTERED, UN_PART_SUBDOMAIN, UN_PART_LABEL, UN_PART_TLD, UN_N_PARTS };

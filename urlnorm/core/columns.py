@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import fields
+from pathlib import Path
 
 from . import host, path, public_suffix, query
 from .errors import URLError
@@ -31,7 +32,9 @@ def _record(url: str) -> URL | None:
         return None
 
 
-def host_column(url: str, column: str, *, include_private: bool = True) -> str | None:
+def host_column(
+    url: str, column: str, *, include_private: bool = True, psl: Path | None = None
+) -> str | None:
     """One of :data:`HOST_COLUMNS`: a Public Suffix List part only for a domain host.
 
     >>> host_column("https://a.b.example.co.uk/", "registered_domain")
@@ -49,7 +52,9 @@ def host_column(url: str, column: str, *, include_private: bool = True) -> str |
         return kind
     parts = None
     if kind == "domain":
-        parts = public_suffix.domain_parts(record.host or "", include_private=include_private)
+        parts = public_suffix.domain_parts(
+            record.host or "", include_private=include_private, psl=psl
+        )
     if column == "site":
         return (parts and parts.registered_domain) or record.host
     return None if parts is None else getattr(parts, column)

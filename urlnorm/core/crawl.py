@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from . import query, redirects
@@ -179,8 +180,10 @@ def sort_query(url: URL) -> URL:
     return url if not url.query else replace(url, query=query.sort_parameters(url.query))
 
 
-def strip_www_host(host: str) -> str:
+def strip_www_host(host: str, psl: Path | None = None) -> str:
     """``host`` without a leading ``www.``/``wwwN.`` if a registrable domain remains.
+
+    By the list file ``psl``, or the process's list.
 
     >>> strip_www_host("WWW2.example.com"), strip_www_host("www.co.uk")
     ('example.com', 'www.co.uk')
@@ -189,10 +192,10 @@ def strip_www_host(host: str) -> str:
     if not match or host.startswith("["):
         return host
     rest = host[match.end() :]
-    return rest if registrable_domain(rest) else host
+    return rest if registrable_domain(rest, psl=psl) else host
 
 
-def strip_www(url: URL) -> URL:
+def strip_www(url: URL, psl: Path | None = None) -> URL:
     """Strip a leading ``www.`` or ``wwwN.`` label when a registrable domain remains.
 
     ``www.co.uk`` and ``www3288.com`` keep theirs: what would remain is a public suffix.
@@ -202,8 +205,20 @@ def strip_www(url: URL) -> URL:
     """
     if url.host is None:
         return url
-    host = strip_www_host(url.host)
+    host = strip_www_host(url.host, psl)
     return url if host == url.host else replace(url, host=host)
+
+
+def strip_www_rule(psl: Path | None = None) -> Rule:
+    """``strip_www`` by the list file ``psl`` (None: the process's list)."""
+    fn = strip_www if psl is None else partial(strip_www, psl=psl)
+    return _lossy("strip_www", "Public Suffix List", fn, KernelForm("strip_www", psl=psl))
+
+
+def with_public_suffix_list(profile: Profile, psl: Path) -> Profile:
+    """``profile`` reading the list file ``psl``: its ``strip_www`` and registered domains."""
+    rules = tuple(strip_www_rule(psl) if r.name == "strip_www" else r for r in profile.rules)
+    return replace(profile, rules=rules, psl=psl)
 
 
 def fold_https(url: URL) -> URL:
@@ -321,7 +336,7 @@ def crawl_profile(
         _twin("drop_duplicate_parameters", "crawl practice", drop_duplicate_parameters),
         _twin("sort_query", "crawl practice", sort_query),
         _twin("drop_trailing_dot", "RFC 1034 §3.1", drop_trailing_dot),
-        _twin("strip_www", "Public Suffix List", strip_www),
+        strip_www_rule(),
     ]
     if fold_https_to_http:
         rules.append(_twin("fold_https", "crawl practice", fold_https))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
 from .errors import URLError
@@ -89,12 +90,14 @@ def outputs(
     except URLError as exc:
         values = {name: exc.code if name == "error" else None for name in names}
     else:
-        values = {name: _output(name, url, with_scheme, trailing_comma) for name in names}
+        values = {
+            name: _output(name, url, with_scheme, trailing_comma, profile.psl) for name in names
+        }
     key = record_key(text) if "surt" in names and profile.surt_records else None
     return values if key is None else {**values, "surt": key}
 
 
-def _output(name: str, url: URL, with_scheme: bool, trailing_comma: bool) -> Any:
+def _output(name: str, url: URL, with_scheme: bool, trailing_comma: bool, psl: Path | None) -> Any:
     """One output of a normalised record."""
     if name == "normalized":
         return serialize(url)
@@ -103,13 +106,13 @@ def _output(name: str, url: URL, with_scheme: bool, trailing_comma: bool) -> Any
     if name == "key_hash":
         return key_hash(serialize(url))
     if name in ("host_type", "registered_domain"):
-        return _host_output(name, url)
+        return _host_output(name, url, psl)
     return None if name == "error" else getattr(url, name)
 
 
-def _host_output(name: str, url: URL) -> str | None:
+def _host_output(name: str, url: URL, psl: Path | None = None) -> str | None:
     """The host's type, or its registered domain (Public Suffix List, private rules too)."""
     kind = host_type(url.host, special=url.scheme in SPECIAL_SCHEMES)
     if name == "host_type" or kind != "domain":
         return kind if name == "host_type" else None
-    return domain_parts(str(url.host)).registered_domain
+    return domain_parts(str(url.host), psl=psl).registered_domain

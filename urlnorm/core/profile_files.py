@@ -27,6 +27,10 @@ parameters, per-host rules (:mod:`.host_rules`) and site-scoped tracking paramet
     [hosts."img.example.com"]
     aliases = ["img1.example.com", "img2.example.com"]
 
+A top-level ``psl = "lists/psl.dat"`` names a Public Suffix List file (relative to the
+profile file) that the profile's ``strip_www`` and registered domains read instead of the
+process's list.
+
 A malformed file raises :class:`ProfileFileError` naming the file, the line and the key.
 """
 
@@ -40,10 +44,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .crawl import crawl_profile
+from .crawl import crawl_profile, with_public_suffix_list
 from .host_rules import HostRules, host_rules_rule
 from .profiles import PROFILES, Profile, named_profile
 from .providers import PROVIDERS, Provider
+from .public_suffix import PublicSuffixListError, checked
 from .rules import RULES
 
 CRAWL_PARAMETERS = {
@@ -83,6 +88,7 @@ TOP_LEVEL = {
     "crawl": dict,
     "hosts": dict,
     "providers": dict,
+    "psl": str,
 }
 
 
@@ -106,6 +112,7 @@ class ProfileSpec:
     crawl: tuple[tuple[str, Any], ...] = ()  # crawl_profile's parameters, sorted by name
     hosts: tuple[tuple[str, HostRules], ...] = ()  # sorted by host
     providers: tuple[Provider, ...] = ()  # sorted by name, after the bundled ones
+    psl: str | None = None  # a Public Suffix List file, absolute once read
 
     def __post_init__(self) -> None:
         # One spelling per profile, so that specs compare equal whatever order they came in.
@@ -124,6 +131,8 @@ class ProfileSpec:
         profile = profile.with_rules(*self.add) if self.add else profile
         if self.hosts:
             profile = profile.with_rules(host_rules_rule(dict(self.hosts)))
+        if self.psl:
+            profile = with_public_suffix_list(profile, checked(self.psl))
         return replace(profile, name=self.name or f"{base.name}-custom")
 
 
@@ -230,8 +239,16 @@ class _Reader:
             crawl=tuple(sorted((k, _frozen(v)) for k, v in data.get("crawl", {}).items())),
             hosts=tuple(sorted((h, self.host(h, r)) for h, r in data.get("hosts", {}).items())),
             providers=tuple(self.provider(n, t) for n, t in data.get("providers", {}).items()),
+            psl=self.psl(data["psl"]) if "psl" in data else None,
         )
         return spec
+
+    def psl(self, name: str) -> str:
+        """The list file ``name`` (relative to the profile file), absolute and read."""
+        try:
+            return str(checked(self.path.parent / name))
+        except PublicSuffixListError as exc:
+            raise self.fail("psl", str(exc)) from None
 
     def provider(self, name: str, table: Any) -> Provider:
         where = f'providers."{name}".'
@@ -293,6 +310,8 @@ def dumps(spec: ProfileSpec, evidence: Mapping[str, Mapping[str, str]] | None = 
     """
     lines = [] if spec.name is None else [f"name = {_toml(spec.name)}"]
     lines.append(f"base = {_toml(spec.base)}")
+    if spec.psl:
+        lines.append(f"psl = {_toml(spec.psl)}")
     lines += [
         f"{key} = {_toml(list(value))}"
         for key in ("add", "remove")

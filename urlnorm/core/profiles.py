@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from . import errors
 from .errors import URLError
@@ -41,6 +42,8 @@ class Profile:
     # SURT keys for the lines of a CDX file that are not URLs, as the surt package gives
     # them (core surt.record_key): the ``ia`` profile's.
     surt_records: bool = False
+    # The Public Suffix List file its rules and registered domains read; None: the process's.
+    psl: Path | None = None
 
     def without(self, *names: str) -> Profile:
         """This profile minus the named rules (each must be one of its rules)."""

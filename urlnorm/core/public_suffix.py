@@ -2,8 +2,9 @@
 
 The list ships with the ``publicsuffixlist`` package (updated with each of its releases);
 nothing is downloaded at run time. A list file of one's own replaces it for the whole
-process: the ``URLNORM_PSL`` variable names it, or :func:`use_list` sets it. Hosts are
-expected in A-label form.
+process: the ``URLNORM_PSL`` variable names it, or :func:`use_list` sets it. A profile (its
+file's ``psl`` key) or a call (``psl=``) may name another for itself alone: each function here
+takes that file as ``psl`` (None: the process's list). Hosts are expected in A-label form.
 """
 
 from __future__ import annotations
@@ -43,33 +44,44 @@ def use_list(path: str | Path | None) -> None:
     rather than in a later batch. Set it before the batches that read it run.
     """
     global _chosen
-    chosen = None if path is None else Path(path)
-    _lines(chosen or list_path())
-    _chosen = chosen
+    _chosen = None if path is None else checked(path)
+    _lines(list_path())
 
 
-def version() -> str:
+def checked(path: str | Path) -> Path:
+    """``path`` made absolute, once its file has been read as a list (else the error, at once).
+
+    >>> checked(PSLFILE) == Path(PSLFILE).resolve()
+    True
+    """
+    resolved = Path(path).resolve()
+    _lines(resolved)
+    return resolved
+
+
+def version(psl: Path | None = None) -> str:
     """The list's version: its ``// VERSION:`` line, else ``sha256:`` and the file's digest.
 
     >>> version()[:2]
     '20'
     """
-    for line in _lines(list_path()):
+    path = psl or list_path()
+    for line in _lines(path):
         if line.startswith(_VERSION):
             return line.removeprefix(_VERSION).strip()
-    return "sha256:" + hashlib.sha256(list_path().read_bytes()).hexdigest()[:16]
+    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()[:16]
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=16)
 def _lookup(path: Path, include_private: bool) -> PublicSuffixList:
     psl = PublicSuffixList(source="", accept_encoded_idn=False)
     psl._publicsuffix, psl._maxlabel = _rules(path, include_private)
     return psl
 
 
-def _lists(include_private: bool) -> PublicSuffixList:
+def _lists(include_private: bool, psl: Path | None) -> PublicSuffixList:
     """The package's lookup over :func:`rules` (which reads its list file in one pass)."""
-    return _lookup(list_path(), include_private)
+    return _lookup(psl or list_path(), include_private)
 
 
 @cache
@@ -93,7 +105,7 @@ def _ascii_label(label: str) -> str:
     return encode_idn(label)
 
 
-@lru_cache(maxsize=2)
+@lru_cache(maxsize=8)
 def _lines(path: Path) -> list[str]:
     """The file's lines, checked: UTF-8, each rule well formed, at least one, the sections."""
     try:
@@ -146,7 +158,7 @@ def _section(lines: list[str], include_private: bool) -> list[str]:
     return lines[begin:end]
 
 
-def rules(*, include_private: bool = True) -> tuple[frozenset[str], int]:
+def rules(*, include_private: bool = True, psl: Path | None = None) -> tuple[frozenset[str], int]:
     """The rule set the lookup uses and the most labels a rule has (the kernel's copy).
 
     Rules are written as the list writes them (``co.uk``, ``*.ck``, ``!www.ck``), with punycode
@@ -158,10 +170,10 @@ def rules(*, include_private: bool = True) -> tuple[frozenset[str], int]:
     >>> {"co.uk", "*.ck", "!www.ck"} <= rule_set, most_labels > 2
     (True, True)
     """
-    return _rules(list_path(), include_private)
+    return _rules(psl or list_path(), include_private)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=16)
 def _rules(path: Path, include_private: bool) -> tuple[frozenset[str], int]:
     words = (_word(line) for line in _section(_lines(path), include_private))
     listed = {word.lower() for word in words if word}
@@ -169,7 +181,9 @@ def _rules(path: Path, include_private: bool) -> tuple[frozenset[str], int]:
     return frozenset(listed | encoded), max((rule.count(".") + 1 for rule in listed), default=1)
 
 
-def registrable_domain(host: str, *, include_private: bool = True) -> str | None:
+def registrable_domain(
+    host: str, *, include_private: bool = True, psl: Path | None = None
+) -> str | None:
     """The registrable domain (public suffix plus one label), or ``None`` if there is none.
 
     >>> registrable_domain("www.example.co.uk"), registrable_domain("co.uk")
@@ -177,16 +191,18 @@ def registrable_domain(host: str, *, include_private: bool = True) -> str | None
     >>> registrable_domain("www.ck")  # "!www.ck" is an exception to "*.ck"
     'www.ck'
     """
-    return _lists(include_private).privatesuffix(host.rstrip(".").lower())
+    return _lists(include_private, psl).privatesuffix(host.rstrip(".").lower())
 
 
-def public_suffix(host: str, *, include_private: bool = True) -> str | None:
+def public_suffix(
+    host: str, *, include_private: bool = True, psl: Path | None = None
+) -> str | None:
     """The public suffix of ``host`` under the list's rules (the last label if none matches).
 
     >>> public_suffix("a.example.co.uk")
     'co.uk'
     """
-    return _lists(include_private).publicsuffix(host.rstrip(".").lower())
+    return _lists(include_private, psl).publicsuffix(host.rstrip(".").lower())
 
 
 @dataclass(frozen=True)
@@ -200,7 +216,9 @@ class DomainParts:
     tld: str | None
 
 
-def domain_parts(host: str, *, include_private: bool = True) -> DomainParts:
+def domain_parts(
+    host: str, *, include_private: bool = True, psl: Path | None = None
+) -> DomainParts:
     """Split a domain into suffix, registrable domain, subdomain, its own label and TLD.
 
     A host that is itself a public suffix has no registered domain; unknown TLDs follow the
@@ -213,7 +231,7 @@ domain_label='example', tld='uk')
     True
     """
     name = host.rstrip(".").lower()
-    suffix = public_suffix(name, include_private=include_private)
+    suffix = public_suffix(name, include_private=include_private, psl=psl)
     registered = None
     if suffix is not None and name != suffix and name.endswith("." + suffix):
         registered = name[: -len(suffix) - 1].rsplit(".", 1)[-1] + "." + suffix

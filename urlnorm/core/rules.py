@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from . import errors, uts46
@@ -31,7 +32,8 @@ class KernelForm:
     """The compiled kernel's rule of the same effect (``_native/profiles.c``) and its arguments.
 
     ``names`` and ``prefixes`` are the parameters ``drop_parameters`` drops; ``hosts`` is the
-    table of ``host_rules`` (host name, its rules); ``providers`` those of ``site_parameters``.
+    table of ``host_rules`` (host name, its rules); ``providers`` those of ``site_parameters``
+    and ``unwrap_redirects``; ``psl`` the list file of ``strip_www`` (None: the process's).
     A rule without a kernel form runs in Python.
     """
 
@@ -40,6 +42,7 @@ class KernelForm:
     prefixes: tuple[str, ...] = ()
     hosts: tuple[tuple[str, Any], ...] = ()  # (name, host_rules.HostRules)
     providers: tuple[Any, ...] = ()  # providers.Provider
+    psl: Path | None = None
 
 
 @dataclass(frozen=True)

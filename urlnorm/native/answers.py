@@ -49,10 +49,11 @@ def _new_answerer(profile: NativeProfile | None) -> Callable[[int, str], str | i
     """
     kernel = extension.loaded()
     host_rules = profile.answer_host_rules if profile is not None else _host_parser
+    psl = None if profile is None else profile.profile.psl
     by_kind: dict[int, Callable[[str], str]] = {
         kernel.ASK_HOST: _host_parser,
         kernel.ASK_HOST_RULES: host_rules,
-        kernel.ASK_WWW: strip_www_host,
+        kernel.ASK_WWW: functools.partial(strip_www_host, psl=psl),
     }
 
     def answer(kind: int, question: str) -> str | int:

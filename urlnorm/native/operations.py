@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -31,7 +32,8 @@ class Op:
     option: Any
     encode_invalid_utf8: bool = False
     answer: Callable[[int, str], str | int] | None = None
-    psl: str | None = None  # the Public Suffix List the kernel reads: "all", "icann" or none
+    # The process's Public Suffix List, if the kernel reads it: "all", "icann" or none.
+    psl: str | None = None
 
 
 def _run_slices(
@@ -157,8 +159,11 @@ def _parse_op(
     kernel = extension.loaded()
     names: tuple[str, ...] = kernel.OUTPUT_NAMES
     bits = sum(1 << names.index(name) for name in outputs)
-    psl = "all" if "registered_domain" in outputs else profile.uses_psl
-    return Op("parse", (profile.spec, bits, scheme, comma), encode, answerer(profile), psl)
+    psl = profile.uses_psl
+    if "registered_domain" in outputs and profile.profile.psl is None:
+        psl = "all"
+    option = (profile.spec, bits, scheme, comma, profile.psl_table)
+    return Op("parse", option, encode, answerer(profile), psl)
 
 
 def split(
@@ -169,16 +174,23 @@ def split(
     return _finish(op, column, fields, one_chunk=False)
 
 
-def host_column(urls: Column, column: str, *, include_private: bool) -> pl.Series:
+def host_column(
+    urls: Column, column: str, *, include_private: bool, psl: Path | None = None
+) -> pl.Series | None:
     """One of ``core.columns.HOST_COLUMNS`` a row: the host, its type, a PSL part, its site.
 
     The URL is parsed as far as its port (nothing after it can make a URL invalid); a part is
-    core ``public_suffix.domain_parts``'s for a domain host, else null.
+    core ``public_suffix.domain_parts``'s for a domain host (by the list file ``psl``, or the
+    process's list), else null. None if the kernel has no table left for ``psl``.
     """
     kernel = extension.loaded()
-    option = (kernel.HOST_COLUMNS.index(column), include_private)
-    psl = None if column in ("host", "host_type") else "all" if include_private else "icann"
-    return _column(Op("host", option, answer=answerer(None), psl=psl), urls)
+    table = tables.psl_table(psl, include_private=include_private)
+    if table is None:
+        return None
+    option = (kernel.HOST_COLUMNS.index(column), table)
+    reads = column not in ("host", "host_type") and psl is None
+    default = ("all" if include_private else "icann") if reads else None
+    return _column(Op("host", option, answer=answerer(None), psl=default), urls)
 
 
 def query(column: Column, mode: str, name: str = "") -> pl.Series:

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from urlnorm.core import host_rules, redirects, rules
 from urlnorm.core.profiles import Profile
 from urlnorm.core.providers import Provider, wrappers_of
 from urlnorm.core.record import URL
-from urlnorm.native import extension
+from urlnorm.native import extension, tables
 
 _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
 
@@ -39,6 +40,9 @@ def _arguments(form: rules.KernelForm) -> tuple[bytes, bytes] | None:
     if form.rule == "site_parameters":
         table = providers_table(form.providers)
         return None if table is None else (table, b"")
+    if form.rule == "strip_www" and form.psl is not None:
+        index = tables.psl_table(form.psl, include_private=True)
+        return None if index is None else (bytes([index]), b"")
     listed, prefixes = _length_prefixed(form.names), _length_prefixed(form.prefixes)
     return None if listed is None or prefixes is None else (listed, prefixes)
 
@@ -150,12 +154,17 @@ class NativeProfile:
 
     profile: Profile
     spec: tuple[int, list[tuple[int, bytes, bytes]]]
+    psl_table: int = 0  # the kernel's table of the profile's list file, for registered domains
 
     @property
     def uses_psl(self) -> str | None:
-        """The Public Suffix List the kernel reads for one of its rules (``strip_www``: all)."""
+        """The process's list, if the kernel reads it for a rule (``strip_www``: all of it).
+
+        A rule that reads a list file of its own names its table in its arguments.
+        """
         names: tuple[str, ...] = extension.loaded().RULE_NAMES
-        return "all" if any(names[i] == "strip_www" for i, _, _ in self.spec[1]) else None
+        uses = any(names[i] == "strip_www" and not table for i, table, _ in self.spec[1])
+        return "all" if uses else None
 
     def answer_host_rules(self, host_text: str) -> str:
         """The profile's host rules (lower-case, UTS #46) on a non-ASCII host, in order."""
@@ -169,7 +178,7 @@ class NativeProfile:
 # Keyed by the profile's value (its mode, rules and record keys), never by a hash alone: two
 # profiles whose hashes collide must not share a compiled form.
 _NATIVE_PROFILES: dict[
-    tuple[str, tuple[rules.Rule | rules.TextRule, ...], bool], NativeProfile | None
+    tuple[str, tuple[rules.Rule | rules.TextRule, ...], bool, Path | None], NativeProfile | None
 ] = {}
 
 
@@ -194,12 +203,14 @@ def native_profile(profile: Profile) -> NativeProfile | None:
     """The kernel's form of ``profile``, or None if a rule of it exists only in Python."""
     if extension.KERNEL is None:
         return None
-    key = (profile.mode, profile.rules, profile.surt_records)
+    key = (profile.mode, profile.rules, profile.surt_records, profile.psl)
     if key not in _NATIVE_PROFILES:
         specs = [_rule_spec(r) for r in profile.rules]
         # The kernel keys every line as a URL: surt's keys of other lines are the core's.
         ok = profile.mode in ("whatwg", "generic") and None not in specs
         ok = ok and not profile.surt_records
+        table = tables.psl_table(profile.psl, include_private=True)
         spec = (int(profile.mode == "generic"), [s for s in specs if s is not None])
-        _NATIVE_PROFILES[key] = NativeProfile(profile, spec) if ok else None
+        native = NativeProfile(profile, spec, table) if ok and table is not None else None
+        _NATIVE_PROFILES[key] = native
     return _NATIVE_PROFILES[key]

@@ -56,18 +56,22 @@ def special_schemes() -> list[tuple[str, int]]:
     return [(s, -1 if p is None else p) for s, p in whatwg.SPECIAL_SCHEMES.items()]
 
 
-def psl_rules(*, include_private: bool = True) -> tuple[bytes, int]:
-    """The Public Suffix List's rules, NUL-terminated, from the core.
+def psl_rules(*, include_private: bool = True, psl: Path | None = None) -> tuple[bytes, int]:
+    """The Public Suffix List's rules, NUL-terminated, from the core (``psl``: that file's).
 
     Returns the rules and the most labels a rule has, as the kernel's ``set_psl`` takes them.
     """
-    rule_set, most_labels = public_suffix.rules(include_private=include_private)
+    rule_set, most_labels = public_suffix.rules(include_private=include_private, psl=psl)
     return ("\0".join(sorted(rule_set)) + "\0").encode(), most_labels
 
 
 _lock = threading.Lock()
 # What the kernel has: "tables", and each list it was given ("all", "icann") with its file.
 _given: dict[str, Path | None] = {}
+# The process's list is in the kernel's first two tables; the list files profiles and calls
+# name are in the next ones, each given once and kept (a batch may be reading it).
+_DEFAULT_TABLES = {"all": 0, "icann": 1}
+_named_tables: dict[tuple[Path, bool], int] = {}
 
 
 def give(*, psl: str | None = None) -> None:
@@ -88,6 +92,26 @@ def give(*, psl: str | None = None) -> None:
             kernel.set_tables(class_table(), special_schemes())
             _given["tables"] = None
         if psl and _given.get(psl) != path:
-            include_private = psl == "all"
-            kernel.set_psl(include_private, *psl_rules(include_private=include_private))
+            rules = psl_rules(include_private=psl == "all")
+            kernel.set_psl(_DEFAULT_TABLES[psl], *rules)
             _given[psl] = path
+
+
+def psl_table(psl: Path | None, *, include_private: bool) -> int | None:
+    """The kernel's table of the list file ``psl`` (None: the process's list, see :func:`give`).
+
+    A named file is given to the kernel the first time; None if its tables are all taken, so
+    that the core answers instead.
+    """
+    if psl is None:
+        return _DEFAULT_TABLES["all" if include_private else "icann"]
+    key = (psl, include_private)
+    with _lock:
+        if key not in _named_tables:
+            kernel = extension.loaded()
+            table = len(_DEFAULT_TABLES) + len(_named_tables)
+            if table >= kernel.PSL_TABLES:
+                return None
+            kernel.set_psl(table, *psl_rules(include_private=include_private, psl=psl))
+            _named_tables[key] = table
+        return _named_tables[key]
