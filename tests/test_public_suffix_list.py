@@ -228,3 +228,11 @@ def test_the_command_takes_a_list_and_a_profile_with_one(own_profile: Path, tmp_
     )  # fmt: skip
     assert run.returncode == 2
     assert "bad.dat:1: an empty label" in run.stderr
+
+
+def test_every_profile_with_strip_www_reads_the_named_list(own_profile: Path) -> None:
+    for base in ("ia", "crawl"):
+        profile = own_profile.parent / f"{base}.toml"
+        profile.write_text(f'base = "{base}"\npsl = "lists/own.dat"\n', "utf-8")
+        assert urlnorm.normalize("http://www.a.example/x", str(profile)) == "http://www.a.example/x"
+        assert urlnorm.normalize("http://www.a.example/x", base) == "http://a.example/x"

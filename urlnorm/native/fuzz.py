@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-from urlnorm.core import host_rules
+from publicsuffixlist import PSLFILE
+
+from urlnorm.core import host_rules, public_suffix
+from urlnorm.core.crawl import with_public_suffix_list
 from urlnorm.core.providers import Provider
+from urlnorm.native import extension
 from urlnorm.native.profiles import native_profile
 from urlnorm.native.tables import class_table, psl_rules, special_schemes
+
+# The kernel table of the first list file a process names (after the process's list's two).
+FUZZ_OWN_TABLE = 2
 
 
 def fuzz_header() -> str:
@@ -45,17 +52,27 @@ def fuzz_header() -> str:
     # A provider whose redirect links join the bundled wrappers.
     shop = Provider("shop", ("example.*", "*.b"), ("x",), ("/search",), ("u", "q"), ("/", "/l*"))
     opt_in = ProfileSpec(crawl=tuple((k, True) for k in OPT_IN_RULES), providers=(shop,))
-    builtins = [*PROFILES.values(), per_host.profile(), opt_in.profile()]
+    # crawl reading a list file of its own: strip_www names the first table after the
+    # process's two, which the harness loads; and the same rule naming the last table, which it
+    # never loads (the kernel then asks, as for a host it cannot answer).
+    own_list = with_public_suffix_list(PROFILES["crawl"], public_suffix.checked(PSLFILE))
+    builtins = [*PROFILES.values(), per_host.profile(), opt_in.profile(), own_list]
     profiles = [p for p in (native_profile(p) for p in builtins) if p is not None]
-    for profile in profiles:
-        generic, rule_specs = profile.spec
+    specs = [p.spec for p in profiles]
+    kernel = extension.loaded()
+    strip, unloaded = kernel.RULE_NAMES.index("strip_www"), bytes([kernel.PSL_TABLES - 1])
+    generic, own_rules = specs[-1]
+    assert (strip, bytes([FUZZ_OWN_TABLE]), b"") in own_rules, "the harness loads this table"
+    specs.append((generic, [(i, unloaded if i == strip else n, x) for i, n, x in own_rules]))
+    for generic, rule_specs in specs:
         rules_c = ", ".join(
             f"{{(un_rule_id){i}, {{.names = {_c_octal(n)}, .names_len = {len(n)}, "
             f".prefixes = {_c_octal(p)}, .prefixes_len = {len(p)}}}}}"
             for i, n, p in rule_specs
         )
         lines.append(f"    {{{generic}, {len(rule_specs)}, {{{rules_c}}}}},")
-    lines += ["};", f"#define FUZZ_N_PROFILES {len(profiles)}"]
+    lines += ["};", f"#define FUZZ_N_PROFILES {len(specs)}"]
+    lines += [f"#define FUZZ_OWN_TABLE {FUZZ_OWN_TABLE}"]
     for name, private in (("FUZZ_PSL", True), ("FUZZ_PSL_ICANN", False)):
         psl, most_labels = psl_rules(include_private=private)
         lines += [f"static const char {name}[] = {_c_octal(psl)};"]

@@ -162,7 +162,9 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     int64_t base_offsets[3] = {0, sizeof base_url - 1, sizeof base_url - 1};
     un_bytes base_data = {base_url, sizeof base_url - 1};
     un_column bases = {UN_OFFSETS64, 2, 0, NULL, 0, (const uint8_t *)base_offsets, sizeof base_offsets, 1, &base_data};
-    un_batch b = {.op = (un_op)((selector >> 1) % UN_N_OPS), .psl_table = (selector >> 7) & 1,
+    /* The process's two lists, a profile's own, and a table never loaded. */
+    static const int psl_tables[4] = {UN_PSL_ALL, UN_PSL_ICANN, FUZZ_OWN_TABLE, UN_PSL_TABLES - 1};
+    un_batch b = {.op = (un_op)((selector >> 1) % UN_N_OPS), .psl_table = psl_tables[(selector >> 6) & 3],
                   .query_mode = selector % 3, .host_column = selector % UN_N_HOST_COLUMNS,
                   .params = {.names = "\001q\003utm", .names_len = 6, .prefixes = "", .prefixes_len = 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
                   .profile = &profiles[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
@@ -191,6 +193,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         un_whatwg_init();
         un_psl_set(UN_PSL_ALL, FUZZ_PSL, sizeof FUZZ_PSL - 1, FUZZ_PSL_LABELS);
         un_psl_set(UN_PSL_ICANN, FUZZ_PSL_ICANN, sizeof FUZZ_PSL_ICANN - 1, FUZZ_PSL_ICANN_LABELS);
+        un_psl_set(FUZZ_OWN_TABLE, FUZZ_PSL_ICANN, sizeof FUZZ_PSL_ICANN - 1, FUZZ_PSL_ICANN_LABELS);
         for (int i = 0; i < FUZZ_N_PROFILES; i++) {
             profiles[i] = FUZZ_PROFILES[i];
             un_profile_index(&profiles[i]);
