@@ -102,6 +102,16 @@ def test_a_profile_file_is_a_profile(con, tmp_path: Path) -> None:
     assert got == [("http://a.com/x?b=2",)]
 
 
+def test_a_profile_file_names_its_own_list(con, tmp_path: Path) -> None:
+    # In the file's list "a.example" is public, so "www." stays on "www.a.example".
+    (tmp_path / "own.dat").write_text("example\na.example\n", "utf-8")
+    path = tmp_path / "own.toml"
+    path.write_text('base = "crawl"\npsl = "own.dat"\n', "utf-8")
+    query = "SELECT url_normalize('http://www.a.example/x', '{}')"
+    assert con.sql(query.format(path)).fetchall() == [("http://www.a.example/x",)]
+    assert con.sql(query.format("crawl")).fetchall() == [("http://a.example/x",)]
+
+
 def test_copy_from_parquet_to_parquet(con, tmp_path: Path) -> None:
     source = ROOT / "sample-data" / "lake.parquet"
     target = tmp_path / "out.parquet"

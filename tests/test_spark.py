@@ -202,6 +202,26 @@ def test_profile_file_travels_with_the_job(spark, tmp_path: Path) -> None:
     assert got == [expected for _, expected in CASES]
 
 
+def test_a_profile_files_own_list_on_the_executors(spark, tmp_path: Path) -> None:
+    """The profile travels; the list file it names is read at its path, as URLNORM_PSL's is."""
+    import urlnorm.spark
+
+    (tmp_path / "own.dat").write_text("example\na.example\n", "utf-8")
+    path = tmp_path / "own.toml"
+    path.write_text('base = "crawl"\npsl = "own.dat"\n', "utf-8")
+    df = spark.createDataFrame([(0, "http://www.a.example/x"), (1, "http://www.b.example/")])
+    df = df.toDF("id", "url")
+    for profile, expected in (
+        (str(path), "http://www.a.example/x"),
+        ("crawl", "http://a.example/x"),
+    ):
+        got = [
+            r["normalized"]
+            for r in urlnorm.spark.normalize(df, "url", profile).orderBy("id").collect()
+        ]
+        assert got == [expected, "http://b.example/"]
+
+
 def test_normalize_hands_spark_the_kernels_buffers() -> None:
     from urlnorm import native
     from urlnorm.core.profile_files import get_profile
