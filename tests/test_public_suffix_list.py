@@ -152,6 +152,9 @@ def test_a_profile_names_its_own_list(own_profile: Path, engine_path: str) -> No
     assert urls.url.normalize("crawl").to_list()[0] == "http://a.example/x"
     assert urls.url.registered_domain().to_list()[0] == "a.example"
     assert urlnorm.psl_version() != "2030-01-01_00-00-00_UTC"
+    assert (
+        urlnorm.psl_version(own_profile.parent / "lists" / "own.dat") == "2030-01-01_00-00-00_UTC"
+    )
 
 
 def test_a_call_names_its_own_list(own_profile: Path, engine_path: str) -> None:

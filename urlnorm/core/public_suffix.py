@@ -59,13 +59,15 @@ def checked(path: str | Path) -> Path:
     return resolved
 
 
-def version(psl: Path | None = None) -> str:
+def version(psl: str | Path | None = None) -> str:
     """The list's version: its ``// VERSION:`` line, else ``sha256:`` and the file's digest.
 
-    >>> version()[:2]
-    '20'
+    Of the process's list, or of the list file ``psl``.
+
+    >>> version()[:2], version(PSLFILE) == version()
+    ('20', True)
     """
-    path = psl or list_path()
+    path = list_path() if psl is None else checked(psl)
     for line in _lines(path):
         if line.startswith(_VERSION):
             return line.removeprefix(_VERSION).strip()
