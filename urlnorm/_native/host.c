@@ -18,11 +18,6 @@ static int digit_in_radix(uint8_t c, int radix) {
     return c >= '0' && c <= '9';
 }
 
-static uint64_t digit_value(uint8_t c) {
-    if (c <= '9') return (uint64_t)(c - '0');
-    return (uint64_t)((c | 0x20) - 'a' + 10);
-}
-
 /* §3.5 IPv4 number parser: 1 and *value on success, 0 on failure. */
 static int ipv4_number(const uint8_t *p, size_t n, uint64_t *value) {
     if (n == 0) return 0;
@@ -35,7 +30,7 @@ static int ipv4_number(const uint8_t *p, size_t n, uint64_t *value) {
     uint64_t v = 0;
     for (size_t i = 0; i < n; i++) {
         if (!digit_in_radix(p[i], radix)) return 0;
-        v = v * (uint64_t)radix + digit_value(p[i]);
+        v = v * (uint64_t)radix + un_t.hex_value[p[i]];
         if (v >= TOO_BIG) v = TOO_BIG;
     }
     *value = v;
@@ -130,7 +125,7 @@ int un_parse_ipv6(const uint8_t *p, size_t n, uint16_t pieces[8]) {
         }
         unsigned value = 0, length = 0;
         while (length < 4 && pos < n && un_is(p[pos], UN_HEXDIG)) {
-            value = value * 16 + (unsigned)digit_value(p[pos]);
+            value = value * 16 + (unsigned)un_t.hex_value[p[pos]];
             pos++, length++;
         }
         if (pos < n && p[pos] == '.') {

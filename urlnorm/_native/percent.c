@@ -5,17 +5,14 @@
 
 static const char HEX_UPPER[] = "0123456789ABCDEF";
 
-/* A hex digit's value; c must be one ('0'-'9' are 0x3_, 'A'-'F' 0x4_, 'a'-'f' 0x6_). */
-static int hexval(uint8_t c) { return (c & 0xF) + 9 * (c >> 6); }
-
-/* The index of the first escape ("%" and two hex digits) at or after i, or n if none. The
- * bytes between escapes are skipped with memchr: most of a field holds none. */
+/* The index of the first escape at or after i, or n if none. The bytes between escapes are
+ * skipped with memchr: most of a field holds none. */
 static size_t next_escape(const uint8_t *p, size_t n, size_t i) {
     while (i + 2 < n) {
         const uint8_t *q = memchr(p + i, '%', n - 2 - i);
         if (!q) return n;
         i = (size_t)(q - p);
-        if (un_is(p[i + 1], UN_HEXDIG) && un_is(p[i + 2], UN_HEXDIG)) return i;
+        if (un_escape_at(p, n, i) >= 0) return i;
         i++;
     }
     return n;
@@ -62,7 +59,7 @@ size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n) {
     for (size_t i = next_escape(p, n, 0); i < n; i = next_escape(p, n, i + 3)) {
         memmove(out + o, p + run, i - run);
         o += i - run;
-        out[o++] = (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
+        out[o++] = (uint8_t)un_escape_at(p, n, i);
         run = i + 3;
     }
     memmove(out + o, p + run, n - run);
@@ -76,16 +73,10 @@ static int after_stray_percent(const uint8_t *p, size_t i) {
     return i >= 2 && p[i - 2] == '%' && un_is(p[i - 1], UN_HEXDIG);
 }
 
-static int is_escape_at(const uint8_t *p, size_t n, size_t i) {
-    return p[i] == '%' && i + 2 < n && un_is(p[i + 1], UN_HEXDIG) && un_is(p[i + 2], UN_HEXDIG);
-}
-
 /* Whether decode_unreserved decodes the escape of c, the bytes p[0, i) before it. */
 static int decodes(uint8_t c, const uint8_t *p, size_t i) {
     return un_is(c, UN_UNRESERVED) && !(un_is(c, UN_HEXDIG) && after_stray_percent(p, i));
 }
-
-static uint8_t escaped_byte(const uint8_t *p, size_t i) { return (uint8_t)(hexval(p[i + 1]) * 16 + hexval(p[i + 2])); }
 
 /* The percent rules in place: each escape of an unreserved character decoded (when decode)
  * and every other escape's hex upper-cased (when uppercase); the new length. The bytes
@@ -98,11 +89,12 @@ static uint8_t escaped_byte(const uint8_t *p, size_t i) { return (uint8_t)(hexva
 static size_t rewrite_escapes(uint8_t *p, size_t n, int decode, int uppercase) {
     size_t i = next_escape(p, n, 0), o = i;
     while (i < n) {
-        if (!is_escape_at(p, n, i)) {
+        int escaped = un_escape_at(p, n, i);
+        if (escaped < 0) {
             p[o++] = p[i++];
             continue;
         }
-        uint8_t c = escaped_byte(p, i);
+        uint8_t c = (uint8_t)escaped;
         if (decode && decodes(c, p, i)) {
             p[o++] = c;
         } else {
@@ -124,12 +116,13 @@ static size_t rewrite_escapes(uint8_t *p, size_t n, int decode, int uppercase) {
  * it: so both decide alike. */
 size_t un_write_percent(uint8_t **o, const uint8_t *field, const uint8_t *p, size_t n, size_t i) {
     uint8_t *w = *o;
-    if (!is_escape_at(p, n, i)) {
+    int escaped = un_escaped_byte(p, n, i);
+    if (escaped < 0) {
         *w = '%';
         *o = w + 1;
         return 1;
     }
-    uint8_t c = escaped_byte(p, i);
+    uint8_t c = (uint8_t)escaped;
     if (decodes(c, field, (size_t)(w - field))) *w++ = c;
     else w = un_write_escape(w, c);
     *o = w;

@@ -69,7 +69,7 @@ static void lowercase_host(un_url *u) {
     uint8_t *p = u->host.data;
     size_t n = u->host.len;
     for (size_t i = 0; i < n; i++) {
-        if (p[i] == '%' && i + 2 < n && un_is(p[i + 1], UN_HEXDIG) && un_is(p[i + 2], UN_HEXDIG)) i += 2;
+        if (un_escape_at(p, n, i) >= 0) i += 2;
         else p[i] = un_ascii_lower(p[i]);
     }
 }

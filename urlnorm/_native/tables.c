@@ -24,6 +24,8 @@ void un_set_tables(const un_tables *t) {
         un_t.special_len[i] = strlen(un_t.special[i]);
         un_t.special_key[i] = scheme_key((const uint8_t *)un_t.special[i], un_t.special_len[i]);
     }
+    /* '0'-'9' are 0x3_, 'A'-'F' 0x4_ and 'a'-'f' 0x6_: the low nibble, plus 9 for a letter. */
+    for (int b = 0; b < 256; b++) un_t.hex_value[b] = un_is((uint8_t)b, UN_HEXDIG) ? (uint8_t)((b & 0xF) + 9 * (b >> 6)) : UN_NOT_HEX;
 }
 
 int un_special_index(const uint8_t *s, size_t n) {

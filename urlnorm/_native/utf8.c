@@ -56,15 +56,18 @@ static int any_tab_or_newline(const uint8_t *p) {
     return (words[0] | words[1]) != 0;
 }
 
+/* The last sixteen bytes are read as one vector too, overlapping the one before, rather than
+ * a byte at a time; a text shorter than that is read from a copy padded with zeros. */
 int un_has_tab_or_newline(const uint8_t *p, size_t n) {
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
+    if (n < 16) {
+        uint8_t padded[16] = {0};
+        if (n) memcpy(padded, p, n);
+        return any_tab_or_newline(padded);
+    }
+    for (size_t i = 0; i + 16 < n; i += 16) {
         if (any_tab_or_newline(p + i)) return 1;
     }
-    for (; i < n; i++) {
-        if (p[i] == '\t' || p[i] == '\n' || p[i] == '\r') return 1;
-    }
-    return 0;
+    return any_tab_or_newline(p + n - 16);
 }
 
 /* Percent-encode each byte that is not part of a valid sequence, keeping the rest: what a
