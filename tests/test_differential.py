@@ -296,6 +296,29 @@ def test_decoded_drive_letters_match_core() -> None:
     check_all(values, streaming=True)
 
 
+def test_path_segments_closed_in_the_run_match_core() -> None:
+    # A slash after a plain segment is written in the run; one after a dot segment, in any
+    # spelling, or after a file URL's first segment goes back to the path state.
+    paths = [
+        "a/b/c",
+        "a//b///",
+        "a/./b/../c",
+        "a/.hidden/..x/x./b",
+        "a/%2e/b/%2E%2e/c/.%2e/d/%2e./e",
+        "a/%41/%zz/%/b",
+        "a\\b\\..\\c",
+        "a/b\\c/.\\d",
+        "a/b?q/c#f/g",
+        "a/b/",
+        "x/C|/y",
+        "C|/a/..",
+        "a b/c\t/d",
+    ]
+    values: list[str | None] = [f"http://h/{p}" for p in paths] + [f"sc://h/{p}" for p in paths]
+    values += [f"file:///{p}" for p in paths] + [f"sc:/{p}" for p in paths]
+    check_all(values, streaming=True)
+
+
 def test_every_wpt_input() -> None:
     values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]
     check_all(values, streaming=True)
