@@ -189,28 +189,38 @@ static int opaque_host(const uint8_t *p, size_t n, un_buf *out) {
     return UN_OK;
 }
 
-/* The ASCII branch of domain to ASCII (§3.3) and the IPv4 step, in one pass over the
- * (percent-decoded) bytes; a non-ASCII byte asks Python for UTS #46. */
-static int domain_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
-    if (memchr(p, '%', n)) {
-        un_buf *d = &c->scratch2;
-        d->len = 0;
-        if (!un_buf_reserve(d, n)) return UN_ERR_MEMORY;
-        d->len = un_percent_decode(d->data, p, n);
-        p = d->data, n = d->len;
-    }
-    if (n == 0) return UN_ERR_DOMAIN_TO_ASCII;
-    if (!un_buf_reserve(out, n)) return UN_ERR_MEMORY;
-    /* Lower-case every byte, and collect their bits and classes: the loop has no exit, and a
-     * non-ASCII byte (asked about) takes precedence over a forbidden one wherever it is. */
-    uint8_t *o = out->data, bits = 0;
+/* The bytes lower-cased into out, which has room; the classes of them all, and 1 if one is
+ * not ASCII. The loop has no exit. */
+static uint16_t lowered(const uint8_t *p, size_t n, uint8_t *o, int *non_ascii) {
+    uint8_t bits = 0;
     uint16_t classes = 0;
     for (size_t i = 0; i < n; i++) {
         bits |= p[i];
         classes |= un_t.classes[p[i]];
         o[i] = un_ascii_lower(p[i]);
     }
-    if (bits & 0x80) return UN_ASK_HOST;
+    *non_ascii = bits >> 7;
+    return classes;
+}
+
+/* The ASCII branch of domain to ASCII (§3.3) and the IPv4 step, in one pass over the
+ * (percent-decoded) bytes; a non-ASCII byte asks Python for UTS #46, and takes precedence
+ * over a forbidden one wherever it is. '%' is forbidden: only a host with a forbidden byte
+ * is looked at for escapes, and lowered again once they are decoded. */
+static int domain_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
+    if (n == 0) return UN_ERR_DOMAIN_TO_ASCII;
+    if (!un_buf_reserve(out, n)) return UN_ERR_MEMORY;
+    int non_ascii;
+    uint16_t classes = lowered(p, n, out->data, &non_ascii);
+    if ((classes & UN_FORBIDDEN_DOMAIN) && memchr(p, '%', n)) {
+        un_buf *d = &c->scratch2;
+        d->len = 0;
+        if (!un_buf_reserve(d, n)) return UN_ERR_MEMORY;
+        n = un_percent_decode(d->data, p, n);
+        if (n == 0) return UN_ERR_DOMAIN_TO_ASCII;
+        classes = lowered(d->data, n, out->data, &non_ascii);
+    }
+    if (non_ascii) return UN_ASK_HOST;
     if (classes & UN_FORBIDDEN_DOMAIN) return UN_ERR_DOMAIN_INVALID_CODE_POINT;
     out->len = n;
     if (!un_ends_in_a_number(out->data, out->len)) return UN_OK;
