@@ -107,11 +107,11 @@ def normalize(
 ) -> Result:
     """Normalise every row by ``profile`` (:meth:`Profile.normalize` per row).
 
-    The column is one chunk a slice: callers hand it back or compare it, and joining the
-    slices would copy every view on one thread (some 2% of a two-thread call).
+    The column is one chunk: a query over a column of several chunks runs on Polars' thread
+    pool, which a forked worker (Spark's, Ray's) does not have.
     """
     op = Op("normalize", profile.spec, encode_invalid_utf8, answerer(profile), profile.uses_psl)
-    return _finish(op, column, ("url",), one_chunk=False)
+    return _finish(op, column, ("url",))
 
 
 def normalize_record(
