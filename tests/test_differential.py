@@ -278,6 +278,11 @@ def test_trailing_slashes_match_core() -> None:
     check_all(values, streaming=True)
 
 
+def check_paths(paths: list[str], prefixes: list[str]) -> None:
+    """:func:`check_all` over each path after each prefix (a scheme and what precedes a path)."""
+    check_all([f"{prefix}{path}" for prefix in prefixes for path in paths], streaming=True)
+
+
 def test_decoded_drive_letters_match_core() -> None:
     paths = [
         "%41|",
@@ -291,9 +296,7 @@ def test_decoded_drive_letters_match_core() -> None:
         "C|",
         "%2e/%41|",
     ]
-    values: list[str | None] = [f"file:{p}" for p in paths] + [f"file:///{p}" for p in paths]
-    values += [f"file://h/{p}" for p in paths] + [f"sc:///{p}" for p in paths]
-    check_all(values, streaming=True)
+    check_paths(paths, ["file:", "file:///", "file://h/", "sc:///"])
 
 
 def test_path_segments_closed_in_the_run_match_core() -> None:
@@ -314,9 +317,7 @@ def test_path_segments_closed_in_the_run_match_core() -> None:
         "C|/a/..",
         "a b/c\t/d",
     ]
-    values: list[str | None] = [f"http://h/{p}" for p in paths] + [f"sc://h/{p}" for p in paths]
-    values += [f"file:///{p}" for p in paths] + [f"sc:/{p}" for p in paths]
-    check_all(values, streaming=True)
+    check_paths(paths, ["http://h/", "sc://h/", "file:///", "sc:/"])
 
 
 def test_every_wpt_input() -> None:

@@ -209,8 +209,9 @@ def native_profile(profile: Profile) -> NativeProfile | None:
         # The kernel keys every line as a URL: surt's keys of other lines are the core's.
         ok = profile.mode in ("whatwg", "generic") and None not in specs
         ok = ok and not profile.surt_records
-        table = tables.psl_table(profile.psl, include_private=True)
+        # A profile the core runs gives the kernel no list file: a table is not taken for it.
+        table = tables.psl_table(profile.psl, include_private=True) if ok else None
         spec = (int(profile.mode == "generic"), [s for s in specs if s is not None])
-        native = NativeProfile(profile, spec, table) if ok and table is not None else None
+        native = NativeProfile(profile, spec, table) if table is not None else None
         _NATIVE_PROFILES[key] = native
     return _NATIVE_PROFILES[key]
