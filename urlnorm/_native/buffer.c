@@ -104,8 +104,6 @@ int un_buf_grow(un_buf *b, size_t extra) {
     return 1;
 }
 
-void un_buf_puts(un_buf *b, const char *s) { un_buf_put(b, (const uint8_t *)s, strlen(s)); }
-
 void un_buf_put_uint(un_buf *b, unsigned long v) {
     char digits[24];
     size_t i = sizeof digits;

