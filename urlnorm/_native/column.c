@@ -70,42 +70,4 @@ void un_builder_reserve(un_builder *b, size_t rows) {
     un_buf_reserve(&b->validity, rows / 8 + 1);
 }
 
-static void push_validity(un_builder *b, int is_valid) {
-    if (b->length % 8 == 0) un_buf_putc(&b->validity, 0);
-    if (is_valid && b->validity.len) b->validity.data[b->validity.len - 1] |= (uint8_t)(1u << (b->length % 8));
-    b->nulls += !is_valid;
-    b->length++;
-}
-
-/* A view of data[start, start + n) at view: inline up to 12 bytes, else a prefix and the
- * offset. The inline bytes are copied by un_copy: a call to memcpy a view, for a length
- * known only at run time, cost more than the copy. */
-static int make_view(uint8_t *view, const un_buf *data, size_t start, size_t n) {
-    int32_t len = (int32_t)n, offset = (int32_t)start;
-    memset(view, 0, 16);
-    if (n > INT32_MAX || start > INT32_MAX - n) return 0; /* a view addresses 2 GiB */
-    memcpy(view, &len, 4);
-    if (n <= 12) {
-        un_copy(view + 4, data->data + start, n);
-    } else {
-        memcpy(view + 4, data->data + start, 4);
-        memcpy(view + 12, &offset, 4); /* buffer index 0, then the offset */
-    }
-    return 1;
-}
-
-void un_builder_view(un_builder *b, const un_buf *data, size_t start, size_t n) {
-    if (un_buf_reserve(&b->views, 16)) {
-        if (!make_view(b->views.data + b->views.len, data, start, n)) b->views.failed = 1;
-        b->views.len += 16;
-    }
-    push_validity(b, 1);
-}
-
-void un_builder_null(un_builder *b) {
-    static const uint8_t empty[16];
-    un_buf_put(&b->views, empty, sizeof empty);
-    push_validity(b, 0);
-}
-
 int un_builder_failed(const un_builder *b) { return b->views.failed || b->validity.failed; }
