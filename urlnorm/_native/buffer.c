@@ -104,12 +104,17 @@ int un_buf_grow(un_buf *b, size_t extra) {
     return 1;
 }
 
-void un_buf_put_uint(un_buf *b, unsigned long v) {
+uint8_t *un_write_uint(uint8_t *o, unsigned long v) {
     char digits[24];
     size_t i = sizeof digits;
     do {
         digits[--i] = (char)('0' + v % 10);
         v /= 10;
     } while (v && i);
-    un_buf_put(b, (const uint8_t *)digits + i, sizeof digits - i);
+    memcpy(o, digits + i, sizeof digits - i);
+    return o + sizeof digits - i;
+}
+
+void un_buf_put_uint(un_buf *b, unsigned long v) {
+    if (un_buf_reserve(b, 24)) b->len = (size_t)(un_write_uint(b->data + b->len, v) - b->data);
 }

@@ -25,6 +25,7 @@ void un_buf_free(un_buf *b);
 void un_block_give(uint8_t *data, size_t cap);
 int un_buf_grow(un_buf *b, size_t extra); /* the slow path of un_buf_reserve */
 void un_buf_put_uint(un_buf *b, unsigned long v);
+uint8_t *un_write_uint(uint8_t *o, unsigned long v); /* o has room for 20 bytes */
 
 /* The per-byte paths are inline: they run several times for every byte of every row, and
  * left to its heuristics the compiler sometimes keeps a copy out of line in the hot loops. */
@@ -283,6 +284,7 @@ int un_whatwg_parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
 int un_split_generic(const uint8_t *p, size_t n, un_url *u);
 int un_valid_utf8(const uint8_t *p, size_t n);
 int un_has_tab_or_newline(const uint8_t *p, size_t n);
+size_t un_drop_tab_or_newline(uint8_t *out, const uint8_t *p, size_t n);
 void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n);
 /* UTF-8 decode with replacement (URL Standard's "UTF-8 decode without BOM", as Python's
  * errors="replace"): each maximal invalid subpart becomes U+FFFD. */

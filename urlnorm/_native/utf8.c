@@ -70,6 +70,26 @@ int un_has_tab_or_newline(const uint8_t *p, size_t n) {
     return any_tab_or_newline(p + n - 16);
 }
 
+static size_t not_tab_or_newline(uint8_t b) { return (b != '\t') & (b != '\n') & (b != '\r'); }
+
+/* p[0, n) without its tabs and newlines, written to out (room for n bytes); the length
+ * written. A block of sixteen bytes without one is copied whole. In a block with one, each
+ * byte is written and the next write moves past it unless it is removed: a branch on each
+ * byte would be taken and missed where the row's tabs happen to fall. */
+size_t un_drop_tab_or_newline(uint8_t *out, const uint8_t *p, size_t n) {
+    size_t o = 0, i = 0;
+    for (; i + 16 <= n; i += 16) {
+        if (!any_tab_or_newline(p + i)) {
+            memcpy(out + o, p + i, 16);
+            o += 16;
+            continue;
+        }
+        for (size_t j = i; j < i + 16; j++) out[o] = p[j], o += not_tab_or_newline(p[j]);
+    }
+    for (; i < n; i++) out[o] = p[i], o += not_tab_or_newline(p[i]);
+    return o;
+}
+
 /* Percent-encode each byte that is not part of a valid sequence, keeping the rest: what a
  * crawler does with a Latin-1 URL, and what Python's surrogateescape then %XX gives. */
 void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n) {

@@ -144,16 +144,23 @@ __attribute__((flatten)) static void take_run(parser *P, stop_set special_stop, 
 
 /* The authority and host states only ever buffer a contiguous run of the input, so their
  * buffer is kept as a slice of it (from mark to the current byte) rather than copied. The
- * current byte is never a stop (the caller checked it). The authority's slice also notes
- * where in it the host state would first stop. */
+ * current byte is taken whatever it is (the caller decided so). The authority's slice also
+ * notes where in it the host state would first stop: until that is found, the scan looks
+ * for either kind of byte, and then for stops alone. */
 static void extend_slice(parser *P, stop_set special_stop, stop_set other_stop) {
     if (P->mark < 0) P->mark = P->ptr, P->host_stop = -1;
-    const uint8_t *t = run_table(P, special_stop, other_stop);
-    long end = P->ptr;
-    for (uint8_t flags = t[P->in[end]] & RUN_HOST_STOP;;) {
-        if (flags && P->host_stop < 0) P->host_stop = end;
-        if (++end >= P->n || ((flags = t[P->in[end]]) & RUN_STOP)) break;
+    const uint8_t *t = run_table(P, special_stop, other_stop), *in = P->in;
+    long end = P->ptr, n = P->n;
+    if (P->host_stop < 0 && t[in[end]] & RUN_HOST_STOP) P->host_stop = end;
+    if (P->host_stop < 0) {
+        while (++end < n && !(t[in[end]] & (RUN_STOP | RUN_HOST_STOP))) continue;
+        if (end == n || t[in[end]] & RUN_STOP) {
+            P->ptr = end - 1;
+            return;
+        }
+        P->host_stop = end;
     }
+    while (++end < n && !(t[in[end]] & RUN_STOP)) continue;
     P->ptr = end - 1;
 }
 
@@ -607,10 +614,7 @@ const uint8_t *un_remove_whitespace(un_buf *out, const uint8_t *p, size_t *n) {
     if (!un_has_tab_or_newline(p, *n)) return p;
     out->len = 0;
     if (!un_buf_reserve(out, *n)) return NULL;
-    for (size_t i = 0; i < *n; i++) {
-        if (p[i] != '\t' && p[i] != '\n' && p[i] != '\r') out->data[out->len++] = p[i];
-    }
-    *n = out->len;
+    *n = out->len = un_drop_tab_or_newline(out->data, p, *n);
     return out->data;
 }
 
