@@ -26,10 +26,6 @@ void un_params_index(un_params *params) {
     }
 }
 
-void un_profile_index(un_profile *prof) {
-    for (int i = 0; i < prof->n_rules; i++) un_params_index(&prof->rules[i].params);
-}
-
 /* Whether the (raw) key may be listed: its first byte rules most keys out. */
 static int may_be_listed(const un_params *params, const uint8_t *key, size_t k) {
     if (k == 0) return 1;

@@ -133,7 +133,7 @@ static void put_port(un_result *r, int64_t row, int32_t port) {
 }
 
 /* End a value written to r->data since start; a short one moves into its view. */
-static void commit(un_builder *col, un_result *r, size_t start) {
+UN_HOT void commit(un_builder *col, un_result *r, size_t start) {
     size_t n = r->data.len - start;
     un_builder_view(col, &r->data, start, n);
     if (n <= 12) r->data.len = start;

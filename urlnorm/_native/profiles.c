@@ -51,6 +51,17 @@ static int first_record_rule(const un_profile *prof) {
     return i;
 }
 
+/* What each row's run needs to know of the rules, decided once rather than a row. */
+void un_profile_index(un_profile *prof) {
+    prof->has_text_rules = 0;
+    for (int i = 0; i < prof->n_rules; i++) {
+        un_params_index(&prof->rules[i].params);
+        prof->has_text_rules |= is_text_rule(prof->rules[i].id);
+    }
+    prof->first_record_rule = first_record_rule(prof);
+    prof->parse_escapes = !prof->generic && escape_pair(prof, prof->first_record_rule);
+}
+
 /* core Profile.apply's text rules, in the profile's order; NULL if out of memory. */
 static const uint8_t *apply_text_rules(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t *n, un_url *u) {
     for (int i = 0; i < prof->n_rules && p; i++) {
@@ -73,8 +84,8 @@ static int parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u) {
 
 /* The parse in the profile's mode; *first is the first rule it leaves to apply. */
 static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u, int *first) {
-    *first = first_record_rule(prof);
-    if (!prof->generic && escape_pair(prof, *first)) {
+    *first = prof->first_record_rule;
+    if (prof->parse_escapes) {
         *first += 2;
         return parse_escapes(c, p, n, u);
     }
@@ -85,7 +96,7 @@ static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, si
 /* core Profile.apply: text rules, the parse, then the record rules in order. */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
-    p = apply_text_rules(c, prof, p, &n, u);
+    if (prof->has_text_rules) p = apply_text_rules(c, prof, p, &n, u);
     if (!p) return UN_ERR_MEMORY;
     int first;
     int err = parse_in_mode(c, prof, p, n, u, &first);

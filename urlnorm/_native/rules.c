@@ -36,12 +36,14 @@ static size_t uppercase_escapes(uint8_t *p, size_t n) {
 
 /* A percent rule, in place, on the first n_fields present text components that have a '%'
  * (core _map_text_fields), in the order username, password, host, path, query, fragment. */
+static void map_field(un_buf *field, int present, escape_fn fn) {
+    if (present && field->len && memchr(field->data, '%', field->len)) field->len = fn(field->data, field->len);
+}
+
 static void map_fields(un_url *u, escape_fn fn, size_t n_fields) {
     un_buf *fields[] = {&u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     int present[] = {u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
-    for (size_t i = 0; i < n_fields; i++) {
-        if (present[i] && fields[i]->len && memchr(fields[i]->data, '%', fields[i]->len)) fields[i]->len = fn(fields[i]->data, fields[i]->len);
-    }
+    for (size_t i = 0; i < n_fields; i++) map_field(fields[i], present[i], fn);
 }
 
 /* A percent rule on every text component. The parser writes only upper-case escapes of bytes
@@ -154,4 +156,8 @@ int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u) {
 void un_apply_percent_rules(un_ctx *c, un_url *u) { map_text_fields(c, u, un_normalize_escapes); }
 
 /* A special URL's host has no escape: the host parser decoded them, and '%' is forbidden. */
-void un_apply_percent_rules_to_authority(un_url *u) { map_fields(u, un_normalize_escapes, u->special >= 0 ? 2 : 3); }
+void un_apply_percent_rules_to_authority(un_url *u) {
+    map_field(&u->username, u->has_username, un_normalize_escapes);
+    map_field(&u->password, u->has_password, un_normalize_escapes);
+    if (u->special < 0) map_field(&u->host, u->has_host, un_normalize_escapes);
+}

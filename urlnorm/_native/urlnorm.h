@@ -349,10 +349,14 @@ typedef struct {
     int generic; /* parser mode: generic (RFC 3986) or whatwg */
     int n_rules;
     un_rule rules[UN_MAX_RULES];
+    /* Set by un_profile_index from the rules: whether any is a text rule, the first record
+     * rule, and whether the parse applies the percent pair there as it writes. */
+    int has_text_rules, first_record_rule, parse_escapes;
 } un_profile;
 
 /* profiles.c (core/profiles.py) */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
+void un_profile_index(un_profile *prof); /* every rule's un_params_index, and the run's plan */
 /* rules.c (core/rules.py) */
 int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u); /* UN_OK for another file's */
 void un_apply_percent_rules(un_ctx *c, un_url *u);
@@ -360,7 +364,6 @@ void un_apply_percent_rules_to_authority(un_url *u); /* userinfo and host only *
 void un_drop_default_port(un_url *u); /* RFC 3986 §6.2.3 */
 /* crawl.c (core/crawl.py) */
 void un_params_index(un_params *params);
-void un_profile_index(un_profile *prof); /* every rule's un_params_index */
 /* The parameter filters (drop_parameters, clean_query, drop_session_hash_parameters) from rules[0] on, applied in one pass
  * (core applies them in turn: a parameter each keeps is kept by all); *n_applied of them. */
 int un_filter_query(un_ctx *c, un_url *u, const un_rule *rules, int n_rules, int *n_applied);

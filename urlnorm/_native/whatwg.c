@@ -22,7 +22,6 @@ typedef struct {
     long n, ptr;
     const un_url *base;
     un_url *url;
-    un_buf *buffer;
     int at_sign_seen, inside_brackets, password_token_seen, err;
     int port_seen, port_digits;
     int escapes; /* the percent rules are applied as the path, query and fragment are written */
@@ -167,10 +166,12 @@ static void extend_slice(parser *P, stop_set special_stop, stop_set other_stop) 
 static size_t slice_len(const parser *P) { return P->mark < 0 ? 0 : (size_t)(P->ptr - P->mark); }
 static const uint8_t *slice(const parser *P) { return P->mark < 0 ? P->in : P->in + P->mark; }
 
+/* The scheme p[0, n), lower-cased (a scheme taken from a record already is). */
 static void set_scheme(un_url *u, const uint8_t *p, size_t n) {
     un_buf_set(&u->scheme, p, n);
+    for (size_t i = 0; i < u->scheme.len; i++) u->scheme.data[i] = un_ascii_lower(u->scheme.data[i]);
     u->has_scheme = 1;
-    u->special = un_special_index(p, n);
+    u->special = un_special_index(u->scheme.data, u->scheme.len);
 }
 
 static state start_query(parser *P) {
@@ -239,32 +240,22 @@ static state after_scheme(parser *P) {
 }
 
 static state scheme_start(parser *P, int c) {
-    if (c != END && un_is((uint8_t)c, UN_ALPHA)) {
-        un_buf_putc(P->buffer, (uint8_t)(c | 0x20));
-        return S_SCHEME;
-    }
+    if (c != END && un_is((uint8_t)c, UN_ALPHA)) return S_SCHEME;
     return back(P, S_NO_SCHEME);
 }
 
+/* The scheme state over its whole run of scheme code points at once: the scheme is the input
+ * from its start up to the ':', lower-cased as it is set. */
 static state scheme(parser *P, int c) {
-    if (c != END && un_is((uint8_t)c, UN_SCHEME_CHAR)) {
-        long end = P->ptr;
-        while (end < P->n && un_is(P->in[end], UN_SCHEME_CHAR)) end++;
-        if (!un_buf_reserve(P->buffer, (size_t)(end - P->ptr))) return fail(P, UN_ERR_MEMORY);
-        for (long i = P->ptr; i < end; i++) {
-            uint8_t b = P->in[i];
-            P->buffer->data[P->buffer->len++] = un_ascii_lower(b);
-        }
-        P->ptr = end - 1;
-        return S_SCHEME;
-    }
-    if (c != ':') {
-        P->buffer->len = 0;
+    (void)c;
+    long end = P->ptr;
+    while (end < P->n && un_is(P->in[end], UN_SCHEME_CHAR)) end++;
+    if (end == P->n || P->in[end] != ':') {
         P->ptr = -1;
         return S_NO_SCHEME;
     }
-    set_scheme(P->url, P->buffer->data, P->buffer->len);
-    P->buffer->len = 0;
+    set_scheme(P->url, P->in, (size_t)end);
+    P->ptr = end;
     return after_scheme(P);
 }
 
@@ -626,8 +617,7 @@ __attribute__((flatten)) static int parse(un_ctx *c, const uint8_t *p, size_t n,
     un_url_reset(u);
     const uint8_t *in = n ? un_remove_whitespace(&c->input, p, &n) : p;
     if (!in) return UN_ERR_MEMORY;
-    parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .buffer = &c->scratch, .mark = -1, .seg_start = -1, .escapes = how & PARSE_ESCAPES};
-    P.buffer->len = 0;
+    parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .mark = -1, .seg_start = -1, .escapes = how & PARSE_ESCAPES};
     state s = S_SCHEME_START;
     /* The states from S_PATH_START on (S_FAILED aside) cannot fail: they only percent-encode,
      * so a parse for the host stops there. One comparison a step either way. */
@@ -640,7 +630,7 @@ __attribute__((flatten)) static int parse(un_ctx *c, const uint8_t *p, size_t n,
     /* The record: an empty username or password is absent (core ParsedURL.to_record). */
     u->has_username = u->username.len > 0;
     u->has_password = u->password.len > 0;
-    return un_url_failed(u) || P.buffer->failed ? UN_ERR_MEMORY : UN_OK;
+    return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
 }
 
 int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u) {
