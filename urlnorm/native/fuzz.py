@@ -70,7 +70,8 @@ def fuzz_header() -> str:
             f".prefixes = {_c_octal(p)}, .prefixes_len = {len(p)}}}}}"
             for i, n, p in rule_specs
         )
-        lines.append(f"    {{.generic = {generic}, .n_rules = {len(rule_specs)}, .rules = {{{rules_c}}}}},")
+        head = f".generic = {generic}, .n_rules = {len(rule_specs)}"
+        lines.append(f"    {{{head}, .rules = {{{rules_c}}}}},")
     lines += ["};", f"#define FUZZ_N_PROFILES {len(specs)}"]
     lines += [f"#define FUZZ_OWN_TABLE {FUZZ_OWN_TABLE}"]
     for name, private in (("FUZZ_PSL", True), ("FUZZ_PSL_ICANN", False)):
