@@ -176,7 +176,7 @@ static void put_text(un_builder *col, un_result *r, const char *text) {
 static int domain_parts(worker *w, int psl_table) {
     const un_buf *host = &w->url.host;
     if (host->len > MEMO_HOST) return un_domain_parts_of(psl_table, host->data, host->len, &w->name, &w->parts);
-    uint64_t hash = un_fnv1a(UN_FNV_SEED ^ (uint64_t)psl_table, host->data, host->len) | 1;
+    uint64_t hash = un_hash((uint64_t)psl_table, host->data, host->len) | 1;
     parts_memo *m = &w->memo[hash % MEMO_SLOTS];
     if (m->hash == hash && m->host_len == host->len && memcmp(m->host, host->data, host->len) == 0) {
         w->name.len = 0;
@@ -389,7 +389,7 @@ typedef struct {
 static const entry *entry_at(const answer_cache *s, size_t i) { return (const entry *)(const void *)s->entries.data + i; }
 static size_t n_entries(const answer_cache *s) { return s->entries.len / sizeof(entry); }
 
-static uint64_t question_hash(int kind, const uint8_t *p, size_t n) { return un_fnv1a(UN_FNV_SEED ^ (uint64_t)kind, p, n); }
+static uint64_t question_hash(int kind, const uint8_t *p, size_t n) { return un_hash((uint64_t)kind, p, n); }
 
 /* Open addressing at most half full: a table twice the size, every entry placed anew. */
 static int grow_slots(answer_cache *s) {

@@ -35,7 +35,7 @@ static int covers_host(const provider *p, const un_url *u) {
 /* A bit for each of the table's first providers that covers the host, from the memo if an
  * earlier row had the host. */
 static uint32_t covering_hosts(un_ctx *c, const un_params *table, const un_url *u) {
-    uint64_t hash = un_fnv1a(UN_FNV_SEED ^ (uint64_t)(uintptr_t)table->names, u->host.data, u->host.len) | 1;
+    uint64_t hash = un_hash((uint64_t)(uintptr_t)table->names, u->host.data, u->host.len) | 1;
     un_host_memo *m = &c->providers[hash % UN_HOST_MEMO];
     if (m->hash == hash && m->len == u->host.len && memcmp(m->host, u->host.data, m->len) == 0) return m->covering;
     uint32_t mask = 0;

@@ -83,12 +83,37 @@ static inline int un_ascii_ieq(const uint8_t *p, const char *lower, size_t n) {
     return 1;
 }
 
-/* FNV-1a, continued from h (start with UN_FNV_SEED): the kernel's hash tables. */
+/* FNV-1a, continued from h: the published key hash (from its offset basis), and the suffix
+ * table's (from UN_FNV_SEED), where a suffix hashed from its end continues the shorter's. */
 #define UN_FNV_SEED 1469598103934665603ULL
 static inline uint64_t un_fnv1a_byte(uint64_t h, uint8_t c) { return (h ^ c) * 1099511628211ULL; }
 static inline uint64_t un_fnv1a(uint64_t h, const uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) h = un_fnv1a_byte(h, p[i]);
     return h;
+}
+
+/* The kernel's memo and cache tables' hash of p[0, n), seeded by h: eight bytes a multiply
+ * (a host hashed a byte at a multiply waited on each; a third of a messy mix's rows look
+ * their host up). The last zero to seven bytes are read as two overlapping words (or three
+ * bytes), which with the length mixed in first spell them exactly. */
+static inline uint64_t un_hash(uint64_t h, const uint8_t *p, size_t n) {
+    const uint64_t k = 0x9E3779B97F4A7C15ULL;
+    h = (h ^ n) * k;
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * k, h ^= h >> 32;
+    }
+    uint64_t last = 0;
+    if (n >= 4) {
+        uint32_t a, b;
+        memcpy(&a, p, 4), memcpy(&b, p + n - 4, 4);
+        last = (uint64_t)a << 32 | b;
+    } else if (n) {
+        last = (uint64_t)p[0] | (uint64_t)p[n / 2] << 8 | (uint64_t)p[n - 1] << 16;
+    }
+    h = (h ^ last) * k;
+    return h ^ h >> 29;
 }
 
 /* ---- tables.c: character classes and encode sets, filled from urlnorm.core ---------------- */
