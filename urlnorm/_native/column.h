@@ -85,7 +85,6 @@ UN_HOT un_row un_column_get(const un_column *col, int64_t i, const uint8_t **p, 
     return col->layout == UN_VIEWS ? un_from_view(col, i, p, n) : un_from_offsets(col, i, p, n);
 }
 
-
 /* A string_view column builder: a 16-byte view a row, into a data buffer that every column of
  * the batch shares (a value of 12 bytes or less sits inline in its view). */
 typedef struct {

@@ -146,9 +146,7 @@ static int host_path(un_ctx *c, un_url *u, reader *r, uint8_t flags) {
         aliased = 1;
     }
     if (flags & DROP_TRAILING_SLASH) u->path.len = un_without_trailing_slashes(u->path.data, u->path.len);
-    if (flags & CASE_INSENSITIVE_PATH) {
-        for (size_t i = 0; i < u->path.len; i++) u->path.data[i] = un_ascii_lower(u->path.data[i]);
-    }
+    if (flags & CASE_INSENSITIVE_PATH) un_lower_ascii(u->path.data, u->path.len);
     return !u->path.failed;
 }
 

@@ -34,12 +34,13 @@ static size_t uppercase_escapes(uint8_t *p, size_t n) {
     return n;
 }
 
-/* A percent rule, in place, on the first n_fields present text components that have a '%'
- * (core _map_text_fields), in the order username, password, host, path, query, fragment. */
+/* A percent rule, in place, on one text component if it is present and has a '%'. */
 static void map_field(un_buf *field, int present, escape_fn fn) {
     if (present && field->len && memchr(field->data, '%', field->len)) field->len = fn(field->data, field->len);
 }
 
+/* map_field on the first n_fields text components (core _map_text_fields), in the order
+ * username, password, host, path, query, fragment. */
 static void map_fields(un_url *u, escape_fn fn, size_t n_fields) {
     un_buf *fields[] = {&u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     int present[] = {u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
@@ -51,12 +52,6 @@ static void map_fields(un_url *u, escape_fn fn, size_t n_fields) {
  * needs no look at its fields. */
 static void map_text_fields(un_ctx *c, un_url *u, escape_fn fn) {
     if (c->has_percent) map_fields(u, fn, 6);
-}
-
-static void lower_ascii(uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        p[i] = un_ascii_lower(p[i]);
-    }
 }
 
 static int is_ascii(const un_buf *b) {
@@ -137,7 +132,7 @@ void un_drop_default_port(un_url *u) {
 /* A rule of core/rules.py by its id; another module's rule is left to profiles.c. */
 int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u) {
     switch (id) {
-    case UN_RULE_LOWERCASE_SCHEME: lower_ascii(u->scheme.data, u->scheme.len); return UN_OK;
+    case UN_RULE_LOWERCASE_SCHEME: un_lower_ascii(u->scheme.data, u->scheme.len); return UN_OK;
     case UN_RULE_UPPERCASE_PERCENT_HEX: map_text_fields(c, u, uppercase_escapes); return UN_OK;
     case UN_RULE_DECODE_UNRESERVED: map_text_fields(c, u, un_decode_unreserved); return UN_OK;
     case UN_RULE_LOWERCASE_HOST: return host_rule(c, u, UN_RULE_LOWERCASE_HOST);

@@ -75,6 +75,11 @@ static inline void un_buf_set(un_buf *b, const uint8_t *p, size_t n) {
 /* ASCII case folding: URLs fold only ASCII letters themselves (UTS #46 does the rest). */
 UN_HOT uint8_t un_ascii_lower(uint8_t c) { return c >= 'A' && c <= 'Z' ? (uint8_t)(c | 0x20) : c; }
 
+/* p[0, n) ASCII-lower-cased in place. */
+static inline void un_lower_ascii(uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++) p[i] = un_ascii_lower(p[i]);
+}
+
 /* Whether p[0, n) equals the lower-case ASCII text `lower` ignoring ASCII case. */
 static inline int un_ascii_ieq(const uint8_t *p, const char *lower, size_t n) {
     for (size_t i = 0; i < n; i++) {

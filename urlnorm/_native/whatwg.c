@@ -169,7 +169,7 @@ static const uint8_t *slice(const parser *P) { return P->mark < 0 ? P->in : P->i
 /* The scheme p[0, n), lower-cased (a scheme taken from a record already is). */
 static void set_scheme(un_url *u, const uint8_t *p, size_t n) {
     un_buf_set(&u->scheme, p, n);
-    for (size_t i = 0; i < u->scheme.len; i++) u->scheme.data[i] = un_ascii_lower(u->scheme.data[i]);
+    un_lower_ascii(u->scheme.data, u->scheme.len);
     u->has_scheme = 1;
     u->special = un_special_index(u->scheme.data, u->scheme.len);
 }
