@@ -1,6 +1,6 @@
 # make run: the main job (crawl-dedup on the bundled sample); needs only urlnorm itself.
 # make test: creates .venv if needed, installs urlnorm with its test, lint, report and engine
-# extras (Spark, Ray, DuckDB), and runs the test suite. Both rebuild when pyproject.toml changes.
+# extras (Spark, Ray, DuckDB, Delta and Iceberg), and runs the test suite. Both rebuild when pyproject.toml changes.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -16,7 +16,7 @@ $(BASE): pyproject.toml
 	touch $(BASE)
 
 $(STAMP): $(BASE)
-	$(BIN)/python -m pip install --quiet -e '.[test,lint,spark,ray,report,duckdb]'
+	$(BIN)/python -m pip install --quiet -e '.[test,lint,spark,ray,report,duckdb,lake]'
 	touch $(STAMP)
 
 run: $(BASE)

@@ -12,6 +12,8 @@ WRITERS = ("parquet", "csv", "ndjson", "text")
 KEEP = ("first", "last", "shortest")
 # What bytes that are not UTF-8 become: a null and an error code, or percent-encoded.
 INVALID_UTF8 = ("error", "encode")
+# Output columns a dataset's rows can be sorted by within each file.
+SORT_KEYS = ("surt",)
 # Column sets the command line adds: Common Crawl's columnar index columns.
 CC_INDEX = "cc-index"
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import urlnorm
-from urlnorm.choices import CC_INDEX, INVALID_UTF8, KEEP, WRITERS, InputError
+from urlnorm.choices import CC_INDEX, INVALID_UTF8, KEEP, SORT_KEYS, WRITERS, InputError
 
 if TYPE_CHECKING:
     import polars as pl
@@ -39,6 +39,12 @@ PROFILE_HELP = (
     "normalisation profile: rfc3986, whatwg, canonical, crawl, ia, a registered one, "
     "or a profile file (.toml)"
 )
+INPUT_HELP = (
+    "a file (Parquet, CSV, NDJSON, CDX, CDXJ, or text with one URL a line), a glob, a folder of "
+    "Hive partitions, an object-store URL (s3://, gs://, az://, hf://), delta:LOCATION, "
+    "iceberg:NAMESPACE.TABLE, or - for stdin"
+)
+INPUT_FORMATS = ("parquet", "csv", "ndjson", "text", "cdx", "cdxj")
 COLUMN_HELP = "the column holding the URLs (text input: the name given to its one column)"
 
 
@@ -61,27 +67,130 @@ def elapsed(label: str, *, quiet: bool) -> Iterator[None]:
 
 
 def cmd_normalize(args: argparse.Namespace) -> None:
-    """Normalise a column (optionally split and deduplicate it) into a new file."""
-    from urlnorm import engine, io, progress
-    from urlnorm.polars import dedup_keyed
+    """Normalise a column (optionally split and deduplicate it) into a file, dataset or table."""
+    from urlnorm import io, progress, runs, targets
 
+    source = _source(args)
+    layout = targets.Layout(tuple(args.partition_by), args.max_rows_per_file, args.sort)
+    target = targets.resolve(args.output, source.options, layout=layout, catalog=args.catalog)
+    _check_output(args, target)
     notes = io.ReadNotes()
-    frame = io.scan(args.input, args.column, notes)
-    with progress.rows(
-        f"normalising {args.input}", partial(io.row_total, args.input), quiet=args.quiet
-    ) as counter:
-        frame = counter.track(frame)
-        fields = ("normalized", "error", *(engine.RECORD_FIELDS if args.split else ()))
-        # One pass a row: the key, its error and the record come from one normalisation.
-        frame = io.parsed(frame, args.column, args.profile, fields, invalid_utf8=args.invalid_utf8)
-        if args.columns == CC_INDEX:
-            frame = io.with_cc_index(frame, args.column)
-        if args.dedup:
-            frame = dedup_keyed(frame, args.column, "normalized", keep=args.keep)
-        io.write(frame, args.output, args.format, text_column="normalized")
+    first = io.scan_files(source, source.files[:1], args.column, io.ReadNotes())
+    fields = _fields(args, layout, first.collect_schema().names())
+    plan = partial(_normalized, args=args, fields=fields, layout=layout)
+    added = [*fields, *(("count",) if args.dedup or args.seen else ())]
+    targets.check_columns(target, layout, first.collect_schema().names(), added)
+    total = partial(_total, source)
+    with progress.rows(f"normalising {args.input}", total, quiet=args.quiet) as counter:
+        if (
+            target.kind in ("dataset", "delta", "iceberg")
+            and source.kind == "files"
+            and (args.seen or not args.dedup)
+        ):
+            job = runs.Job(
+                source,
+                target,
+                args.column,
+                plan,
+                _identity(args, source),
+                layout,
+                args.mode,
+                args.profile,
+                args.seen,
+                args.skip_bad_files,
+            )
+            summary = runs.per_file(job, notes, counter)
+        else:
+            frame = plan(counter.track(io.scan(source, args.column, notes)))
+            summary = _write_whole(frame, target, layout, args)
     tell(args.input, notes)
     if args.output != "-":
         say(f"wrote {args.output}")
+        for line in summary.lines():
+            say(f"  {line}")
+
+
+def _source(args: argparse.Namespace) -> Any:
+    """The input the command's arguments name (a file, glob, folder, prefix or table)."""
+    from urlnorm import dataset, storage
+
+    return dataset.resolve(
+        args.input,
+        storage.parse_options(args.storage_option),
+        fmt=args.input_format,
+        read_unmarked=args.read_unmarked,
+        catalog=args.catalog,
+    )
+
+
+def _total(source: Any) -> int | None:
+    from urlnorm import dataset
+
+    return dataset.row_total(source)
+
+
+def _check_output(args: argparse.Namespace, target: Any) -> None:
+    if target.kind not in ("stdout", "file") and args.format != "parquet":
+        raise InputError(f"a dataset or table is written as Parquet, not {args.format}")
+    if args.seen and target.kind in ("stdout", "file"):
+        raise InputError("--seen appends new keys to a dataset or table: name one as output")
+    if args.seen == args.output and args.mode == "overwrite":
+        raise InputError("--seen names the output itself: give --mode append")
+
+
+def _fields(args: argparse.Namespace, layout: Any, columns: list[str]) -> tuple[str, ...]:
+    """The parse's outputs the command asks for: each computed in the same pass a row."""
+    from urlnorm import engine
+
+    wanted = ["normalized", "error", *(engine.RECORD_FIELDS if args.split else ())]
+    wanted += ["key_hash"] if args.seen else []
+    wanted += [layout.sort] if layout.sort else []
+    wanted += [p for p in layout.partition_by if p in engine.PARSE_SCHEMA and p not in columns]
+    return tuple(dict.fromkeys(wanted))
+
+
+def _normalized(
+    frame: pl.LazyFrame, *, args: argparse.Namespace, fields: tuple[str, ...], layout: Any
+) -> pl.LazyFrame:
+    """One input's rows normalised (and keyed, split, deduplicated) as the command asks."""
+    from urlnorm import io
+    from urlnorm.polars import UrlExprNamespace, dedup_keyed
+
+    names = frame.collect_schema().names()
+    frame = io.parsed(frame, args.column, args.profile, fields, invalid_utf8=args.invalid_utf8)
+    if args.columns == CC_INDEX:
+        frame = io.with_cc_index(frame, args.column)
+    if "tld" in layout.partition_by and "tld" not in names:
+        frame = frame.with_columns(UrlExprNamespace(pl.col("normalized")).tld().alias("tld"))
+    if args.dedup or args.seen:
+        frame = dedup_keyed(frame, args.column, "normalized", keep=args.keep)
+    return frame
+
+
+def _identity(args: argparse.Namespace, source: Any) -> str:
+    """What makes a rerun the same command, for resuming: inputs, options and output."""
+    import json
+
+    chosen = {k: v for k, v in vars(args).items() if k not in ("run", "quiet")}
+    return json.dumps([chosen, source.files, source.sizes], sort_keys=True, default=str)
+
+
+def _write_whole(frame: pl.LazyFrame, target: Any, layout: Any, args: argparse.Namespace) -> Any:
+    """Write every row at once (a file, or a dataset deduplicated as a whole)."""
+    import json
+
+    from urlnorm import io, runs, targets
+
+    if target.kind in ("stdout", "file"):
+        io.write(frame, args.output, args.format, text_column="normalized")
+    elif target.kind == "dataset":
+        targets.write_dataset(frame, target, layout, args.mode)
+    else:
+        properties = {targets.RUN_PROPERTY: runs.run_id(_identity(args, _source(args)))}
+        properties[runs.COMPLETE_PROPERTY] = "true"
+        properties[targets.INPUTS_PROPERTY] = json.dumps([])
+        targets.write_table(frame, target, layout, args.mode, properties)
+    return runs.Summary(written=1)
 
 
 def tell(source: str, notes: io.ReadNotes) -> None:
@@ -109,13 +218,14 @@ def _read(args: argparse.Namespace, *columns: str) -> pl.DataFrame:
     from urlnorm import io, progress
 
     notes = io.ReadNotes()
-    frame = io.scan(args.input, args.column, notes)
+    source = _source(args)
+    frame = io.scan(source, args.column, notes)
     names = frame.collect_schema().names()
     missing = [c for c in columns if c not in names]
     if missing:
         raise InputError(f"column {missing[0]!r} not in {args.input}")
     frame = io.without_malformed(frame, args.column)
-    total = partial(io.row_total, args.input)
+    total = partial(_total, source)
     with progress.rows(f"reading {args.input}", total, quiet=args.quiet) as counter:
         rows = counter.track(frame.select(columns)).collect(engine="streaming")
     tell(args.input, notes)
@@ -235,9 +345,69 @@ def _command(sub: Any, name: str, help_text: str, common: argparse.ArgumentParse
 
 
 def _input_options(cmd: argparse.ArgumentParser) -> None:
-    cmd.add_argument("input", help="Parquet, CSV, NDJSON, or text with one URL a line; - for stdin")
+    cmd.add_argument("input", help=INPUT_HELP)
     cmd.add_argument("--column", default="url", help=COLUMN_HELP)
     cmd.add_argument("--profile", default="canonical", help=PROFILE_HELP)
+    _dataset_options(cmd)
+
+
+def _dataset_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--storage-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an object-store option as Polars takes it (aws_endpoint_url=..., repeatable); "
+        "the standard environment variables are read too",
+    )
+    cmd.add_argument(
+        "--input-format",
+        choices=INPUT_FORMATS,
+        help="the input's format (default: by each file's suffix; text otherwise)",
+    )
+    cmd.add_argument(
+        "--read-unmarked",
+        action="store_true",
+        help="read an object-store prefix that has no _SUCCESS marker (its writer may not have "
+        "finished)",
+    )
+    cmd.add_argument(
+        "--catalog", default="default", help="the pyiceberg catalog of iceberg: tables"
+    )
+
+
+def _output_options(cmd: argparse.ArgumentParser) -> None:
+    cmd.add_argument(
+        "--partition-by",
+        action="append",
+        default=[],
+        metavar="COLUMN",
+        help="Hive partitions of a dataset by an input or output column (registered_domain, "
+        "host, tld, scheme, ...; repeatable)",
+    )
+    cmd.add_argument(
+        "--max-rows-per-file", type=int, metavar="N", help="at most N rows in each output file"
+    )
+    cmd.add_argument(
+        "--sort", choices=SORT_KEYS, help="rows sorted by this key within each output file"
+    )
+    cmd.add_argument(
+        "--mode",
+        default="overwrite",
+        choices=("overwrite", "append"),
+        help="replace a dataset or table, or add to it",
+    )
+    cmd.add_argument(
+        "--seen",
+        metavar="TABLE",
+        help="deduplicate against the keys of this dataset or table and append only new "
+        "classes (it may be the output itself, with --mode append)",
+    )
+    cmd.add_argument(
+        "--skip-bad-files",
+        action="store_true",
+        help="leave out input files that cannot be read (named in the summary) instead of failing",
+    )
 
 
 def parser() -> argparse.ArgumentParser:
@@ -261,7 +431,12 @@ def parser() -> argparse.ArgumentParser:
         sub, "normalize", "normalise a file of URLs into Parquet, CSV, NDJSON or text", common
     )
     _input_options(norm)
-    norm.add_argument("output", help="the file to write; - for standard output")
+    norm.add_argument(
+        "output",
+        help="the file to write; a folder or object-store prefix (a dataset: ends in / or has "
+        "no suffix); delta:LOCATION or iceberg:NAMESPACE.TABLE; - for standard output",
+    )
+    _output_options(norm)
     norm.add_argument(
         "--split", action="store_true", help="add the normalised URL's record columns"
     )
@@ -298,6 +473,7 @@ def parser() -> argparse.ArgumentParser:
         sub, "learn", "learn per-host rules from URLs and content digests (a crawl log)", common
     )
     learn.add_argument("input", help="Parquet, CSV, NDJSON, CDX or CDXJ with URLs and digests")
+    _dataset_options(learn)
     learn.add_argument("output", help="the profile file to write (TOML)")
     learn.add_argument("--column", default="url", help="the column holding the URLs")
     learn.add_argument("--digest", default="digest", help="the column holding content digests")

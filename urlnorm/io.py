@@ -13,15 +13,17 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
 import polars as pl
 
+from urlnorm import dataset, storage, tables
 from urlnorm.choices import WRITERS, InputError
 from urlnorm.core.profiles import Profile
+from urlnorm.dataset import Source
 from urlnorm.polars import UrlExprNamespace
 from urlnorm.read_notes import LINE_ERROR, ReadNotes
 
@@ -31,11 +33,10 @@ __all__ = [
     "InputError",
     "ReadNotes",
     "atomic_target",
-    "input_format",
     "parsed",
     "read_notes",
-    "row_total",
     "scan",
+    "scan_files",
     "without_malformed",
     "write",
     "write_all",
@@ -43,72 +44,70 @@ __all__ = [
 ]
 PARSED = "__urlnorm_parsed"
 
-READERS = {
-    ".parquet": "parquet",
-    ".csv": "csv",
-    ".ndjson": "ndjson",
-    ".jsonl": "ndjson",
-    ".cdx": "cdx",
-    ".cdxj": "cdxj",
-}
 # What a URL column may hold: text, bytes, or nothing yet.
 URL_TYPES = (pl.String, pl.Binary, pl.Null, pl.Categorical, pl.Enum)
 
 
-def input_format(path: str) -> str:
-    """The format of an input path by its suffix; anything else is plain text.
+def scan(
+    source: str | Source,
+    column: str,
+    notes: ReadNotes | None = None,
+    options: Mapping[str, str] | None = None,
+) -> pl.LazyFrame:
+    """A lazy table with ``column`` from ``source``; plain text becomes a single column.
 
-    >>> input_format("a/b.parquet"), input_format("-"), input_format("urls.txt")
-    ('parquet', 'text', 'text')
+    ``source`` is a :class:`~urlnorm.dataset.Source` or what :func:`urlnorm.dataset.resolve`
+    takes (a file, glob, folder, object-store URL, ``delta:``/``iceberg:`` table, ``-``). The
+    line formats are read as bytes (:mod:`urlnorm.readers`): their URL column is Binary, and
+    a table that can hold malformed lines has :data:`LINE_ERROR`. ``notes`` receives what the
+    read met. A URL column that holds neither text nor bytes is an error, before any row is
+    read.
     """
-    return READERS.get(Path(path).suffix.lower(), "text")
+    if isinstance(source, str):
+        source = dataset.resolve(source, options)
+    return scan_files(source, source.files, column, notes or ReadNotes())
 
 
-def scan(path: str, column: str, notes: ReadNotes | None = None) -> pl.LazyFrame:
-    """A lazy table with ``column`` from ``path``; plain text becomes a single column.
-
-    The line formats are read as bytes (:mod:`urlnorm.readers`): their URL column is Binary,
-    and a table that can hold malformed lines has :data:`LINE_ERROR`. ``notes`` receives what
-    the read met. A URL column that holds neither text nor bytes is an error, before any row
-    is read.
-    """
-    if path != "-":
-        _check_readable(Path(path))
-    kind = input_format(path)
+def scan_files(source: Source, files: Sequence[str], column: str, notes: ReadNotes) -> pl.LazyFrame:
+    """``files`` of ``source`` (all of a table) as one lazy table, checked for ``column``."""
     try:
-        frame = _scan(path, kind, column, notes or ReadNotes())
+        frame = _scan(source, files, column, notes)
         schema = frame.collect_schema()
+    except InputError:
+        raise
     except (pl.exceptions.PolarsError, OSError, UnicodeDecodeError, ValueError) as exc:
-        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(f"cannot read {path} as {kind}: {reason}") from None
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise InputError(f"cannot read {source.spec} as {source.format}: {reason[:300]}") from None
     if column not in schema:
         names = ", ".join(n for n in schema.names() if n != LINE_ERROR)
-        raise InputError(f"column {column!r} not in {path}; columns are {names}")
+        raise InputError(f"column {column!r} not in {source.spec}; columns are {names}")
     if not isinstance(schema[column], URL_TYPES):
-        raise InputError(f"column {column!r} of {path} holds {schema[column]}, not text")
+        raise InputError(f"column {column!r} of {source.spec} holds {schema[column]}, not text")
     return frame
 
 
-def _check_readable(path: Path) -> None:
-    """An input path that is no file to read is an error before anything else is done."""
-    if path.is_dir():
-        raise InputError(f"cannot read {path}: a directory")
-    if not path.exists():
-        raise InputError(f"cannot read {path}: no such file")
-    if not path.is_file():
-        raise InputError(f"cannot read {path}: not a regular file")
-    try:
-        path.open("rb").close()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from None
-
-
-def _scan(path: str, kind: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
-    if kind == "parquet":
-        return pl.scan_parquet(path)
+def _scan(source: Source, files: Sequence[str], column: str, notes: ReadNotes) -> pl.LazyFrame:
+    if source.kind == "iceberg":
+        return pl.scan_iceberg(source.base, catalog=tables.catalog(source.catalog))
+    if source.format == "parquet":
+        return dataset.scan_parquet(source, tuple(files))
     from urlnorm import readers  # pyarrow and NumPy, which a Parquet job never needs
 
-    return readers.scan(path, kind, column, notes)
+    if source.kind == "stdin":
+        return readers.scan("-", source.format, column, notes)
+    frames = [_scan_lines(source, f, column, notes) for f in files]
+    return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
+
+
+def _scan_lines(source: Source, file: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
+    """One line-format file, a remote one through a local copy, with its partition columns."""
+    from urlnorm import readers
+
+    local = storage.fetched(file, source.options) if storage.is_remote(file) else file
+    mine = notes if len(source.files) == 1 else notes.of(file)
+    frame = readers.scan(local, source.format, column, mine)
+    values = dataset.partition_values(source.base, file)
+    return frame.with_columns(pl.lit(v, pl.String).alias(k) for k, v in values.items())
 
 
 CC_DROPPED = "__cc_index_"
@@ -169,7 +168,8 @@ def without_malformed(frame: pl.LazyFrame, *columns: str) -> pl.LazyFrame:
 
 def read_notes(notes: ReadNotes) -> dict[str, object]:
     """A pipeline summary's line for the malformed lines of its input, if it had any."""
-    return {"malformed lines": notes.malformed.count} if notes.malformed else {}
+    total = notes.malformed_total
+    return {"malformed lines": total} if total else {}
 
 
 def url_text(column: str) -> pl.Expr:
@@ -179,26 +179,6 @@ def url_text(column: str) -> pl.Expr:
     return pl.col(column).map_batches(
         lambda s: decoded(s)[0], return_dtype=pl.String, is_elementwise=True
     )
-
-
-def row_total(path: str) -> int | None:
-    """How many rows ``path`` holds, for a progress bar; None for standard input.
-
-    Parquet's metadata has the count. For the line formats (text, CSV, NDJSON, CDX, CDXJ) it is
-    the line count from one pass over the bytes (a CSV field holding a line break makes it an
-    estimate).
-    """
-    if path == "-":
-        return None
-    kind = input_format(path)
-    if kind == "parquet":
-        return int(pl.scan_parquet(path).select(pl.len()).collect().item())
-    lines, last = 0, b"\n"
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 24):
-            lines, last = lines + chunk.count(b"\n"), chunk[-1:]
-    lines += last != b"\n"  # a last line without its line break
-    return max(lines - (kind in ("csv", "cdx")), 0)  # their header line
 
 
 # Temporary output folders not yet renamed or removed, for discard_partial_outputs().

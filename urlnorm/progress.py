@@ -24,6 +24,10 @@ class Counter(Protocol):
         """``frame``, its rows counted as the streaming engine reads them."""
         ...
 
+    def describe(self, label: str) -> None:
+        """Show ``label`` beside the count (files done of a dataset's files)."""
+        ...
+
 
 class Unshown:
     """The counter when no bar is shown: frames pass as they are."""
@@ -31,6 +35,9 @@ class Unshown:
     def track(self, frame: pl.LazyFrame) -> pl.LazyFrame:
         """``frame`` itself."""
         return frame
+
+    def describe(self, label: str) -> None:
+        """Nothing: no bar is shown."""
 
 
 @contextmanager

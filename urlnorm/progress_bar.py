@@ -41,6 +41,10 @@ class RowCounter:
         schema = frame.collect_schema()
         return frame.map_batches(self, schema=schema, streamable=True)
 
+    def describe(self, label: str) -> None:
+        """Show ``label`` (a dataset's files done of the total) before the counts."""
+        self.bar.update(self.task, description=label)
+
     def finish(self) -> None:
         """Show the final count as the total (a line-count total can be an estimate)."""
         done = self.bar.tasks[self.task].completed

@@ -46,6 +46,16 @@ class ReadNotes:
     unit: str = "line"
     malformed: Lines = field(default_factory=Lines)
     undecodable: Lines = field(default_factory=Lines)
+    files: dict[str, ReadNotes] = field(default_factory=dict)
+
+    def of(self, file: str) -> ReadNotes:
+        """The notes of one file of a dataset, which :meth:`messages` names."""
+        return self.files.setdefault(file, ReadNotes())
+
+    @property
+    def malformed_total(self) -> int:
+        """Malformed lines met in this read and in every file of it."""
+        return self.malformed.count + sum(n.malformed_total for n in self.files.values())
 
     def messages(self) -> list[str]:
         """One sentence for each kind of line met, with the number of the first.
@@ -64,7 +74,7 @@ class ReadNotes:
                 f"{self._count(self.undecodable)} with bytes that are not UTF-8 outside the URL, "
                 f"read as U+FFFD (the first is {self.unit} {self.undecodable.first})"
             )
-        return said
+        return said + [f"{f}: {m}" for f, notes in self.files.items() for m in notes.messages()]
 
     def restart(self) -> None:
         """Forget what an earlier run of the same read met."""

@@ -1,0 +1,290 @@
+"""A command's run over a dataset: one input file at a time into a dataset or a table.
+
+A run killed at any point and started again with the same command finishes the files left,
+with no row lost and none written twice.
+
+- Into a dataset, each input file's rows become files named after it (``part-ID-N``), and a
+  ledger entry (``_urlnorm/done/ID``) is written after them; a rerun of the same command (the
+  same ``identity``) skips the files in the ledger and deletes what an unfinished file left
+  before writing it again. The dataset is published last (moved in place locally, its
+  ``_SUCCESS`` marker put on an object store) and the ledger removed.
+- Into a Delta or Iceberg table, each input file is one atomic commit that records the run and
+  the file; a rerun reads the table's history and commits the files not yet there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from urlnorm import dataset, io, storage, targets
+from urlnorm.choices import InputError
+from urlnorm.core.profiles import Profile
+from urlnorm.dataset import Source
+from urlnorm.progress import Counter, Unshown
+from urlnorm.read_notes import ReadNotes
+from urlnorm.seen import SeenKeys
+from urlnorm.targets import INPUTS_PROPERTY, RUN_PROPERTY, Layout, Target
+
+LEDGER = "_urlnorm"
+COMPLETE_PROPERTY = "urlnorm.complete"
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a run does: ``plan`` turns one scanned input into its output rows."""
+
+    source: Source
+    target: Target
+    column: str
+    plan: Callable[[pl.LazyFrame], pl.LazyFrame]
+    identity: str
+    layout: Layout = field(default_factory=Layout)
+    mode: str = "overwrite"
+    profile: str | Profile = "canonical"
+    seen: str | None = None
+    skip_bad_files: bool = False
+
+
+@dataclass
+class Summary:
+    """What a run did, for the command's closing lines."""
+
+    written: int = 0
+    resumed: int = 0
+    skipped: list[str] = field(default_factory=list)
+    rows: int | None = None
+
+    def lines(self) -> list[str]:
+        """One line a fact, for standard error."""
+        said = [f"files written: {self.written}"]
+        if self.resumed:
+            said.append(f"files already done by an earlier run: {self.resumed}")
+        if self.rows is not None:
+            said.append(f"rows written: {self.rows:,}")
+        said += [f"skipped bad file: {name}" for name in self.skipped]
+        return said
+
+
+def file_id(file: str, size: int) -> str:
+    """A short stable name for one input file (its location and size).
+
+    >>> file_id("s3://b/in/a.parquet", 10)
+    '576388e5ecf14456'
+    """
+    return hashlib.sha256(f"{file}\0{size}".encode()).hexdigest()[:16]
+
+
+def run_id(identity: str) -> str:
+    """A short stable name for a command (its inputs, options and target)."""
+    return hashlib.sha256(identity.encode()).hexdigest()[:16]
+
+
+def checked_files(source: Source, skip: bool) -> tuple[list[tuple[str, int]], list[str]]:
+    """The source's files whose Parquet footer reads, and those that do not.
+
+    A bad file fails the run before anything is written, unless ``skip``: then it is left out
+    and named in the summary.
+    """
+    good, bad = [], []
+    for file, size in zip(source.files, source.sizes, strict=True):
+        if source.format == "parquet" and not _footer_reads(source, file):
+            if not skip:
+                raise InputError(f"cannot read {file}: not a Parquet file (--skip-bad-files)")
+            bad.append(file)
+            continue
+        good.append((file, size))
+    return good, bad
+
+
+def _footer_reads(source: Source, file: str) -> bool:
+    try:
+        dataset.scan_parquet(source, (file,)).collect_schema()
+    except (pl.exceptions.PolarsError, OSError):
+        return False
+    return True
+
+
+def per_file(job: Job, notes: ReadNotes, counter: Counter | None = None) -> Summary:
+    """Run ``job`` one input file at a time, resuming an earlier run of the same command."""
+    counter = counter or Unshown()
+    files, bad = checked_files(job.source, job.skip_bad_files)
+    run = run_id(job.identity)
+    writer = _TableWriter(job, run) if job.target.table else _DatasetWriter(job, run)
+    done = writer.begin()
+    ids = [file_id(f, s) for f, s in files]
+    pending = [(f, i) for (f, _), i in zip(files, ids, strict=True) if i not in done]
+    summary = Summary(resumed=len(files) - len(pending), skipped=bad)
+    seen = _seen(job, writer) if job.seen else None
+    if seen is not None:
+        summary.rows = 0
+    for n, (file, ident) in enumerate(pending, start=1):
+        counter.describe(f"file {summary.resumed + n} of {len(files)}")
+        frame = job.plan(counter.track(io.scan_files(job.source, [file], job.column, notes)))
+        if seen is not None:
+            rows = seen.new_rows(frame.collect(engine="streaming"))
+            seen.add(rows)
+            summary.rows = (summary.rows or 0) + rows.height
+            frame = rows.lazy()
+        writer.write(frame, file, ident, last=n == len(pending))
+        storage.release([file])
+        summary.written += 1
+    writer.finish(empty=not pending)
+    return summary
+
+
+def _seen(job: Job, writer: _DatasetWriter | _TableWriter) -> SeenKeys:
+    """The seen keys: the target as it stands (with this run's files so far), or a table."""
+    if job.seen == job.target.spec:
+        frames = writer.current()
+    else:
+        source = dataset.resolve(job.seen or "", job.source.options, read_unmarked=True)
+        frames = [io.scan_files(source, source.files, "normalized", ReadNotes())]
+    keys = SeenKeys(job.profile, frames)
+    keys.load()
+    return keys
+
+
+class _DatasetWriter:
+    """Files into a dataset's folder (a staging folder locally), a ledger beside them."""
+
+    def __init__(self, job: Job, run: str) -> None:
+        self.job, self.run, self.target = job, run, job.target
+        remote = storage.is_remote(self.target.location)
+        self.folder = (
+            self.target.location if remote else targets.staging_folder(self.target.location)
+        )
+        self.options = self.target.options
+
+    def _ledger(self, *names: str) -> str:
+        return storage.join(self.folder, LEDGER, *names)
+
+    def begin(self) -> set[str]:
+        """The input files an earlier run of the same command finished (and a clean folder)."""
+        run_file = self._ledger("run")
+        if (
+            storage.exists(run_file, self.options)
+            and storage.get(run_file, self.options).decode() == self.run
+        ):
+            done = {
+                Path(f).name for f, _ in storage.files_below(self._ledger("done"), self.options)
+            }
+            self._drop_unfinished(done)
+            return done
+        self._start()
+        storage.put(run_file, self.run.encode(), self.options)
+        return set()
+
+    def _start(self) -> None:
+        if storage.is_remote(self.folder):
+            targets.unmark(self.target)
+            if self.job.mode == "overwrite":
+                targets.clear(self.target)
+            return
+        shutil.rmtree(self.folder, ignore_errors=True)
+        existing = Path(self.target.location)
+        if self.job.mode == "append" and existing.is_dir():
+            shutil.copytree(existing, self.folder)
+            (Path(self.folder) / storage.MARKER).unlink(missing_ok=True)
+        Path(self.folder).mkdir(parents=True, exist_ok=True)
+
+    def _drop_unfinished(self, done: set[str]) -> None:
+        """Delete the files a killed run wrote for inputs it did not finish."""
+        stale = [
+            f
+            for f, _ in storage.files_below(self.folder, self.options)
+            if Path(f).name.startswith("part-")
+            and Path(f).name.split("-")[1] not in done
+            and self._is_this_runs(Path(f).name)
+        ]
+        storage.remove(stale, self.options)
+
+    def _is_this_runs(self, name: str) -> bool:
+        ids = {
+            file_id(f, s) for f, s in zip(self.job.source.files, self.job.source.sizes, strict=True)
+        }
+        return name.split("-")[1] in ids
+
+    def current(self) -> list[pl.LazyFrame]:
+        """The dataset's rows as they stand, for incremental dedup against the target."""
+        try:
+            source = dataset.resolve(self.folder, self.options, read_unmarked=True, fmt="parquet")
+        except InputError:
+            return []
+        return [io.scan_files(source, source.files, "normalized", ReadNotes())]
+
+    def write(self, frame: pl.LazyFrame, file: str, ident: str, *, last: bool) -> None:
+        """One input file's rows as its own files, then its ledger entry."""
+        targets.sink_dataset(frame, self.folder, self.job.layout, ident, self.options)
+        storage.put(self._ledger("done", ident), b"", self.options)
+
+    def finish(self, *, empty: bool) -> None:
+        """Publish the dataset and remove the ledger."""
+        ledger = [
+            f for f, _ in storage.files_below(storage.join(self.folder, LEDGER), self.options)
+        ]
+        storage.remove(ledger, self.options)
+        if storage.is_remote(self.folder):
+            targets.mark(self.target)
+        else:
+            shutil.rmtree(Path(self.folder, LEDGER), ignore_errors=True)
+            targets.publish(self.target)
+
+
+class _TableWriter:
+    """One commit an input file, each recording the run and the file."""
+
+    def __init__(self, job: Job, run: str) -> None:
+        self.job, self.run, self.target = job, run, job.target
+        self.first = True
+
+    def begin(self) -> set[str]:
+        """The input files earlier commits of this unfinished run covered."""
+        done = unfinished_inputs(targets.table_history(self.target), self.run)
+        self.first = not done
+        return done
+
+    def current(self) -> list[pl.LazyFrame]:
+        """The table's rows as they stand, for incremental dedup against the target."""
+        if not targets.table_history(self.target):
+            return []
+        source = dataset.resolve(self.target.spec, self.target.options, catalog=self.target.catalog)
+        return [io.scan_files(source, (), "normalized", ReadNotes())]
+
+    def write(self, frame: pl.LazyFrame, file: str, ident: str, *, last: bool) -> None:
+        """One atomic commit of one input file's rows."""
+        mode = self.job.mode if self.first else "append"
+        properties = {RUN_PROPERTY: self.run, INPUTS_PROPERTY: json.dumps([ident])}
+        if last:
+            properties[COMPLETE_PROPERTY] = "true"
+        targets.write_table(frame, self.target, self.job.layout, mode, properties)
+        self.first = False
+
+    def finish(self, *, empty: bool) -> None:
+        """Nothing: each commit was final."""
+
+
+def unfinished_inputs(history: Sequence[dict[str, str]], run: str) -> set[str]:
+    """The inputs covered by the commits of ``run`` since its last complete one (oldest first).
+
+    >>> run = {"urlnorm.run": "r"}
+    >>> a, b = {**run, "urlnorm.inputs": '["a"]'}, {**run, "urlnorm.inputs": '["b"]'}
+    >>> sorted(unfinished_inputs([a, b], "r"))
+    ['a', 'b']
+    >>> sorted(unfinished_inputs([a, {**b, "urlnorm.complete": "true"}, a], "r"))
+    ['a']
+    """
+    done: set[str] = set()
+    for properties in history:
+        if properties.get(RUN_PROPERTY) != run:
+            continue
+        done.update(json.loads(properties.get(INPUTS_PROPERTY, "[]")))
+        if properties.get(COMPLETE_PROPERTY):
+            done = set()
+    return done

@@ -1,0 +1,254 @@
+"""Object stores: which locations are remote, their options, and the few calls urlnorm makes.
+
+Polars reads and writes the data itself, through its own object-store client, with the
+``storage_options`` given here (and the standard environment variables, which it reads on its
+own). urlnorm needs a store only for what Polars does not do: list the files of a prefix, read
+a line-format file's bytes, and put, find and remove the ``_SUCCESS`` marker and the run
+ledger. Those calls go through Arrow's file systems (``pyarrow.fs``), configured from the same
+options, so one ``--storage-option`` reaches both clients.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from urlnorm.choices import InputError
+
+if TYPE_CHECKING:
+    import pyarrow.fs as pafs
+
+# The URL schemes of the object stores Polars reads (s3a is Hadoop's name for S3).
+REMOTE_SCHEMES = ("s3", "s3a", "gs", "gcs", "az", "azure", "abfs", "abfss", "hf")
+# The marker a writer puts last in a complete dataset (the Hadoop and Spark convention).
+MARKER = "_SUCCESS"
+# Options of Polars' object-store client (object_store's configuration keys, with or without
+# their store's prefix) that Arrow's S3 file system takes under other names.
+S3_OPTIONS = {
+    "access_key": ("aws_access_key_id", "access_key_id", "AWS_ACCESS_KEY_ID"),
+    "secret_key": ("aws_secret_access_key", "secret_access_key", "AWS_SECRET_ACCESS_KEY"),
+    "session_token": ("aws_session_token", "session_token", "token", "AWS_SESSION_TOKEN"),
+    "region": ("aws_region", "region", "aws_default_region", "AWS_REGION", "AWS_DEFAULT_REGION"),
+    "endpoint_override": (
+        "aws_endpoint_url",
+        "aws_endpoint",
+        "endpoint_url",
+        "endpoint",
+        "AWS_ENDPOINT_URL_S3",
+        "AWS_ENDPOINT_URL",
+    ),
+}
+AZURE_OPTIONS = {
+    "account_name": ("azure_storage_account_name", "account_name", "AZURE_STORAGE_ACCOUNT_NAME"),
+    "account_key": ("azure_storage_account_key", "account_key", "AZURE_STORAGE_ACCOUNT_KEY"),
+}
+
+
+def is_remote(location: str) -> bool:
+    """Whether ``location`` names an object in a store rather than a local path.
+
+    >>> is_remote("s3://bucket/key.parquet"), is_remote("lake/in"), is_remote("C:/x")
+    (True, False, False)
+    """
+    scheme, sep, _ = location.partition("://")
+    return bool(sep) and scheme.lower() in REMOTE_SCHEMES
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """``KEY=VALUE`` pairs (the command's repeatable ``--storage-option``) as a mapping.
+
+    >>> parse_options(["aws_region=eu-west-1", "aws_endpoint_url=http://127.0.0.1:9000"])
+    {'aws_region': 'eu-west-1', 'aws_endpoint_url': 'http://127.0.0.1:9000'}
+    """
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"a storage option is KEY=VALUE, not {pair!r}")
+        options[key.strip()] = value
+    return options
+
+
+def split_location(location: str) -> tuple[str, str]:
+    """A remote location's scheme and its path below the scheme (bucket first).
+
+    >>> split_location("S3://bucket/a/b/")
+    ('s3', 'bucket/a/b')
+    """
+    scheme, _, rest = location.partition("://")
+    return scheme.lower(), rest.rstrip("/")
+
+
+def join(location: str, *names: str) -> str:
+    """``names`` below ``location``, local or remote.
+
+    >>> join("s3://b/out/", "part=x", "a.parquet"), join("out", "_SUCCESS")
+    ('s3://b/out/part=x/a.parquet', 'out/_SUCCESS')
+    """
+    if is_remote(location):
+        return "/".join([location.rstrip("/"), *names])
+    return str(Path(location, *names))
+
+
+@dataclass(frozen=True)
+class Store:
+    """A location's file system (Arrow's) and the location's path in it."""
+
+    fs: pafs.FileSystem
+    path: str
+
+    def below(self, name: str) -> str:
+        """The path of ``name`` below this location."""
+        return f"{self.path}/{name}" if self.path else name
+
+
+def store(location: str, options: Mapping[str, str]) -> Store:
+    """The file system that holds ``location`` (a remote URL or a local path)."""
+    import pyarrow.fs as pafs
+
+    if not is_remote(location):
+        return Store(pafs.LocalFileSystem(), str(Path(location).absolute()))
+    scheme, path = split_location(location)
+    if scheme in ("s3", "s3a"):
+        return Store(_s3(options), path)
+    if scheme in ("gs", "gcs"):
+        return Store(pafs.GcsFileSystem(), path)
+    if scheme in ("az", "azure", "abfs", "abfss"):
+        return Store(pafs.AzureFileSystem(**_chosen(AZURE_OPTIONS, options)), path)
+    raise InputError(f"cannot list {location}: name its files, or a glob Polars expands")
+
+
+def _chosen(names: Mapping[str, Sequence[str]], options: Mapping[str, str]) -> dict[str, str]:
+    """Arrow's argument for each of ``names`` from the options, else the environment."""
+    lowered = {key.lower(): value for key, value in options.items()}
+    chosen = {}
+    for argument, keys in names.items():
+        for key in keys:
+            value = os.environ.get(key) if key.isupper() else lowered.get(key)
+            if value:
+                chosen[argument] = value
+                break
+    return chosen
+
+
+def _s3(options: Mapping[str, str]) -> pafs.FileSystem:
+    import pyarrow.fs as pafs
+
+    chosen: dict[str, Any] = _chosen(S3_OPTIONS, options)
+    endpoint = chosen.get("endpoint_override", "")
+    if "://" in endpoint:
+        chosen["scheme"], chosen["endpoint_override"] = endpoint.split("://", 1)
+    chosen.setdefault("region", "us-east-1")
+    return pafs.S3FileSystem(**chosen)
+
+
+def failure(location: str, exc: BaseException) -> InputError:
+    """A store's error as one line that names the location (never a traceback)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if "NoSuchBucket" in text or ("Bucket" in text and "not found" in text):
+        text = "no such bucket"
+    elif any(s in text for s in ("AccessDenied", "ACCESS_DENIED", "InvalidAccessKeyId", "403")):
+        text = "access denied (check the credentials)"
+    elif "SignatureDoesNotMatch" in text:
+        text = "access denied (the secret key does not match)"
+    return InputError(f"cannot use {location}: {text[:300]}")
+
+
+def files_below(location: str, options: Mapping[str, str]) -> list[tuple[str, int]]:
+    """Every file below ``location`` with its size, as full locations, in name order."""
+    import pyarrow.fs as pafs
+
+    where = store(location, options)
+    try:
+        infos = where.fs.get_file_info(
+            pafs.FileSelector(where.path, allow_not_found=True, recursive=True)
+        )
+    except (OSError, ValueError) as exc:
+        raise failure(location, exc) from None
+    found = [(i.path, i.size or 0) for i in infos if i.type == pafs.FileType.File]
+    base = where.path.rstrip("/")
+    return sorted((join(location, p[len(base) + 1 :]), size) for p, size in found)
+
+
+def exists(location: str, options: Mapping[str, str]) -> bool:
+    """Whether a file is at ``location``."""
+    import pyarrow.fs as pafs
+
+    where = store(location, options)
+    try:
+        return bool(where.fs.get_file_info(where.path).type == pafs.FileType.File)
+    except (OSError, ValueError) as exc:
+        raise failure(location, exc) from None
+
+
+def put(location: str, data: bytes, options: Mapping[str, str]) -> None:
+    """Write ``data`` as the whole object (or file) at ``location``."""
+    where = store(location, options)
+    if not is_remote(location):
+        Path(where.path).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with where.fs.open_output_stream(where.path) as stream:
+            stream.write(data)
+    except (OSError, ValueError) as exc:
+        raise failure(location, exc) from None
+
+
+def get(location: str, options: Mapping[str, str]) -> bytes:
+    """The whole object (or file) at ``location``."""
+    where = store(location, options)
+    try:
+        with where.fs.open_input_stream(where.path) as stream:
+            return bytes(stream.read())
+    except (OSError, ValueError) as exc:
+        raise failure(location, exc) from None
+
+
+def remove(locations: Sequence[str], options: Mapping[str, str]) -> None:
+    """Delete each file at ``locations`` (those already gone are no error)."""
+    for location in locations:
+        where = store(location, options)
+        try:
+            where.fs.delete_file(where.path)
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError) as exc:
+            raise failure(location, exc) from None
+
+
+_COPIES: list[Path] = []
+
+
+def fetched(location: str, options: Mapping[str, str]) -> str:
+    """A local copy of the remote file at ``location``, for the byte-level line readers.
+
+    The copy streams through a temporary folder removed when the process exits (or by
+    :func:`release`); the readers then keep their guarantees on bad bytes and bad lines.
+    """
+    where = store(location, options)
+    folder = Path(tempfile.mkdtemp(prefix="urlnorm-fetch-"))
+    _COPIES.append(folder)
+    copy = folder / Path(where.path).name
+    try:
+        with where.fs.open_input_stream(where.path) as source, open(copy, "wb") as out:
+            shutil.copyfileobj(source, out, 1 << 22)
+    except (OSError, ValueError) as exc:
+        raise failure(location, exc) from None
+    return str(copy)
+
+
+def release(copies: Iterator[str] | Sequence[str] = ()) -> None:
+    """Remove local copies made by :func:`fetched` (all of them when none are named)."""
+    named = {Path(c).parent for c in copies}
+    for folder in list(_COPIES):
+        if not named or folder in named:
+            shutil.rmtree(folder, ignore_errors=True)
+            _COPIES.remove(folder)
+
+
+atexit.register(release)

@@ -1,0 +1,261 @@
+"""Where a command writes, never visible half-written.
+
+A target is a file, a dataset (a folder or an object-store prefix of Parquet files, optionally
+in Hive partitions), or a Delta or Iceberg table.
+
+- A file is written beside its target and renamed (:func:`urlnorm.io.write`); one object on a
+  store appears whole when its upload completes.
+- A local dataset is written into a staging folder beside its target and moved in place when
+  complete.
+- A dataset on an object store, where nothing renames, loses its ``_SUCCESS`` marker first
+  and gets it back last; readers of urlnorm (and Spark's) refuse a prefix without it.
+- A Delta or Iceberg table gets one atomic commit per batch of input files, which records the
+  files it covered (:mod:`urlnorm.runs` resumes from that record).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import polars as pl
+
+from urlnorm import storage, tables
+from urlnorm.choices import InputError
+from urlnorm.dataset import DELTA_LOG, HIVE_NULL
+
+MODES = ("overwrite", "append")
+# What a commit of a table records of the input files it covered.
+INPUTS_PROPERTY = "urlnorm.inputs"
+RUN_PROPERTY = "urlnorm.run"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a dataset's rows are laid out in files."""
+
+    partition_by: tuple[str, ...] = ()
+    max_rows_per_file: int | None = None
+    sort: str | None = None
+
+    @property
+    def dataset(self) -> bool:
+        """Whether this layout asks for a dataset rather than one file."""
+        return bool(self.partition_by) or self.max_rows_per_file is not None
+
+
+@dataclass(frozen=True)
+class Target:
+    """A resolved output: ``kind`` is ``stdout``, ``file``, ``dataset``, ``delta``, ``iceberg``."""
+
+    spec: str
+    kind: str
+    location: str
+    options: Mapping[str, str] = field(default_factory=dict)
+    catalog: str = "default"
+
+    @property
+    def table(self) -> bool:
+        """Whether the target is a table format with atomic commits."""
+        return self.kind in ("delta", "iceberg")
+
+
+def resolve(
+    spec: str,
+    options: Mapping[str, str] | None = None,
+    *,
+    layout: Layout = Layout(),
+    catalog: str = "default",
+) -> Target:
+    """The output ``spec`` names.
+
+    ``-`` is standard output, ``delta:LOCATION`` (or a folder holding a ``_delta_log``) a
+    Delta table, ``iceberg:NAMESPACE.TABLE`` an Iceberg table of the pyiceberg ``catalog``. A
+    name ending in ``/``, an existing folder, an object-store prefix without a file suffix,
+    or any ``layout`` that asks for several files is a dataset; anything else is one file.
+    """
+    opts = dict(options or {})
+    if spec == "-":
+        return Target(spec, "stdout", spec)
+    if spec.startswith("iceberg:"):
+        return Target(spec, "iceberg", spec[8:], opts, catalog)
+    if spec.startswith("delta:"):
+        return Target(spec, "delta", spec[6:], opts)
+    local = not storage.is_remote(spec)
+    if local and (Path(spec) / DELTA_LOG).is_dir():
+        return Target(spec, "delta", spec, opts)
+    folder = spec.endswith("/") or (local and Path(spec).is_dir())
+    prefix = not local and not Path(storage.split_location(spec)[1]).suffix
+    if folder or prefix or layout.dataset:
+        return Target(spec, "dataset", spec.rstrip("/") or "/", opts)
+    return Target(spec, "file", spec, opts)
+
+
+def check_columns(
+    target: Target, layout: Layout, columns: Sequence[str], added: Sequence[str]
+) -> None:
+    """Fail before any row is read on a partition column that is missing or ambiguous.
+
+    Ambiguous: both an input column and a column urlnorm adds.
+    """
+    for name in layout.partition_by:
+        if name in columns and name in added:
+            raise InputError(
+                f"partition column {name!r} is both an input column and an output column; "
+                "rename the input column or partition by another"
+            )
+        if name not in columns and name not in added:
+            raise InputError(f"cannot partition by {name!r}: no such input or output column")
+    if target.kind in ("stdout", "file") and layout.dataset:
+        raise InputError("--partition-by and --max-rows-per-file write a dataset: name a folder")
+
+
+def partition_folder(keys: pl.DataFrame) -> str:
+    """The Hive folders of one partition's key values, escaped as Hive and Polars read them.
+
+    >>> keys = pl.DataFrame({"host": ["a/b"], "day": [None]}, schema_overrides={"day": pl.String})
+    >>> partition_folder(keys)
+    'host=a%2Fb/day=__HIVE_DEFAULT_PARTITION__'
+    """
+    row = keys.row(0, named=True)
+    return "/".join(
+        f"{quote(k, safe='')}={HIVE_NULL if v is None else quote(str(v), safe='')}"
+        for k, v in row.items()
+    )
+
+
+def file_namer(tag: str, layout: Layout) -> Callable[[Any], str]:
+    """The name of each file a sink writes: Hive folders, then ``part-TAG-N.parquet``.
+
+    A resumed run writes an input file's outputs under the same names, so a file cut short
+    by a killed run is overwritten, never kept beside its rewrite.
+    """
+
+    def name(args: Any) -> str:
+        leaf = f"part-{tag}-{args.index_in_partition:05d}.parquet"
+        if not layout.partition_by:
+            return leaf
+        return f"{partition_folder(args.partition_keys)}/{leaf}"
+
+    return name
+
+
+def sink_dataset(
+    frame: pl.LazyFrame, folder: str, layout: Layout, tag: str, options: Mapping[str, str]
+) -> None:
+    """Stream ``frame`` into ``folder`` as Parquet files laid out by ``layout``."""
+    if layout.sort:
+        frame = frame.sort(layout.sort, nulls_last=True, maintain_order=True)
+    partition = pl.PartitionBy(
+        folder,
+        key=list(layout.partition_by) or None,
+        include_key=True if layout.partition_by else None,
+        max_rows_per_file=layout.max_rows_per_file,
+        file_path_provider=file_namer(tag, layout),
+    )
+    remote = storage.is_remote(folder)
+    frame.sink_parquet(
+        partition,
+        storage_options=dict(options) or None,
+        mkdir=not remote,
+        engine="streaming",
+    )
+
+
+def write_dataset(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> None:
+    """Write ``frame`` as the whole of a dataset target (``append`` keeps the files there)."""
+    if storage.is_remote(target.location):
+        _write_remote(frame, target, layout, mode)
+        return
+    staging = Path(staging_folder(target.location))
+    shutil.rmtree(staging, ignore_errors=True)
+    if mode == "append" and Path(target.location).is_dir():
+        shutil.copytree(target.location, staging)
+    sink_dataset(frame, str(staging), layout, _tag(), target.options)
+    publish(target)
+
+
+def _tag() -> str:
+    return os.urandom(4).hex()
+
+
+def _write_remote(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> None:
+    unmark(target)
+    if mode == "overwrite":
+        clear(target)
+    sink_dataset(frame, target.location, layout, _tag(), target.options)
+    mark(target)
+
+
+def staging_folder(location: str) -> str:
+    """The folder beside a local dataset that holds it until it is complete."""
+    path = Path(location)
+    return str(path.with_name(f".{path.name}.urlnorm-staging"))
+
+
+def publish(target: Target) -> None:
+    """Move a local dataset's staging folder in place of the target, the old one out."""
+    staging, path = Path(staging_folder(target.location)), Path(target.location)
+    (staging / storage.MARKER).touch()
+    old = path.with_name(f".{path.name}.urlnorm-old")
+    shutil.rmtree(old, ignore_errors=True)
+    if path.exists():
+        os.replace(path, old)
+    os.replace(staging, path)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def mark(target: Target) -> None:
+    """Put the ``_SUCCESS`` marker of a dataset on an object store (last)."""
+    storage.put(storage.join(target.location, storage.MARKER), b"", target.options)
+
+
+def unmark(target: Target) -> None:
+    """Take a dataset's ``_SUCCESS`` marker away before it is changed."""
+    storage.remove([storage.join(target.location, storage.MARKER)], target.options)
+
+
+def clear(target: Target) -> None:
+    """Delete every file below a dataset on an object store (for ``overwrite``)."""
+    found = storage.files_below(target.location, target.options)
+    storage.remove([f for f, _ in found], target.options)
+
+
+def write_table(
+    frame: pl.LazyFrame,
+    target: Target,
+    layout: Layout,
+    mode: str,
+    properties: Mapping[str, str],
+) -> None:
+    """One atomic commit of ``frame`` to a Delta or Iceberg table, recording ``properties``."""
+    if layout.sort:
+        frame = frame.sort(layout.sort, nulls_last=True, maintain_order=True)
+    try:
+        if target.kind == "delta":
+            tables.commit_delta(
+                frame, target.location, layout.partition_by, mode, properties, target.options
+            )
+        else:
+            tables.commit_iceberg(
+                frame, target.location, target.catalog, layout.partition_by, mode, properties
+            )
+    except InputError:
+        raise
+    except Exception as exc:  # the table libraries' own errors, for one line
+        raise InputError(
+            f"cannot write {target.spec}: {' '.join(str(exc).split())[:300]}"
+        ) from None
+
+
+def table_history(target: Target) -> list[dict[str, str]]:
+    """Each commit's recorded properties of a table target, oldest first (none if absent)."""
+    if target.kind == "delta":
+        history = tables.delta_history(target.location, target.options)[::-1]
+        return [{k: str(v) for k, v in commit.items()} for commit in history]
+    return tables.iceberg_history(target.location, target.catalog)
