@@ -88,6 +88,9 @@ def scan_files(source: Source, files: Sequence[str], column: str, notes: ReadNot
 
 def _scan(source: Source, files: Sequence[str], column: str, notes: ReadNotes) -> pl.LazyFrame:
     if source.kind == "iceberg":
+        # Polars would plan the scan with pyiceberg anyway, warning that a faster planner
+        # package is missing: a warning a user of the command cannot act on.
+        os.environ.setdefault("POLARS_ICEBERG_PLANNER", "pyiceberg")
         return pl.scan_iceberg(source.base, catalog=tables.catalog(source.catalog))
     if source.format == "parquet":
         return dataset.scan_parquet(source, tuple(files))

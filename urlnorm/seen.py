@@ -44,7 +44,7 @@ class SeenKeys:
         ``rows`` hold ``normalized`` and ``key_hash``; their keys are distinct already.
         """
         hashed = rows.get_column(HASH)
-        matched = hashed.is_in(self.hashes) & hashed.is_not_null()
+        matched = hashed.is_in(self.hashes.implode()) & hashed.is_not_null()
         if not matched.any():
             return rows
         keys = self._keys_of(hashed.filter(matched).unique())

@@ -44,6 +44,14 @@ S3_OPTIONS = {
         "AWS_ENDPOINT_URL",
     ),
 }
+# How the stores (and Arrow's and Polars' clients) word a refused credential.
+ACCESS_DENIED = (
+    "AccessDenied",
+    "ACCESS_DENIED",
+    "InvalidAccessKeyId",
+    "INVALID_ACCESS_KEY_ID",
+    "403",
+)
 AZURE_OPTIONS = {
     "account_name": ("azure_storage_account_name", "account_name", "AZURE_STORAGE_ACCOUNT_NAME"),
     "account_key": ("azure_storage_account_key", "account_key", "AZURE_STORAGE_ACCOUNT_KEY"),
@@ -153,7 +161,7 @@ def failure(location: str, exc: BaseException) -> InputError:
     text = " ".join(str(exc).split()) or type(exc).__name__
     if "NoSuchBucket" in text or ("Bucket" in text and "not found" in text):
         text = "no such bucket"
-    elif any(s in text for s in ("AccessDenied", "ACCESS_DENIED", "InvalidAccessKeyId", "403")):
+    elif any(s in text for s in ACCESS_DENIED):
         text = "access denied (check the credentials)"
     elif "SignatureDoesNotMatch" in text:
         text = "access denied (the secret key does not match)"
@@ -172,8 +180,23 @@ def files_below(location: str, options: Mapping[str, str]) -> list[tuple[str, in
     except (OSError, ValueError) as exc:
         raise failure(location, exc) from None
     found = [(i.path, i.size or 0) for i in infos if i.type == pafs.FileType.File]
+    if not found and is_remote(location):
+        _check_bucket(location, where)
     base = where.path.rstrip("/")
     return sorted((join(location, p[len(base) + 1 :]), size) for p, size in found)
+
+
+def _check_bucket(location: str, where: Store) -> None:
+    """A listing that found nothing: say so plainly if the bucket itself is missing."""
+    import pyarrow.fs as pafs
+
+    bucket = where.path.split("/", 1)[0]
+    try:
+        missing = where.fs.get_file_info(bucket).type == pafs.FileType.NotFound
+    except (OSError, ValueError) as exc:
+        raise failure(location, exc) from None
+    if missing:
+        raise InputError(f"cannot use {location}: no such bucket")
 
 
 def exists(location: str, options: Mapping[str, str]) -> bool:

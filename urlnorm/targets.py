@@ -30,6 +30,9 @@ from urlnorm.choices import InputError
 from urlnorm.dataset import DELTA_LOG, HIVE_NULL
 
 MODES = ("overwrite", "append")
+# About how large a dataset's files grow in memory before the next is started (a few hundred
+# MB on disk: the size engines that read lakes prefer).
+FILE_BYTES = 1 << 30
 # What a commit of a table records of the input files it covered.
 INPUTS_PROPERTY = "urlnorm.inputs"
 RUN_PROPERTY = "urlnorm.run"
@@ -99,16 +102,19 @@ def resolve(
 def check_columns(
     target: Target, layout: Layout, columns: Sequence[str], added: Sequence[str]
 ) -> None:
-    """Fail before any row is read on a partition column that is missing or ambiguous.
+    """Fail before any row is read on a column both in the input and added, or unknown.
 
-    Ambiguous: both an input column and a column urlnorm adds.
+    A partition column must be an input column or one urlnorm adds, and no added column may
+    already be an input column.
     """
-    for name in layout.partition_by:
-        if name in columns and name in added:
+    for name in added:
+        if name in columns:
+            what = "partition column" if name in layout.partition_by else "column"
             raise InputError(
-                f"partition column {name!r} is both an input column and an output column; "
-                "rename the input column or partition by another"
+                f"{what} {name!r} is both an input column and an output column; "
+                "rename the input column"
             )
+    for name in layout.partition_by:
         if name not in columns and name not in added:
             raise InputError(f"cannot partition by {name!r}: no such input or output column")
     if target.kind in ("stdout", "file") and layout.dataset:
@@ -156,6 +162,7 @@ def sink_dataset(
         key=list(layout.partition_by) or None,
         include_key=True if layout.partition_by else None,
         max_rows_per_file=layout.max_rows_per_file,
+        approximate_bytes_per_file=FILE_BYTES,
         file_path_provider=file_namer(tag, layout),
     )
     remote = storage.is_remote(folder)

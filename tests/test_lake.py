@@ -1,0 +1,470 @@
+"""Datasets, object stores and tables through the real command: globs, Hive folders, a real
+S3-protocol server on 127.0.0.1 (moto's server mode), Delta and Iceberg tables read back by
+their own libraries, a run killed with SIGKILL and started again, and incremental dedup."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from urlnorm.seen import SeenKeys
+
+URLNORM = str(Path(sys.executable).with_name("urlnorm"))
+URLS = [
+    "HTTP://www.Example.com:80/a/./b?utm_source=x",
+    "http://example.com/a/b",
+    "https://shop.example.co.uk/%7Eitem",
+    "http://[::1]:8080/",
+    "not a url",
+    "http://192.168.0.1/x",
+    "https://news.example.org/2024/01/story",
+]
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [URLNORM, *args], capture_output=True, text=True, timeout=600, env=env or os.environ.copy()
+    )
+
+
+def hive_lake(root: Path, days: int = 3, rows: int = 7) -> Path:
+    """A date-partitioned log dataset: day=N/part.parquet, URLs and a user column."""
+    for day in range(days):
+        folder = root / f"day=2024-01-0{day + 1}"
+        folder.mkdir(parents=True)
+        urls = [URLS[(day + i) % len(URLS)] for i in range(rows)]
+        pl.DataFrame({"url": urls, "user": list(range(rows))}).write_parquet(folder / "p.parquet")
+    return root
+
+
+def rows_of(frame: pl.DataFrame, *columns: str) -> list[tuple[object, ...]]:
+    return sorted(frame.select(columns).rows(), key=repr)
+
+
+# --- local datasets -----------------------------------------------------------------------
+
+
+def test_glob_and_hive_folder_read_every_file_with_partition_columns(tmp_path: Path) -> None:
+    lake = hive_lake(tmp_path / "in")
+    for source in (str(lake / "**" / "*.parquet"), str(lake)):
+        out = tmp_path / "out.parquet"
+        run = cli("normalize", source, str(out))
+        assert run.returncode == 0, run.stderr
+        table = pl.read_parquet(out)
+        assert table.height == 21
+        assert table["day"].n_unique() == 3  # the Hive partition column is kept
+        assert table.filter(pl.col("url") == URLS[1])["normalized"][0] == "http://example.com/a/b"
+
+
+def test_empty_glob_and_missing_folder_are_one_line(tmp_path: Path) -> None:
+    run = cli("normalize", str(tmp_path / "*.parquet"), str(tmp_path / "o.parquet"))
+    assert run.returncode == 2
+    assert run.stderr.strip() == f"urlnorm: error: no files match {tmp_path}/*.parquet"
+    (tmp_path / "empty").mkdir()
+    run = cli("normalize", str(tmp_path / "empty"), str(tmp_path / "o.parquet"))
+    assert run.returncode == 2 and "no data files in" in run.stderr
+
+
+def test_partitioned_dataset_by_output_column(tmp_path: Path) -> None:
+    lake = hive_lake(tmp_path / "in")
+    out = tmp_path / "out"
+    args = ["--partition-by", "registered_domain", "--sort", "surt", "--max-rows-per-file", "2"]
+    run = cli("normalize", str(lake), f"{out}/", *args)
+    assert run.returncode == 0, run.stderr
+    assert (out / "_SUCCESS").exists()
+    folders = {p.name for p in out.iterdir() if p.is_dir()}
+    assert "registered_domain=example.com" in folders
+    assert "registered_domain=__HIVE_DEFAULT_PARTITION__" in folders  # IPs and invalid rows
+    for file in out.rglob("*.parquet"):
+        part = pl.read_parquet(file, hive_partitioning=False)
+        assert part.height <= 2
+        assert part["surt"].to_list() == sorted(
+            part["surt"].to_list(), key=lambda s: (s is None, s)
+        )
+    whole = pl.read_parquet(out, hive_partitioning=True)
+    single = tmp_path / "single.parquet"
+    assert cli("normalize", str(lake), str(single)).returncode == 0
+    expected = pl.read_parquet(single)
+    assert rows_of(whole, "url", "day", "normalized", "error") == rows_of(
+        expected, "url", "day", "normalized", "error"
+    )
+    assert not list(tmp_path.glob(".out*"))  # no staging folder left
+
+
+def test_partition_column_clash_and_unknown(tmp_path: Path) -> None:
+    src = tmp_path / "in.parquet"
+    pl.DataFrame({"url": URLS, "host": ["x"] * len(URLS)}).write_parquet(src)
+    run = cli("normalize", str(src), f"{tmp_path}/o/", "--partition-by", "host", "--split")
+    assert run.returncode == 2
+    assert "partition column 'host' is both an input column and an output column" in run.stderr
+    clash = tmp_path / "clash.parquet"
+    pl.DataFrame({"url": URLS, "normalized": URLS}).write_parquet(clash)
+    run = cli("normalize", str(clash), f"{tmp_path}/o/")
+    assert run.returncode == 2
+    assert "column 'normalized' is both an input column and an output column" in run.stderr
+    run = cli("normalize", str(src), f"{tmp_path}/o/", "--partition-by", "nope")
+    assert run.returncode == 2 and "cannot partition by 'nope'" in run.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_corrupt_file_in_a_dataset_fails_before_writing_or_is_skipped(tmp_path: Path) -> None:
+    lake = hive_lake(tmp_path / "in")
+    bad = lake / "day=2024-01-02" / "broken.parquet"
+    bad.write_bytes(b"PAR1 this is not a parquet file")
+    out = tmp_path / "out"
+    run = cli("normalize", str(lake), f"{out}/")
+    assert run.returncode == 2
+    assert (
+        run.stderr.strip()
+        == f"urlnorm: error: cannot read {bad}: not a Parquet file (--skip-bad-files)"
+    )
+    assert not out.exists()
+    run = cli("normalize", str(lake), f"{out}/", "--skip-bad-files")
+    assert run.returncode == 0, run.stderr
+    assert f"skipped bad file: {bad}" in run.stderr
+    assert pl.read_parquet(out).height == 21
+
+
+def test_append_mode_keeps_the_dataset(tmp_path: Path) -> None:
+    lake = hive_lake(tmp_path / "in", days=1)
+    out = tmp_path / "out"
+    assert cli("normalize", str(lake), f"{out}/").returncode == 0
+    other = tmp_path / "more"
+    (other / "day=2024-02-01").mkdir(parents=True)
+    pl.DataFrame({"url": ["http://new.example/"], "user": [9]}).write_parquet(
+        other / "day=2024-02-01" / "p.parquet"
+    )
+    assert cli("normalize", str(other), f"{out}/", "--mode", "append").returncode == 0
+    assert pl.read_parquet(out).height == 8
+    assert cli("normalize", str(other), f"{out}/").returncode == 0
+    assert pl.read_parquet(out).height == 1
+
+
+# --- resumable runs ----------------------------------------------------------------------
+
+
+def many_files(root: Path, files: int = 30, rows: int = 400) -> Path:
+    root.mkdir()
+    for n in range(files):
+        urls = [f"http://h{n % 5}.example/{n}/{i}?x={i % 7}" for i in range(rows)]
+        pl.DataFrame({"url": urls}).write_parquet(root / f"f{n:03d}.parquet")
+    return root
+
+
+def kill_when(process: subprocess.Popen[str], done: Path, count: int) -> None:
+    """SIGKILL ``process`` once ``count`` ledger entries exist below ``done``."""
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:
+        if done.is_dir() and len(list(done.iterdir())) >= count:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            return
+        time.sleep(0.01)
+    pytest.fail("the run ended before it could be killed")
+
+
+@pytest.mark.parametrize("dedup", [False, True])
+def test_killed_run_resumes_without_losing_or_repeating_rows(tmp_path: Path, dedup: bool) -> None:
+    lake = many_files(tmp_path / "in")
+    out, whole = tmp_path / "out", tmp_path / "whole"
+    options = ["--partition-by", "host"]
+    if dedup:
+        options += ["--seen", f"{out}/", "--mode", "append", "--profile", "crawl"]
+    process = subprocess.Popen(
+        [URLNORM, "normalize", str(lake), f"{out}/", *options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    kill_when(process, tmp_path / ".out.urlnorm-staging" / "_urlnorm" / "done", 5)
+    assert not out.exists()  # nothing visible yet
+    run = cli("normalize", str(lake), f"{out}/", *options)
+    assert run.returncode == 0, run.stderr
+    assert "files already done by an earlier run:" in run.stderr
+    if dedup:
+        options[options.index(f"{out}/")] = f"{whole}/"
+    assert cli("normalize", str(lake), f"{whole}/", *options).returncode == 0
+    resumed, uninterrupted = pl.read_parquet(out), pl.read_parquet(whole)
+    assert resumed.height == uninterrupted.height == (30 * 400 if not dedup else 5 * 30 * 400 // 5)
+    assert rows_of(resumed, "url", "normalized") == rows_of(uninterrupted, "url", "normalized")
+
+
+def test_killed_run_into_delta_resumes(tmp_path: Path) -> None:
+    deltalake = pytest.importorskip("deltalake")
+    lake = many_files(tmp_path / "in", files=12, rows=200)
+    table = tmp_path / "table"
+    process = subprocess.Popen(
+        [URLNORM, "normalize", str(lake), f"delta:{table}"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    kill_when(process, table / "_delta_log", 4)
+    run = cli("normalize", str(lake), f"delta:{table}")
+    assert run.returncode == 0, run.stderr
+    read = pl.from_arrow(deltalake.DeltaTable(str(table)).to_pyarrow_table())
+    assert isinstance(read, pl.DataFrame)
+    assert read.height == 12 * 200
+    assert read["url"].n_unique() == 12 * 200  # none twice
+
+
+# --- incremental dedup -------------------------------------------------------------------
+
+
+def test_incremental_dedup_appends_only_new_classes(tmp_path: Path) -> None:
+    first, second = tmp_path / "b1.parquet", tmp_path / "b2.parquet"
+    pl.DataFrame(
+        {"url": ["http://a.example/x", "HTTP://A.example:80/x", "http://b.example/"]}
+    ).write_parquet(first)
+    pl.DataFrame(
+        {"url": ["http://a.example/x?utm_source=t", "http://c.example/", "bad url"]}
+    ).write_parquet(second)
+    seen = f"{tmp_path}/seen/"
+    args = ["--seen", seen, "--mode", "append", "--profile", "crawl"]
+    assert cli("normalize", str(first), seen, *args).returncode == 0
+    assert pl.read_parquet(seen).height == 2
+    run = cli("normalize", str(second), seen, *args)
+    assert run.returncode == 0, run.stderr
+    table = pl.read_parquet(seen)
+    assert sorted(table["url"].to_list()) == sorted(
+        ["http://a.example/x", "http://b.example/", "http://c.example/", "bad url"]
+    )
+    assert table["key_hash"].dtype == pl.UInt64
+
+
+def test_a_hash_collision_never_drops_a_url() -> None:
+    # A seen table whose stored hash for one key equals the hash of a different new key:
+    # the keys behind a matched hash are compared, so the new URL stays.
+    new = pl.DataFrame(
+        {"normalized": ["http://new.example/", "http://old.example/"], "key_hash": [7, 9]},
+        schema_overrides={"key_hash": pl.UInt64},
+    )
+    seen_table = pl.DataFrame(
+        {"normalized": ["http://other.example/", "http://old.example/"], "key_hash": [7, 9]},
+        schema_overrides={"key_hash": pl.UInt64},
+    )
+    keys = SeenKeys("crawl", [seen_table.lazy()])
+    keys.load()
+    assert keys.new_rows(new)["normalized"].to_list() == ["http://new.example/"]
+
+
+def test_seen_keys_without_a_stored_hash_are_hashed_from_the_key() -> None:
+    seen_table = pl.DataFrame({"normalized": ["http://old.example/"]}).lazy()
+    rows = pl.DataFrame({"url": ["http://old.example/", "http://new.example/"]}).select(
+        pl.col("url").url.parse("crawl", ["normalized", "key_hash"]).struct.unnest()
+    )
+    keys = SeenKeys("crawl", [seen_table])
+    keys.load()
+    assert keys.new_rows(rows)["normalized"].to_list() == ["http://new.example/"]
+
+
+# --- a real S3-protocol server -----------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_moto(extra: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    pytest.importorskip("moto")
+    port = free_port()
+    env = {**os.environ, **(extra or {})}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
+    for _ in range(300):
+        try:
+            socket.create_connection(("127.0.0.1", port), 0.1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    return server, f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def s3() -> Iterator[dict[str, str]]:
+    """A moto S3 server on 127.0.0.1 with a bucket ``lake``, and the variables to reach it."""
+    server, endpoint = start_moto()
+    env = {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_REGION": "us-east-1",
+        "AWS_ENDPOINT_URL": endpoint,
+        "AWS_ALLOW_HTTP": "true",
+    }
+    import pyarrow.fs as pafs
+
+    fs = pafs.S3FileSystem(
+        access_key="testing",
+        secret_key="testing",
+        endpoint_override=endpoint,
+        region="us-east-1",
+        allow_bucket_creation=True,
+    )
+    fs.create_dir("lake")
+    try:
+        yield env
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def s3_options(env: dict[str, str]) -> dict[str, str]:
+    """The server's address and credentials as storage options (never the instance metadata)."""
+    return {
+        "aws_endpoint_url": env["AWS_ENDPOINT_URL"],
+        "aws_allow_http": "true",
+        "aws_access_key_id": env["AWS_ACCESS_KEY_ID"],
+        "aws_secret_access_key": env["AWS_SECRET_ACCESS_KEY"],
+        "aws_region": env["AWS_REGION"],
+    }
+
+
+def upload(env: dict[str, str], local: Path, prefix: str) -> None:
+    """Copy a local folder's files under an s3:// prefix, with Polars' own client."""
+    options = s3_options(env)
+    for file in local.rglob("*"):
+        if file.is_file():
+            remote = f"{prefix}/{file.relative_to(local).as_posix()}"
+            pl.scan_parquet(file).sink_parquet(remote, storage_options=options)
+
+
+def test_s3_dataset_in_and_partitioned_dataset_out(tmp_path: Path, s3: dict[str, str]) -> None:
+    lake = hive_lake(tmp_path / "in")
+    upload(s3, lake, "s3://lake/logs")
+    env = {**os.environ, **s3}
+    run = cli("normalize", "s3://lake/logs", "s3://lake/out/", env=env)
+    assert run.returncode == 2 and "no _SUCCESS marker" in run.stderr
+    args = ["--read-unmarked", "--partition-by", "registered_domain", "--split"]
+    run = cli("normalize", "s3://lake/logs/", "s3://lake/out/", *args, env=env)
+    assert run.returncode == 0, run.stderr
+    options = s3_options(s3)
+    remote = pl.scan_parquet("s3://lake/out/", storage_options=options, hive_partitioning=True)
+    local = tmp_path / "local.parquet"
+    assert cli("normalize", str(lake), str(local), "--split").returncode == 0
+    assert rows_of(remote.collect(), "url", "day", "normalized", "host") == rows_of(
+        pl.read_parquet(local), "url", "day", "normalized", "host"
+    )
+    # The marker is there, so the output reads back without --read-unmarked, by its prefix.
+    again = cli("stats", "s3://lake/out", "--column", "normalized", env=env)
+    assert again.returncode == 0, again.stderr
+    assert "rows: 21" in again.stdout
+
+
+def test_s3_line_format_keeps_its_dirty_file_guarantees(tmp_path: Path, s3: dict[str, str]) -> None:
+    csv = b'url,n\nhttp://A.example/,1\n"http://b.example/,2\nhttp://c.example/\xff,3\n'
+    options = s3_options(s3)
+    from urlnorm import storage
+
+    storage.put("s3://lake/raw/links.csv", csv, options)
+    out = tmp_path / "o.parquet"
+    args = [f"--storage-option=aws_endpoint_url={s3['AWS_ENDPOINT_URL']}"]
+    env = {k: v for k, v in {**os.environ, **s3}.items() if k != "AWS_ENDPOINT_URL"}
+    run = cli("normalize", "s3://lake/raw/links.csv", str(out), *args, env=env)
+    assert run.returncode == 0, run.stderr
+    table = pl.read_parquet(out)
+    assert table.height >= 2
+    assert table["normalized"][0] == "http://a.example/"
+    assert table["error"].drop_nulls().len() >= 1  # the bad line or bad bytes, as a row
+
+
+def test_missing_bucket_is_one_line(tmp_path: Path, s3: dict[str, str]) -> None:
+    env = {**os.environ, **s3}
+    run = cli("normalize", "s3://nobucket/x/", str(tmp_path / "o.parquet"), env=env)
+    assert run.returncode == 2
+    assert run.stderr.strip() == "urlnorm: error: cannot use s3://nobucket/x/: no such bucket"
+    run = cli("normalize", "s3://nobucket/x.parquet", str(tmp_path / "o.parquet"), env=env)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert run.stderr.count("\n") == 1 and "s3://nobucket/x.parquet" in run.stderr
+
+
+def test_wrong_credentials_are_one_line(tmp_path: Path) -> None:
+    # A server that authenticates every request: the key given is not one it issued.
+    server, endpoint = start_moto({"INITIAL_NO_AUTH_ACTION_COUNT": "0"})
+    try:
+        env = {
+            **os.environ,
+            "AWS_ACCESS_KEY_ID": "AKIAWRONGWRONGWRONG1",
+            "AWS_SECRET_ACCESS_KEY": "wrong",
+            "AWS_REGION": "us-east-1",
+            "AWS_ENDPOINT_URL": endpoint,
+            "AWS_ALLOW_HTTP": "true",
+        }
+        run = cli("normalize", "s3://lake/logs/", str(tmp_path / "o.parquet"), env=env)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert run.returncode == 2
+    assert run.stderr.strip() == (
+        "urlnorm: error: cannot use s3://lake/logs/: access denied (check the credentials)"
+    )
+
+
+# --- Delta and Iceberg tables ------------------------------------------------------------
+
+
+def test_delta_table_out_and_in(tmp_path: Path) -> None:
+    deltalake = pytest.importorskip("deltalake")
+    lake = hive_lake(tmp_path / "in")
+    table = tmp_path / "urls"
+    run = cli("normalize", str(lake), f"delta:{table}", "--partition-by", "registered_domain")
+    assert run.returncode == 0, run.stderr
+    read = deltalake.DeltaTable(str(table))
+    assert read.metadata().partition_columns == ["registered_domain"]
+    got = pl.from_arrow(read.to_pyarrow_table())
+    assert isinstance(got, pl.DataFrame)
+    local = tmp_path / "local.parquet"
+    assert cli("normalize", str(lake), str(local)).returncode == 0
+    assert rows_of(got, "url", "normalized") == rows_of(pl.read_parquet(local), "url", "normalized")
+    assert cli("normalize", str(lake), f"delta:{table}", "--mode", "append").returncode == 0
+    assert pl.read_delta(str(table)).height == 42
+    back = cli("stats", str(table), "--column", "normalized")  # a Delta table, by its folder
+    assert back.returncode == 0, back.stderr
+    assert "rows: 42" in back.stdout
+
+
+def test_iceberg_table_with_a_sqlite_catalog(tmp_path: Path) -> None:
+    pytest.importorskip("pyiceberg")
+    pytest.importorskip("sqlalchemy")
+    warehouse = tmp_path / "warehouse"
+    warehouse.mkdir()
+    env = {
+        **os.environ,
+        "PYICEBERG_CATALOG__DEFAULT__TYPE": "sql",
+        "PYICEBERG_CATALOG__DEFAULT__URI": f"sqlite:///{tmp_path}/catalog.db",
+        "PYICEBERG_CATALOG__DEFAULT__WAREHOUSE": f"file://{warehouse}",
+    }
+    lake = hive_lake(tmp_path / "in")
+    run = cli("normalize", str(lake), "iceberg:web.urls", "--partition-by", "host", env=env)
+    assert run.returncode == 0, run.stderr
+    from pyiceberg.catalog.sql import SqlCatalog
+
+    catalog = SqlCatalog(
+        "default", uri=f"sqlite:///{tmp_path}/catalog.db", warehouse=f"file://{warehouse}"
+    )
+    table = catalog.load_table("web.urls")
+    got = pl.from_arrow(table.scan().to_arrow())
+    assert isinstance(got, pl.DataFrame)
+    local = tmp_path / "local.parquet"
+    assert cli("normalize", str(lake), str(local)).returncode == 0
+    assert rows_of(got, "url", "normalized") == rows_of(pl.read_parquet(local), "url", "normalized")
+    assert [f.name for f in table.spec().fields] == ["host"]
+    summaries = [s.summary.additional_properties for s in table.snapshots() if s.summary]
+    assert summaries[-1].get("urlnorm.complete") == "true"
+    run = cli("stats", "iceberg:web.urls", "--column", "normalized", env=env)
+    assert run.returncode == 0, run.stderr
+    assert "rows: 21" in run.stdout and run.stderr == ""
