@@ -7,7 +7,9 @@ from pathlib import Path
 import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
-from urlnorm import io
+from urlnorm import io, targets
+from urlnorm.dataset import Source
+from urlnorm.targets import Target
 
 from . import SAMPLE_DATA
 
@@ -15,13 +17,22 @@ DEFAULT_INPUT = SAMPLE_DATA / "clickstream.parquet"
 DEFAULT_OUTPUT = Path("output") / "clickstream.parquet"
 
 
-def run(source: str, target: Path, *, column: str = "page_url") -> dict[str, object]:
+def run(
+    source: str | Source,
+    target: str | Path | Target,
+    *,
+    column: str = "page_url",
+    mode: str = "overwrite",
+) -> dict[str, object]:
     """Write views per (domain, path) to ``target``; parameters and referrers beside it.
 
-    Each URL is parsed once (``url.parse`` in ``whatwg``, the URL as browsers read it); the
-    parameters are decoded once per distinct page URL, weighted by its views. The three
-    files come from one run of the plan.
+    ``source`` is any input :func:`urlnorm.dataset.resolve` takes; ``target`` a file, a
+    dataset or a table, with the parameters and referrers as its siblings (``NAME.params``,
+    ``NAME.referrers``). Each URL is parsed once (``url.parse`` in ``whatwg``, the URL as
+    browsers read it); the parameters are decoded once per distinct page URL, weighted by its
+    views. The three outputs come from one run of the plan.
     """
+    out = target if isinstance(target, Target) else targets.resolve(str(target))
     pages = pl.col(column).url.parse("whatwg", ["registered_domain", "path"]).alias("page")
     referrer = pl.col("referrer_url").url.parse("whatwg", ["registered_domain"])
     notes = io.ReadNotes()
@@ -50,16 +61,19 @@ def run(source: str, target: Path, *, column: str = "page_url") -> dict[str, obj
         .sort("count", "key", descending=[True, False])
     )
     referrers = views.group_by("referrer_domain").agg(pl.len().alias("views"))
-    io.write_all(
-        [
-            (per_page, target),
-            (top_params, target.with_name(target.stem + ".params.parquet")),
-            (
-                referrers.sort("views", descending=True),
-                target.with_name(target.stem + ".referrers.parquet"),
-            ),
-        ]
-    )
-    top = pl.read_parquet(target).head(3).select("domain", "path", "views").rows()
-    pages_out = pl.scan_parquet(target).select(pl.len()).collect().item()
-    return {"pages": pages_out, "top pages": top, **io.read_notes(notes)}
+    outputs = [
+        (per_page, out),
+        (top_params, targets.sibling(out, "params")),
+        (referrers.sort("views", descending=True), targets.sibling(out, "referrers")),
+    ]
+    if out.kind == "file":
+        io.write_all([(frame, t.location) for frame, t in outputs])
+        pages = pl.read_parquet(out.location)
+    else:
+        # The aggregates are small: computed in one run of the plan, then each written whole.
+        done = pl.collect_all([frame for frame, _ in outputs], engine="streaming")
+        for table, (_, to) in zip(done, outputs, strict=True):
+            targets.write_whole(table.lazy(), to, targets.Layout(), mode)
+        pages = done[0]
+    top = pages.head(3).select("domain", "path", "views").rows()
+    return {"pages": pages.height, "top pages": top, **io.read_notes(notes)}

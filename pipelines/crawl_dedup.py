@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
-from urlnorm import engine, io
+from urlnorm import dataset, engine, io, runs, targets
+from urlnorm.choices import InputError
+from urlnorm.dataset import Source
 from urlnorm.polars import dedup_keyed, dedup_summary
+from urlnorm.targets import Target
 
 from . import SAMPLE_DATA
 
@@ -17,29 +21,77 @@ DEFAULT_OUTPUT = Path("output") / "crawl-dedup.parquet"
 
 
 def run(
-    source: str, target: Path, *, column: str = "url", profile: str = "crawl"
+    source: str | Source,
+    target: str | Path | Target,
+    *,
+    column: str = "url",
+    profile: str = "crawl",
+    seen: str | None = None,
+    mode: str = "overwrite",
 ) -> dict[str, object]:
     """Write one row per resource to ``target`` and the per-rule merge report beside it.
 
     Each row is normalised once: its key (``normalized``, under ``profile``), error and the
     key's record come from one ``url.parse``; the report reruns the rules only on the
     distinct spellings of classes that merged more than one.
+
+    With ``seen`` (a dataset or table of earlier keys, or ``target`` itself), the frontier
+    is deduplicated against every key already seen and only new classes are appended, one
+    input file at a time (resumable): the crawl frontier's incremental mode.
     """
-    frontier = io.scan(source, column)
+    src = source if isinstance(source, Source) else dataset.resolve(str(source))
+    out = target if isinstance(target, Target) else targets.resolve(str(target))
+    if seen is not None:
+        return _incremental(src, out, column, profile, seen)
+    frontier = io.scan(src, column)
     fields = ("normalized", "error", *engine.RECORD_FIELDS)
     keyed = io.parsed(frontier, column, profile, fields)
     kept = dedup_keyed(keyed, column, "normalized", keep="first")
-    (spellings,) = io.write_all([(kept, target)], collect=[keyed.select(column, "normalized")])
+    spelled = keyed.select(column, "normalized")
+    if out.kind == "file":
+        (spellings,) = io.write_all([(kept, out.location)], collect=[spelled])
+    else:
+        spellings, kept_rows = pl.collect_all([spelled, kept], engine="streaming")
+        targets.write_whole(kept_rows.lazy(), out, targets.Layout(), mode)
     spellings = spellings.unique()
     report = dedup_summary(spellings[column], profile, keys=spellings["normalized"])
-    io.write(report, target.with_name(target.stem + ".merges.parquet"))
-    rows_in = frontier.select(pl.len()).collect().item()
-    rows_out = pl.scan_parquet(target).select(pl.len()).collect().item()
+    merges = targets.sibling(out, "merges")
+    if merges.kind == "file":
+        io.write(report, merges.location)
+    else:
+        targets.write_whole(report.lazy(), merges, targets.Layout(), "overwrite")
+    rows_in = dataset.row_total(src)
+    rows_out = targets.row_count(out)
     return {
         "rows in": rows_in,
         "resources": rows_out,
-        "merged": rows_in - rows_out,
+        "merged": None if rows_in is None else rows_in - rows_out,
         "top rules": report.sort("merged", descending=True).head(3).rows(),
+    }
+
+
+def _incremental(
+    src: Source, out: Target, column: str, profile: str, seen: str
+) -> dict[str, object]:
+    """Only the classes no seen key holds, appended to ``out`` one input file at a time."""
+    if out.kind in ("file", "stdout"):
+        raise InputError("the incremental crawl-dedup appends to a dataset or a table")
+    fields = ("normalized", "error", *engine.RECORD_FIELDS, "key_hash")
+
+    def plan(frame: pl.LazyFrame) -> pl.LazyFrame:
+        keyed = io.parsed(frame, column, profile, fields)
+        return dedup_keyed(keyed, column, "normalized", keep="first")
+
+    identity = json.dumps(["crawl-dedup", src.files, src.sizes, out.spec, column, profile, seen])
+    job = runs.Job(
+        src, (runs.Part(out),), column, plan, identity, mode="append", profile=profile, seen=seen
+    )
+    summary = runs.per_file(job, io.ReadNotes())
+    return {
+        "rows in": dataset.row_total(src),
+        "new resources": summary.rows,
+        "files": summary.written,
+        "resumed files": summary.resumed,
     }
 
 

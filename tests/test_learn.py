@@ -11,7 +11,7 @@ import pytest
 
 import urlnorm
 from tests.test_cli import cli
-from urlnorm import io, learn
+from urlnorm import dataset, io, learn
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "sample-data"))
@@ -134,7 +134,7 @@ def test_cdx_and_cdxj_inputs(tmp_path: Path) -> None:
         "200",
         "404",
     ]
-    assert io.row_total(str(cdx)) == 2
+    assert dataset.row_total(dataset.resolve(str(cdx))) == 2
     cdxj = tmp_path / "index.cdxj"
     cdxj.write_text(
         'com,example)/ 20200101000000 {"url":"http://example.com/","digest":"AAA","status":"200"}\n',

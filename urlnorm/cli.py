@@ -89,15 +89,15 @@ def cmd_normalize(args: argparse.Namespace) -> None:
         ):
             job = runs.Job(
                 source,
-                target,
+                (runs.Part(target),),
                 args.column,
                 plan,
                 _identity(args, source),
-                layout,
-                args.mode,
-                args.profile,
-                args.seen,
-                args.skip_bad_files,
+                layout=layout,
+                mode=args.mode,
+                profile=args.profile,
+                seen=args.seen,
+                skip_bad_files=args.skip_bad_files,
             )
             summary = runs.per_file(job, notes, counter)
         else:
@@ -177,19 +177,12 @@ def _identity(args: argparse.Namespace, source: Any) -> str:
 
 def _write_whole(frame: pl.LazyFrame, target: Any, layout: Any, args: argparse.Namespace) -> Any:
     """Write every row at once (a file, or a dataset deduplicated as a whole)."""
-    import json
-
     from urlnorm import io, runs, targets
 
     if target.kind in ("stdout", "file"):
         io.write(frame, args.output, args.format, text_column="normalized")
-    elif target.kind == "dataset":
-        targets.write_dataset(frame, target, layout, args.mode)
     else:
-        properties = {targets.RUN_PROPERTY: runs.run_id(_identity(args, _source(args)))}
-        properties[runs.COMPLETE_PROPERTY] = "true"
-        properties[targets.INPUTS_PROPERTY] = json.dumps([])
-        targets.write_table(frame, target, layout, args.mode, properties)
+        targets.write_whole(frame, target, layout, args.mode)
     return runs.Summary(written=1)
 
 
@@ -299,22 +292,37 @@ def summarise(urls: pl.Series, profile: str) -> list[str]:
 
 def cmd_pipeline(args: argparse.Namespace) -> None:
     """Run one of the ready pipelines (on the bundled sample unless given files)."""
+    from urlnorm import targets
+
     module = importlib.import_module(f"pipelines.{PIPELINES[args.name]}")
-    source = args.input or str(module.DEFAULT_INPUT)
-    target = Path(args.output) if args.output else module.DEFAULT_OUTPUT
-    run = module.run
+    args.input = args.input or str(module.DEFAULT_INPUT)
+    target = args.output or str(module.DEFAULT_OUTPUT)
+    run, source = module.run, args.input
     if args.engine == "spark":
         if not hasattr(module, "run_spark"):
             raise InputError(f"the {args.name} pipeline has no Spark version")
-        run = module.run_spark
-    options = {} if args.profile is None else {"profile": args.profile}
-    if options and "profile" not in inspect.signature(run).parameters:
-        raise InputError(f"the {args.name} pipeline takes no profile")
-    with elapsed(f"{args.name} on {source} ({args.engine})", quiet=args.quiet):
+        run, target = module.run_spark, Path(target)
+    else:
+        source = _source(args)
+        target = targets.resolve(target, source.options, catalog=args.catalog)
+    options = _pipeline_options(args, run)
+    with elapsed(f"{args.name} on {args.input} ({args.engine})", quiet=args.quiet):
         summary = run(source, target, **options)
-    say(f"wrote {target}")
+    say(f"wrote {getattr(target, 'spec', target)}")
     for key, value in summary.items():
         say(f"  {key}: {value}")
+
+
+def _pipeline_options(args: argparse.Namespace, run: Any) -> dict[str, Any]:
+    """The options given that the pipeline takes; one it does not take is an error."""
+    given = {"profile": args.profile, "seen": args.seen}
+    if args.mode != "overwrite":
+        given["mode"] = args.mode
+    chosen = {k: v for k, v in given.items() if v is not None}
+    for name in chosen:
+        if name not in inspect.signature(run).parameters:
+            raise InputError(f"the {args.name} pipeline takes no {name}")
+    return chosen
 
 
 def _version() -> str:
@@ -496,12 +504,33 @@ def parser() -> argparse.ArgumentParser:
         sub, "pipeline", "run a ready pipeline (on the bundled sample by default)", common
     )
     pipe.add_argument("name", choices=sorted(PIPELINES), help="the pipeline")
-    pipe.add_argument("input", nargs="?", help="its input (default: the bundled sample)")
-    pipe.add_argument("output", nargs="?", help="its output (default: output/NAME.parquet)")
+    pipe.add_argument(
+        "input",
+        nargs="?",
+        help="its input, any the normalize command takes (default: the bundled sample)",
+    )
+    pipe.add_argument(
+        "output",
+        nargs="?",
+        help="its output: a file, dataset or table (default: output/NAME.parquet)",
+    )
     pipe.add_argument(
         "--engine", default="polars", choices=("polars", "spark"), help="where it runs"
     )
     pipe.add_argument("--profile", help="a profile name or file instead of the pipeline's own")
+    pipe.add_argument(
+        "--seen",
+        metavar="TABLE",
+        help="crawl-dedup: append only classes no key of this dataset or table holds (it may "
+        "be the output itself)",
+    )
+    pipe.add_argument(
+        "--mode",
+        default="overwrite",
+        choices=("overwrite", "append"),
+        help="replace the output datasets or tables, or add to them",
+    )
+    _dataset_options(pipe)
     pipe.set_defaults(run=cmd_pipeline)
     return main
 

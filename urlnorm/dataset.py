@@ -93,6 +93,9 @@ def resolve(
         return Source(spec, "iceberg", "parquet", base=spec[8:], catalog=catalog)
     if spec.startswith("delta:"):
         return Source(spec, "delta", "parquet", base=spec[6:], options=opts)
+    if spec.lower().startswith("hf://"):
+        # Hugging Face datasets cannot be listed here: Polars expands the path itself.
+        return Source(spec, "files", fmt or file_format(spec), (spec,), (0,), "", opts)
     if GLOB_CHARACTERS & set(spec):
         return _globbed(spec, opts, fmt)
     if storage.is_remote(spec):

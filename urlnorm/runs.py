@@ -17,7 +17,9 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from collections.abc import Callable, Sequence
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,11 +39,29 @@ COMPLETE_PROPERTY = "urlnorm.complete"
 
 
 @dataclass(frozen=True)
+class Part:
+    """One output of a run: which of the plan's rows (``rows``) and columns go to ``target``."""
+
+    target: Target
+    rows: pl.Expr | None = None
+    columns: tuple[str, ...] | None = None
+
+    def of(self, frame: pl.LazyFrame) -> pl.LazyFrame:
+        """This part's rows and columns of ``frame``."""
+        chosen = frame if self.rows is None else frame.filter(self.rows)
+        return chosen if self.columns is None else chosen.select(self.columns)
+
+
+@dataclass(frozen=True)
 class Job:
-    """What a run does: ``plan`` turns one scanned input into its output rows."""
+    """What a run does: ``plan`` turns one scanned input into rows for each of ``parts``.
+
+    ``seen`` names a table of seen keys (the first part's target itself when it is that
+    target's spec) for incremental dedup.
+    """
 
     source: Source
-    target: Target
+    parts: tuple[Part, ...]
     column: str
     plan: Callable[[pl.LazyFrame], pl.LazyFrame]
     identity: str
@@ -116,32 +136,60 @@ def per_file(job: Job, notes: ReadNotes, counter: Counter | None = None) -> Summ
     counter = counter or Unshown()
     files, bad = checked_files(job.source, job.skip_bad_files)
     run = run_id(job.identity)
-    writer = _TableWriter(job, run) if job.target.table else _DatasetWriter(job, run)
-    done = writer.begin()
+    writers = [_writer(job, part, run) for part in job.parts]
+    dones = [writer.begin() for writer in writers]
     ids = [file_id(f, s) for f, s in files]
-    pending = [(f, i) for (f, _), i in zip(files, ids, strict=True) if i not in done]
+    pending = [
+        (f, i) for (f, _), i in zip(files, ids, strict=True) if not all(i in d for d in dones)
+    ]
+    lasts = [next((i for _, i in reversed(pending) if i not in d), None) for d in dones]
     summary = Summary(resumed=len(files) - len(pending), skipped=bad)
-    seen = _seen(job, writer) if job.seen else None
-    if seen is not None:
-        summary.rows = 0
+    seen = _seen(job, writers[0]) if job.seen else None
     for n, (file, ident) in enumerate(pending, start=1):
         counter.describe(f"file {summary.resumed + n} of {len(files)}")
         frame = job.plan(counter.track(io.scan_files(job.source, [file], job.column, notes)))
-        if seen is not None:
-            rows = seen.new_rows(frame.collect(engine="streaming"))
-            seen.add(rows)
-            summary.rows = (summary.rows or 0) + rows.height
-            frame = rows.lazy()
-        writer.write(frame, file, ident, last=n == len(pending))
-        storage.release([file])
+        with _once(frame, seen, summary, several=len(job.parts) > 1) as rows:
+            for writer, done, last in zip(writers, dones, lasts, strict=True):
+                if ident not in done:
+                    writer.write(writer.part.of(rows), ident, last=ident == last)
+        storage.release()
         summary.written += 1
-    writer.finish(empty=not pending)
+    for writer in writers:
+        writer.finish()
     return summary
+
+
+def _writer(job: Job, part: Part, run: str) -> _DatasetWriter | _TableWriter:
+    return _TableWriter(job, part, run) if part.target.table else _DatasetWriter(job, part, run)
+
+
+@contextmanager
+def _once(
+    frame: pl.LazyFrame, seen: SeenKeys | None, summary: Summary, *, several: bool
+) -> Iterator[pl.LazyFrame]:
+    """``frame`` computed once for all the parts that read it.
+
+    With incremental dedup the rows are filtered in memory (one input file's rows); for
+    several parts they stream once to a temporary Parquet file that each part reads.
+    """
+    if seen is not None:
+        rows = seen.new_rows(frame.collect(engine="streaming"))
+        seen.add(rows)
+        summary.rows = (summary.rows or 0) + rows.height
+        yield rows.lazy()
+        return
+    if not several:
+        yield frame
+        return
+    with tempfile.TemporaryDirectory(prefix="urlnorm-rows-") as folder:
+        whole = Path(folder) / "rows.parquet"
+        frame.sink_parquet(whole)
+        yield pl.scan_parquet(whole)
 
 
 def _seen(job: Job, writer: _DatasetWriter | _TableWriter) -> SeenKeys:
     """The seen keys: the target as it stands (with this run's files so far), or a table."""
-    if job.seen == job.target.spec:
+    if job.seen == job.parts[0].target.spec:
         frames = writer.current()
     else:
         source = dataset.resolve(job.seen or "", job.source.options, read_unmarked=True)
@@ -154,8 +202,8 @@ def _seen(job: Job, writer: _DatasetWriter | _TableWriter) -> SeenKeys:
 class _DatasetWriter:
     """Files into a dataset's folder (a staging folder locally), a ledger beside them."""
 
-    def __init__(self, job: Job, run: str) -> None:
-        self.job, self.run, self.target = job, run, job.target
+    def __init__(self, job: Job, part: Part, run: str) -> None:
+        self.job, self.part, self.run, self.target = job, part, run, part.target
         remote = storage.is_remote(self.target.location)
         self.folder = (
             self.target.location if remote else targets.staging_folder(self.target.location)
@@ -219,12 +267,12 @@ class _DatasetWriter:
             return []
         return [io.scan_files(source, source.files, "normalized", ReadNotes())]
 
-    def write(self, frame: pl.LazyFrame, file: str, ident: str, *, last: bool) -> None:
+    def write(self, frame: pl.LazyFrame, ident: str, *, last: bool) -> None:
         """One input file's rows as its own files, then its ledger entry."""
         targets.sink_dataset(frame, self.folder, self.job.layout, ident, self.options)
         storage.put(self._ledger("done", ident), b"", self.options)
 
-    def finish(self, *, empty: bool) -> None:
+    def finish(self) -> None:
         """Publish the dataset and remove the ledger."""
         ledger = [
             f for f, _ in storage.files_below(storage.join(self.folder, LEDGER), self.options)
@@ -240,8 +288,8 @@ class _DatasetWriter:
 class _TableWriter:
     """One commit an input file, each recording the run and the file."""
 
-    def __init__(self, job: Job, run: str) -> None:
-        self.job, self.run, self.target = job, run, job.target
+    def __init__(self, job: Job, part: Part, run: str) -> None:
+        self.job, self.part, self.run, self.target = job, part, run, part.target
         self.first = True
 
     def begin(self) -> set[str]:
@@ -257,7 +305,7 @@ class _TableWriter:
         source = dataset.resolve(self.target.spec, self.target.options, catalog=self.target.catalog)
         return [io.scan_files(source, (), "normalized", ReadNotes())]
 
-    def write(self, frame: pl.LazyFrame, file: str, ident: str, *, last: bool) -> None:
+    def write(self, frame: pl.LazyFrame, ident: str, *, last: bool) -> None:
         """One atomic commit of one input file's rows."""
         mode = self.job.mode if self.first else "append"
         properties = {RUN_PROPERTY: self.run, INPUTS_PROPERTY: json.dumps([ident])}
@@ -266,7 +314,7 @@ class _TableWriter:
         targets.write_table(frame, self.target, self.job.layout, mode, properties)
         self.first = False
 
-    def finish(self, *, empty: bool) -> None:
+    def finish(self) -> None:
         """Nothing: each commit was final."""
 
 

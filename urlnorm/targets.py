@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -266,3 +266,49 @@ def table_history(target: Target) -> list[dict[str, str]]:
         history = tables.delta_history(target.location, target.options)[::-1]
         return [{k: str(v) for k, v in commit.items()} for commit in history]
     return tables.iceberg_history(target.location, target.catalog)
+
+
+def write_whole(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> None:
+    """Write every row of ``frame`` at once to a dataset or table target (one commit)."""
+    if target.kind == "dataset":
+        write_dataset(frame, target, layout, mode)
+        return
+    properties = {"urlnorm.complete": "true", INPUTS_PROPERTY: "[]"}
+    write_table(frame, target, layout, mode, properties)
+
+
+def sibling(target: Target, name: str) -> Target:
+    """The target beside ``target`` that holds another output of the same job.
+
+    >>> sibling(resolve("s3://b/lake/"), "quarantine").spec
+    's3://b/lake.quarantine'
+    >>> sibling(resolve("out.parquet"), "quarantine").spec
+    'out.quarantine.parquet'
+    >>> sibling(resolve("iceberg:web.urls"), "quarantine").spec
+    'iceberg:web.urls_quarantine'
+    """
+    if target.kind == "iceberg":
+        location = f"{target.location}_{name}"
+        return replace(target, spec=f"iceberg:{location}", location=location)
+    if target.kind == "file":
+        path = Path(target.location)
+        location = str(path.with_name(f"{path.stem}.{name}{path.suffix}"))
+    else:
+        location = f"{target.location.rstrip('/')}.{name}"
+    spec = f"delta:{location}" if target.kind == "delta" else location
+    return replace(target, spec=spec, location=location)
+
+
+def row_count(target: Target) -> int:
+    """How many rows a written target holds (from Parquet's metadata or the table's)."""
+    options = dict(target.options) or None
+    if target.kind == "delta":
+        frame = pl.scan_delta(target.location, storage_options=options)
+    elif target.kind == "iceberg":
+        frame = pl.scan_iceberg(target.location, catalog=tables.catalog(target.catalog))
+    else:
+        location = target.location
+        if target.kind == "dataset":
+            location = storage.join(location, "**", "*.parquet")
+        frame = pl.scan_parquet(location, storage_options=options, hive_partitioning=False)
+    return int(frame.select(pl.len()).collect().item())
