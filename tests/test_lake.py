@@ -468,3 +468,50 @@ def test_iceberg_table_with_a_sqlite_catalog(tmp_path: Path) -> None:
     run = cli("stats", "iceberg:web.urls", "--column", "normalized", env=env)
     assert run.returncode == 0, run.stderr
     assert "rows: 21" in run.stdout and run.stderr == ""
+
+
+# --- progress and pipelines --------------------------------------------------------------
+
+
+def test_progress_over_a_dataset_shows_files_and_rows(tmp_path: Path) -> None:
+    from tests.test_cli_ux import in_terminal
+
+    lake = hive_lake(tmp_path / "in")
+    status, shown = in_terminal("normalize", str(lake), f"{tmp_path}/out/")
+    assert status == 0, shown
+    assert "file 3 of 3" in shown and "21/21 rows" in shown
+
+
+def test_lake_pipeline_dataset_in_and_out_on_s3(tmp_path: Path, s3: dict[str, str]) -> None:
+    lake = hive_lake(tmp_path / "in")
+    upload(s3, lake, "s3://lake/pipeline-in")
+    env = {**os.environ, **s3}
+    args = ["s3://lake/pipeline-in/", "s3://lake/clean/", "--read-unmarked"]
+    run = cli("pipeline", "lake", *args, env=env)
+    assert run.returncode == 0, run.stderr
+    assert "rows out: 18" in run.stderr and "quarantined: 3" in run.stderr
+    options = s3_options(s3)
+    clean = pl.read_parquet("s3://lake/clean/", storage_options=options, hive_partitioning=True)
+    bad = pl.read_parquet("s3://lake/clean.quarantine/", storage_options=options)
+    assert clean.height + bad.height == 21 and bad["error"].null_count() == 0
+    from urlnorm import storage
+
+    assert storage.exists("s3://lake/clean.quarantine/_SUCCESS", options)
+
+
+def test_crawl_dedup_incremental_into_delta(tmp_path: Path) -> None:
+    pytest.importorskip("deltalake")
+    day1, day2 = tmp_path / "d1.parquet", tmp_path / "d2.parquet"
+    pl.DataFrame({"url": ["http://a.example/?utm_source=x", "http://a.example/"]}).write_parquet(
+        day1
+    )
+    pl.DataFrame({"url": ["http://A.example/#top", "http://b.example/"]}).write_parquet(day2)
+    table = f"delta:{tmp_path}/frontier"
+    for day, new in ((day1, 1), (day2, 1)):
+        run = cli("pipeline", "crawl-dedup", str(day), table, "--seen", table)
+        assert run.returncode == 0, run.stderr
+        assert f"new resources: {new}" in run.stderr
+    assert sorted(pl.read_delta(f"{tmp_path}/frontier")["normalized"].to_list()) == [
+        "http://a.example/",
+        "http://b.example/",
+    ]

@@ -72,9 +72,11 @@ def _with_hash(frame: pl.LazyFrame, profile: str | Profile) -> pl.LazyFrame:
     A stored key is its own normal form (every profile is idempotent), so parsing it again
     under the same profile gives the hash it had when it was written.
     """
-    names = frame.collect_schema().names()
-    if HASH in names:
-        return frame.select(KEY, HASH)
+    schema = frame.collect_schema()
+    if HASH in schema:
+        # A table format stores the hash's 64 bits as a signed long (no unsigned types).
+        signed = schema[HASH] == pl.Int64
+        return frame.select(KEY, pl.col(HASH).reinterpret(signed=False) if signed else HASH)
     parsed = UrlExprNamespace(pl.col(KEY)).parse(profile, (HASH,)).struct.field(HASH)
     return frame.select(KEY, parsed.alias(HASH))
 

@@ -243,6 +243,7 @@ def write_table(
     """One atomic commit of ``frame`` to a Delta or Iceberg table, recording ``properties``."""
     if layout.sort:
         frame = frame.sort(layout.sort, nulls_last=True, maintain_order=True)
+    frame = table_types(frame)
     try:
         if target.kind == "delta":
             tables.commit_delta(
@@ -258,6 +259,26 @@ def write_table(
         raise InputError(
             f"cannot write {target.spec}: {' '.join(str(exc).split())[:300]}"
         ) from None
+
+
+def table_types(frame: pl.LazyFrame) -> pl.LazyFrame:
+    """``frame`` in the types Delta and Iceberg have, which have no unsigned integers.
+
+    ``key_hash`` keeps its 64 bits in a signed ``long`` (as on Spark); ``port`` and other
+    unsigned columns widen to the next signed type, which holds every value.
+
+    >>> hashes = pl.LazyFrame({"key_hash": [2**64 - 1]}, schema={"key_hash": pl.UInt64})
+    >>> table_types(hashes).collect().item()
+    -1
+    """
+    wider = {pl.UInt8: pl.Int16, pl.UInt16: pl.Int32, pl.UInt32: pl.Int64}
+    changed = []
+    for name, dtype in frame.collect_schema().items():
+        if dtype == pl.UInt64:
+            changed.append(pl.col(name).reinterpret(signed=True))
+        elif dtype in wider:
+            changed.append(pl.col(name).cast(wider[dtype]))
+    return frame.with_columns(changed) if changed else frame
 
 
 def table_history(target: Target) -> list[dict[str, str]]:
