@@ -271,7 +271,11 @@ def table_types(frame: pl.LazyFrame) -> pl.LazyFrame:
     >>> table_types(hashes).collect().item()
     -1
     """
-    wider = {pl.UInt8: pl.Int16, pl.UInt16: pl.Int32, pl.UInt32: pl.Int64}
+    wider: dict[pl.DataType, pl.DataType] = {
+        pl.UInt8(): pl.Int16(),
+        pl.UInt16(): pl.Int32(),
+        pl.UInt32(): pl.Int64(),
+    }
     changed = []
     for name, dtype in frame.collect_schema().items():
         if dtype == pl.UInt64:
