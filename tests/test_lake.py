@@ -515,3 +515,17 @@ def test_crawl_dedup_incremental_into_delta(tmp_path: Path) -> None:
         "http://a.example/",
         "http://b.example/",
     ]
+
+
+def test_appending_the_same_file_twice_keeps_the_first_copy_intact(tmp_path: Path) -> None:
+    # Appending links the dataset's files into the staging folder: a new file of the same
+    # input must get its own name, or writing it would truncate the linked, published one.
+    src = tmp_path / "in.parquet"
+    pl.DataFrame({"url": URLS}).write_parquet(src)
+    out = f"{tmp_path}/out/"
+    assert cli("normalize", str(src), out).returncode == 0
+    assert cli("normalize", str(src), out, "--mode", "append").returncode == 0
+    assert cli("normalize", str(src), out, "--mode", "append").returncode == 0
+    table = pl.read_parquet(out)
+    assert table.height == 3 * len(URLS)
+    assert table["url"].value_counts()["count"].to_list() == [3] * len(URLS)

@@ -3,11 +3,11 @@
 A run killed at any point and started again with the same command finishes the files left,
 with no row lost and none written twice.
 
-- Into a dataset, each input file's rows become files named after it (``part-ID-N``), and a
-  ledger entry (``_urlnorm/done/ID``) is written after them; a rerun of the same command (the
-  same ``identity``) skips the files in the ledger and deletes what an unfinished file left
-  before writing it again. The dataset is published last (moved in place locally, its
-  ``_SUCCESS`` marker put on an object store) and the ledger removed.
+- Into a dataset, each input file's rows become files named after the run and the file
+  (``part-NONCE-ID-N``), and a ledger entry (``_urlnorm/done/ID``) is written after them; a
+  rerun of the same command (the same ``identity``) skips the files in the ledger and deletes
+  what an unfinished file left before writing it again. The dataset is published last (moved
+  in place locally, its ``_SUCCESS`` marker put on an object store) and the ledger removed.
 - Into a Delta or Iceberg table, each input file is one atomic commit that records the run and
   the file; a rerun reads the table's history and commits the files not yet there.
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
@@ -209,6 +210,9 @@ class _DatasetWriter:
             self.target.location if remote else targets.staging_folder(self.target.location)
         )
         self.options = self.target.options
+        # Names this run's files apart from those of an earlier run of the same command
+        # (appending the same input twice must not write over the first copy's files).
+        self.nonce = os.urandom(4).hex()
 
     def _ledger(self, *names: str) -> str:
         return storage.join(self.folder, LEDGER, *names)
@@ -216,17 +220,20 @@ class _DatasetWriter:
     def begin(self) -> set[str]:
         """The input files an earlier run of the same command finished (and a clean folder)."""
         run_file = self._ledger("run")
-        if (
-            storage.exists(run_file, self.options)
-            and storage.get(run_file, self.options).decode() == self.run
-        ):
+        recorded = (
+            storage.get(run_file, self.options).decode().split()
+            if storage.exists(run_file, self.options)
+            else []
+        )
+        if recorded[:1] == [self.run]:
+            self.nonce = recorded[1]
             done = {
                 Path(f).name for f, _ in storage.files_below(self._ledger("done"), self.options)
             }
             self._drop_unfinished(done)
             return done
         self._start()
-        storage.put(run_file, self.run.encode(), self.options)
+        storage.put(run_file, f"{self.run} {self.nonce}".encode(), self.options)
         return set()
 
     def _start(self) -> None:
@@ -237,27 +244,21 @@ class _DatasetWriter:
             return
         shutil.rmtree(self.folder, ignore_errors=True)
         existing = Path(self.target.location)
+        # Appending links the dataset's files into the staging folder (no data is copied);
+        # the finished folder then replaces the old one in one rename.
         if self.job.mode == "append" and existing.is_dir():
-            shutil.copytree(existing, self.folder)
+            shutil.copytree(existing, self.folder, copy_function=os.link)
             (Path(self.folder) / storage.MARKER).unlink(missing_ok=True)
         Path(self.folder).mkdir(parents=True, exist_ok=True)
 
     def _drop_unfinished(self, done: set[str]) -> None:
-        """Delete the files a killed run wrote for inputs it did not finish."""
-        stale = [
-            f
-            for f, _ in storage.files_below(self.folder, self.options)
-            if Path(f).name.startswith("part-")
-            and Path(f).name.split("-")[1] not in done
-            and self._is_this_runs(Path(f).name)
-        ]
+        """Delete the files this run wrote for inputs it did not finish (``part-NONCE-ID-N``)."""
+        stale = []
+        for file, _ in storage.files_below(self.folder, self.options):
+            part, run, ident = [*Path(file).name.split("-"), "", ""][:3]
+            if part == "part" and run == self.nonce and ident not in done:
+                stale.append(file)
         storage.remove(stale, self.options)
-
-    def _is_this_runs(self, name: str) -> bool:
-        ids = {
-            file_id(f, s) for f, s in zip(self.job.source.files, self.job.source.sizes, strict=True)
-        }
-        return name.split("-")[1] in ids
 
     def current(self) -> list[pl.LazyFrame]:
         """The dataset's rows as they stand, for incremental dedup against the target."""
@@ -269,7 +270,8 @@ class _DatasetWriter:
 
     def write(self, frame: pl.LazyFrame, ident: str, *, last: bool) -> None:
         """One input file's rows as its own files, then its ledger entry."""
-        targets.sink_dataset(frame, self.folder, self.job.layout, ident, self.options)
+        tag = f"{self.nonce}-{ident}"
+        targets.sink_dataset(frame, self.folder, self.job.layout, tag, self.options)
         storage.put(self._ledger("done", ident), b"", self.options)
 
     def finish(self) -> None:

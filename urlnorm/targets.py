@@ -182,7 +182,7 @@ def write_dataset(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str
     staging = Path(staging_folder(target.location))
     shutil.rmtree(staging, ignore_errors=True)
     if mode == "append" and Path(target.location).is_dir():
-        shutil.copytree(target.location, staging)
+        shutil.copytree(target.location, staging, copy_function=os.link)
     sink_dataset(frame, str(staging), layout, _tag(), target.options)
     publish(target)
 
