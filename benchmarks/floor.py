@@ -2,9 +2,12 @@
 
 The same process start and imports, and Polars reading and writing the same rows with a
 trivial string operation of the same output shape (``plain``: two string columns;
-``split``: and the record's eight; ``dedup``: grouped).
+``split``: and the record's eight; ``dedup``: grouped; ``lake``: a Hive-partitioned dataset in,
+and out partitioned by registered domain, taken from the input's ``rd`` column so that the
+floor writes the same partitions without computing them). Object-store locations are read
+and written through Polars' own client, configured by the standard environment variables.
 
-``python benchmarks/floor.py IN.parquet OUT.parquet plain|split|dedup``
+``python benchmarks/floor.py IN OUT plain|split|dedup|lake``
 """
 
 from __future__ import annotations
@@ -25,6 +28,11 @@ def main(source: str, target: str, shape: str) -> None:
     if shape == "split":
         columns += [url.str.slice(0, 5).alias(name) for name in RECORD_TEXT]
         columns += [url.str.len_bytes().cast(pl.UInt16, strict=False).alias("port")]
+    if shape == "lake":
+        columns.append(pl.col("rd").alias("registered_domain"))
+        frame = pl.scan_parquet(source, hive_partitioning=True).with_columns(columns)
+        frame.sink_parquet(pl.PartitionBy(target, key="registered_domain"), mkdir=True)
+        return
     frame = pl.scan_parquet(source).with_columns(columns)
     if shape == "dedup":
         frame = frame.group_by("normalized", maintain_order=True).agg(

@@ -172,11 +172,15 @@ def kill_when(process: subprocess.Popen[str], done: Path, count: int) -> None:
     pytest.fail("the run ended before it could be killed")
 
 
-@pytest.mark.parametrize("dedup", [False, True])
-def test_killed_run_resumes_without_losing_or_repeating_rows(tmp_path: Path, dedup: bool) -> None:
+@pytest.mark.parametrize(("dedup", "per_batch"), [(False, 1), (True, 1), (False, 3)])
+def test_killed_run_resumes_without_losing_or_repeating_rows(
+    tmp_path: Path, dedup: bool, per_batch: int
+) -> None:
     lake = many_files(tmp_path / "in")
     out, whole = tmp_path / "out", tmp_path / "whole"
-    options = ["--partition-by", "host"]
+    # Batches of one file, or of three (the sizes of the files before a batch's last).
+    batch_bytes = (per_batch - 1) * (lake / "f000.parquet").stat().st_size + 1
+    options = ["--partition-by", "host", "--batch-bytes", str(batch_bytes)]
     if dedup:
         options += ["--seen", f"{out}/", "--mode", "append", "--profile", "crawl"]
     process = subprocess.Popen(
@@ -185,7 +189,7 @@ def test_killed_run_resumes_without_losing_or_repeating_rows(tmp_path: Path, ded
         stderr=subprocess.DEVNULL,
         text=True,
     )
-    kill_when(process, tmp_path / ".out.urlnorm-staging" / "_urlnorm" / "done", 5)
+    kill_when(process, tmp_path / ".out.urlnorm-staging" / "_urlnorm" / "done", 3)
     assert not out.exists()  # nothing visible yet
     run = cli("normalize", str(lake), f"{out}/", *options)
     assert run.returncode == 0, run.stderr
@@ -203,13 +207,13 @@ def test_killed_run_into_delta_resumes(tmp_path: Path) -> None:
     lake = many_files(tmp_path / "in", files=12, rows=200)
     table = tmp_path / "table"
     process = subprocess.Popen(
-        [URLNORM, "normalize", str(lake), f"delta:{table}"],
+        [URLNORM, "normalize", str(lake), f"delta:{table}", "--batch-bytes", "1"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         text=True,
     )
     kill_when(process, table / "_delta_log", 4)
-    run = cli("normalize", str(lake), f"delta:{table}")
+    run = cli("normalize", str(lake), f"delta:{table}", "--batch-bytes", "1")
     assert run.returncode == 0, run.stderr
     read = pl.from_arrow(deltalake.DeltaTable(str(table)).to_pyarrow_table())
     assert isinstance(read, pl.DataFrame)

@@ -12,6 +12,9 @@ WRITERS = ("parquet", "csv", "ndjson", "text")
 KEEP = ("first", "last", "shortest")
 # What bytes that are not UTF-8 become: a null and an error code, or percent-encoded.
 INVALID_UTF8 = ("error", "encode")
+# Input bytes a batch of a dataset run holds at least: it is written, committed and resumed
+# as a unit (large enough for every core and few output files, small enough to lose little).
+BATCH_BYTES = 128 << 20
 # Output columns a dataset's rows can be sorted by within each file.
 SORT_KEYS = ("surt",)
 # Column sets the command line adds: Common Crawl's columnar index columns.

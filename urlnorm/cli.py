@@ -21,7 +21,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import urlnorm
-from urlnorm.choices import CC_INDEX, INVALID_UTF8, KEEP, SORT_KEYS, WRITERS, InputError
+from urlnorm.choices import (
+    BATCH_BYTES,
+    CC_INDEX,
+    INVALID_UTF8,
+    KEEP,
+    SORT_KEYS,
+    WRITERS,
+    InputError,
+)
 
 if TYPE_CHECKING:
     import polars as pl
@@ -98,6 +106,7 @@ def cmd_normalize(args: argparse.Namespace) -> None:
                 profile=args.profile,
                 seen=args.seen,
                 skip_bad_files=args.skip_bad_files,
+                batch_bytes=args.batch_bytes,
             )
             summary = runs.per_file(job, notes, counter)
         else:
@@ -410,6 +419,14 @@ def _output_options(cmd: argparse.ArgumentParser) -> None:
         metavar="TABLE",
         help="deduplicate against the keys of this dataset or table and append only new "
         "classes (it may be the output itself, with --mode append)",
+    )
+    cmd.add_argument(
+        "--batch-bytes",
+        type=int,
+        default=BATCH_BYTES,
+        metavar="N",
+        help="input bytes in each batch a dataset or table run writes, commits and resumes as "
+        "a unit",
     )
     cmd.add_argument(
         "--skip-bad-files",

@@ -1,15 +1,17 @@
-"""A command's run over a dataset: one input file at a time into a dataset or a table.
+"""A command's run over a dataset: a batch of input files at a time into a dataset or table.
 
 A run killed at any point and started again with the same command finishes the files left,
-with no row lost and none written twice.
+with no row lost and none written twice. Input files are cut into batches of about
+``batch_bytes`` (:func:`batches`); a batch is written, committed and resumed as a unit.
 
-- Into a dataset, each input file's rows become files named after the run and the file
-  (``part-NONCE-ID-N``), and a ledger entry (``_urlnorm/done/ID``) is written after them; a
-  rerun of the same command (the same ``identity``) skips the files in the ledger and deletes
-  what an unfinished file left before writing it again. The dataset is published last (moved
-  in place locally, its ``_SUCCESS`` marker put on an object store) and the ledger removed.
-- Into a Delta or Iceberg table, each input file is one atomic commit that records the run and
-  the file; a rerun reads the table's history and commits the files not yet there.
+- Into a dataset, each batch's rows become files named after the run and the batch
+  (``part-NONCE-ID-N``), and a ledger entry (``_urlnorm/done/ID``, the batch's input files)
+  is written after them; a rerun of the same command (the same ``identity``) skips the files
+  in the ledger and deletes what an unfinished batch left before writing it again. The
+  dataset is published last (moved in place locally, its ``_SUCCESS`` marker put on an object
+  store) and the ledger removed.
+- Into a Delta or Iceberg table, each batch is one atomic commit that records the run and its
+  input files; a rerun reads the table's history and commits the files not yet there.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from pathlib import Path
 import polars as pl
 
 from urlnorm import dataset, io, storage, targets
-from urlnorm.choices import InputError
+from urlnorm.choices import BATCH_BYTES, InputError
 from urlnorm.core.profiles import Profile
 from urlnorm.dataset import Source
 from urlnorm.progress import Counter, Unshown
@@ -71,6 +73,7 @@ class Job:
     profile: str | Profile = "canonical"
     seen: str | None = None
     skip_bad_files: bool = False
+    batch_bytes: int = BATCH_BYTES
 
 
 @dataclass
@@ -132,32 +135,56 @@ def _footer_reads(source: Source, file: str) -> bool:
     return True
 
 
+def batches(files: Sequence[tuple[str, int]], limit: int) -> list[list[tuple[str, int]]]:
+    """``files`` (with their sizes) in order, cut into batches of at least ``limit`` bytes.
+
+    A batch is the unit a run writes, commits and resumes: large enough for the streaming
+    engine to use every core (a small file alone is one thread's work) and to keep the number
+    of output files down, small enough that a killed run loses little.
+
+    >>> [len(b) for b in batches([("a", 5), ("b", 5), ("c", 20), ("d", 1)], 10)]
+    [2, 1, 1]
+    """
+    cut: list[list[tuple[str, int]]] = [[]]
+    size = 0
+    for file, bytes_ in files:
+        if size >= limit:
+            cut.append([])
+            size = 0
+        cut[-1].append((file, bytes_))
+        size += bytes_
+    return [batch for batch in cut if batch]
+
+
 def per_file(job: Job, notes: ReadNotes, counter: Counter | None = None) -> Summary:
-    """Run ``job`` one input file at a time, resuming an earlier run of the same command."""
+    """Run ``job`` a batch of input files at a time, resuming an earlier run of the command."""
     counter = counter or Unshown()
     files, bad = checked_files(job.source, job.skip_bad_files)
     run = run_id(job.identity)
     writers = [_writer(job, part, run) for part in job.parts]
     dones = [writer.begin() for writer in writers]
-    ids = [file_id(f, s) for f, s in files]
-    pending = [
-        (f, i) for (f, _), i in zip(files, ids, strict=True) if not all(i in d for d in dones)
-    ]
-    lasts = [next((i for _, i in reversed(pending) if i not in d), None) for d in dones]
+    pending = [(f, s) for f, s in files if not all(file_id(f, s) in d for d in dones)]
     summary = Summary(resumed=len(files) - len(pending), skipped=bad)
     seen = _seen(job, writers[0]) if job.seen else None
-    for n, (file, ident) in enumerate(pending, start=1):
-        counter.describe(f"file {summary.resumed + n} of {len(files)}")
-        frame = job.plan(counter.track(io.scan_files(job.source, [file], job.column, notes)))
+    cut = batches(pending, job.batch_bytes)
+    lasts = [next((n for n, b in reversed(list(enumerate(cut))) if _ids(b) - d), -1) for d in dones]
+    for n, batch in enumerate(cut):
+        counter.describe(f"file {summary.resumed + summary.written + len(batch)} of {len(files)}")
+        names = [f for f, _ in batch]
+        frame = job.plan(counter.track(io.scan_files(job.source, names, job.column, notes)))
         with _once(frame, seen, summary, several=len(job.parts) > 1) as rows:
             for writer, done, last in zip(writers, dones, lasts, strict=True):
-                if ident not in done:
-                    writer.write(writer.part.of(rows), ident, last=ident == last)
+                if _ids(batch) - done:
+                    writer.write(writer.part.of(rows), sorted(_ids(batch)), last=n == last)
         storage.release()
-        summary.written += 1
+        summary.written += len(batch)
     for writer in writers:
         writer.finish()
     return summary
+
+
+def _ids(batch: Sequence[tuple[str, int]]) -> set[str]:
+    return {file_id(f, s) for f, s in batch}
 
 
 def _writer(job: Job, part: Part, run: str) -> _DatasetWriter | _TableWriter:
@@ -227,11 +254,9 @@ class _DatasetWriter:
         )
         if recorded[:1] == [self.run]:
             self.nonce = recorded[1]
-            done = {
-                Path(f).name for f, _ in storage.files_below(self._ledger("done"), self.options)
-            }
-            self._drop_unfinished(done)
-            return done
+            finished = self._finished_batches()
+            self._drop_unfinished(set(finished))
+            return {ident for idents in finished.values() for ident in idents}
         self._start()
         storage.put(run_file, f"{self.run} {self.nonce}".encode(), self.options)
         return set()
@@ -251,6 +276,19 @@ class _DatasetWriter:
             (Path(self.folder) / storage.MARKER).unlink(missing_ok=True)
         Path(self.folder).mkdir(parents=True, exist_ok=True)
 
+    def _finished_batches(self) -> dict[str, list[str]]:
+        """Each finished batch's name and input files, from its ledger entry.
+
+        An entry cut short (a local file written when the run was killed) reads as unfinished.
+        """
+        finished = {}
+        for entry, _ in storage.files_below(self._ledger("done"), self.options):
+            try:
+                finished[Path(entry).name] = list(json.loads(storage.get(entry, self.options)))
+            except ValueError:
+                continue
+        return finished
+
     def _drop_unfinished(self, done: set[str]) -> None:
         """Delete the files this run wrote for inputs it did not finish (``part-NONCE-ID-N``)."""
         stale = []
@@ -268,11 +306,11 @@ class _DatasetWriter:
             return []
         return [io.scan_files(source, source.files, "normalized", ReadNotes())]
 
-    def write(self, frame: pl.LazyFrame, ident: str, *, last: bool) -> None:
-        """One input file's rows as its own files, then its ledger entry."""
-        tag = f"{self.nonce}-{ident}"
+    def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> None:
+        """One batch's rows as its own files (named by its first input), then its entry."""
+        tag = f"{self.nonce}-{idents[0]}"
         targets.sink_dataset(frame, self.folder, self.job.layout, tag, self.options)
-        storage.put(self._ledger("done", ident), b"", self.options)
+        storage.put(self._ledger("done", idents[0]), json.dumps(idents).encode(), self.options)
 
     def finish(self) -> None:
         """Publish the dataset and remove the ledger."""
@@ -307,10 +345,10 @@ class _TableWriter:
         source = dataset.resolve(self.target.spec, self.target.options, catalog=self.target.catalog)
         return [io.scan_files(source, (), "normalized", ReadNotes())]
 
-    def write(self, frame: pl.LazyFrame, ident: str, *, last: bool) -> None:
-        """One atomic commit of one input file's rows."""
+    def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> None:
+        """One atomic commit of one batch's rows, naming its input files."""
         mode = self.job.mode if self.first else "append"
-        properties = {RUN_PROPERTY: self.run, INPUTS_PROPERTY: json.dumps([ident])}
+        properties = {RUN_PROPERTY: self.run, INPUTS_PROPERTY: json.dumps(idents)}
         if last:
             properties[COMPLETE_PROPERTY] = "true"
         targets.write_table(frame, self.target, self.job.layout, mode, properties)
