@@ -533,3 +533,22 @@ def test_appending_the_same_file_twice_keeps_the_first_copy_intact(tmp_path: Pat
     table = pl.read_parquet(out)
     assert table.height == 3 * len(URLS)
     assert table["url"].value_counts()["count"].to_list() == [3] * len(URLS)
+
+
+def test_readme_lake_example_runs(tmp_path: Path) -> None:
+    """The README's Data lakes example, as written (its install line aside), on a free port."""
+    pytest.importorskip("moto")
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    block = readme.split("<!-- lake example -->\n```sh\n")[1].split("```")[0]
+    lines = [line for line in block.splitlines() if not line.startswith("pip install")]
+    script = "set -e\n" + "\n".join(lines).replace("5000", str(free_port()))
+    (tmp_path / "sample-data").symlink_to(Path(__file__).resolve().parents[1] / "sample-data")
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    run = subprocess.run(
+        ["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "rows: 20,000" in run.stdout
+    assert run.stderr.count("new resources: 7020") == 1
+    assert run.stderr.count("new resources: 0") == 1
