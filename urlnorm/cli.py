@@ -76,42 +76,30 @@ def elapsed(label: str, *, quiet: bool) -> Iterator[None]:
 
 def cmd_normalize(args: argparse.Namespace) -> None:
     """Normalise a column (optionally split and deduplicate it) into a file, dataset or table."""
-    from urlnorm import io, progress, runs, targets
+    from urlnorm import io, jobs, progress, targets
 
     source = _source(args)
     layout = targets.Layout(tuple(args.partition_by), args.max_rows_per_file, args.sort)
     target = targets.resolve(args.output, source.options, layout=layout, catalog=args.catalog)
-    _check_output(args, target)
+    options = jobs.Options(
+        column=args.column,
+        profile=args.profile,
+        split=args.split,
+        cc_index=args.columns == CC_INDEX,
+        dedup=args.dedup,
+        keep=args.keep,
+        seen=args.seen,
+        invalid_utf8=args.invalid_utf8,
+        fmt=args.format,
+        layout=layout,
+        mode=args.mode,
+        skip_bad_files=args.skip_bad_files,
+        batch_bytes=args.batch_bytes,
+    )
     notes = io.ReadNotes()
-    first = io.scan_files(source, source.files[:1], args.column, io.ReadNotes())
-    fields = _fields(args, layout, first.collect_schema().names())
-    plan = partial(_normalized, args=args, fields=fields, layout=layout)
-    added = [*fields, *(("count",) if args.dedup or args.seen else ())]
-    targets.check_columns(target, layout, first.collect_schema().names(), added)
     total = partial(_total, source)
     with progress.rows(f"normalising {args.input}", total, quiet=args.quiet) as counter:
-        if (
-            target.kind in ("dataset", "delta", "iceberg")
-            and source.kind == "files"
-            and (args.seen or not args.dedup)
-        ):
-            job = runs.Job(
-                source,
-                (runs.Part(target),),
-                args.column,
-                plan,
-                _identity(args, source),
-                layout=layout,
-                mode=args.mode,
-                profile=args.profile,
-                seen=args.seen,
-                skip_bad_files=args.skip_bad_files,
-                batch_bytes=args.batch_bytes,
-            )
-            summary = runs.per_file(job, notes, counter)
-        else:
-            frame = plan(counter.track(io.scan(source, args.column, notes)))
-            summary = _write_whole(frame, target, layout, args)
+        summary = jobs.normalize(source, target, options, notes=notes, counter=counter)
     tell(args.input, notes)
     if args.output != "-":
         say(f"wrote {args.output}")
@@ -136,63 +124,6 @@ def _total(source: Any) -> int | None:
     from urlnorm import dataset
 
     return dataset.row_total(source)
-
-
-def _check_output(args: argparse.Namespace, target: Any) -> None:
-    if target.kind not in ("stdout", "file") and args.format != "parquet":
-        raise InputError(f"a dataset or table is written as Parquet, not {args.format}")
-    if args.seen and target.kind in ("stdout", "file"):
-        raise InputError("--seen appends new keys to a dataset or table: name one as output")
-    if args.seen == args.output and args.mode == "overwrite":
-        raise InputError("--seen names the output itself: give --mode append")
-
-
-def _fields(args: argparse.Namespace, layout: Any, columns: list[str]) -> tuple[str, ...]:
-    """The parse's outputs the command asks for: each computed in the same pass a row."""
-    from urlnorm import engine
-
-    wanted = ["normalized", "error", *(engine.RECORD_FIELDS if args.split else ())]
-    wanted += ["key_hash"] if args.seen else []
-    wanted += [layout.sort] if layout.sort else []
-    wanted += [p for p in layout.partition_by if p in engine.PARSE_SCHEMA and p not in columns]
-    return tuple(dict.fromkeys(wanted))
-
-
-def _normalized(
-    frame: pl.LazyFrame, *, args: argparse.Namespace, fields: tuple[str, ...], layout: Any
-) -> pl.LazyFrame:
-    """One input's rows normalised (and keyed, split, deduplicated) as the command asks."""
-    from urlnorm import io
-    from urlnorm.polars import UrlExprNamespace, dedup_keyed
-
-    names = frame.collect_schema().names()
-    frame = io.parsed(frame, args.column, args.profile, fields, invalid_utf8=args.invalid_utf8)
-    if args.columns == CC_INDEX:
-        frame = io.with_cc_index(frame, args.column)
-    if "tld" in layout.partition_by and "tld" not in names:
-        frame = frame.with_columns(UrlExprNamespace(pl.col("normalized")).tld().alias("tld"))
-    if args.dedup or args.seen:
-        frame = dedup_keyed(frame, args.column, "normalized", keep=args.keep)
-    return frame
-
-
-def _identity(args: argparse.Namespace, source: Any) -> str:
-    """What makes a rerun the same command, for resuming: inputs, options and output."""
-    import json
-
-    chosen = {k: v for k, v in vars(args).items() if k not in ("run", "quiet")}
-    return json.dumps([chosen, source.files, source.sizes], sort_keys=True, default=str)
-
-
-def _write_whole(frame: pl.LazyFrame, target: Any, layout: Any, args: argparse.Namespace) -> Any:
-    """Write every row at once (a file, or a dataset deduplicated as a whole)."""
-    from urlnorm import io, runs, targets
-
-    if target.kind in ("stdout", "file"):
-        io.write(frame, args.output, args.format, text_column="normalized")
-    else:
-        targets.write_whole(frame, target, layout, args.mode)
-    return runs.Summary(written=1)
 
 
 def tell(source: str, notes: io.ReadNotes) -> None:

@@ -38,6 +38,8 @@ from urlnorm.seen import SeenKeys
 from urlnorm.targets import INPUTS_PROPERTY, RUN_PROPERTY, Layout, Target
 
 LEDGER = "_urlnorm"
+# What a run does to one batch's scanned rows.
+Plan = Callable[[pl.LazyFrame], pl.LazyFrame]
 COMPLETE_PROPERTY = "urlnorm.complete"
 
 
@@ -66,7 +68,7 @@ class Job:
     source: Source
     parts: tuple[Part, ...]
     column: str
-    plan: Callable[[pl.LazyFrame], pl.LazyFrame]
+    plan: Plan
     identity: str
     layout: Layout = field(default_factory=Layout)
     mode: str = "overwrite"

@@ -1,0 +1,161 @@
+"""The normalize job: any input to any output, as the ``urlnorm normalize`` command runs it.
+
+The command line is a thin layer over :func:`normalize`, so a Python program gets the same
+datasets, tables, partitioning, atomic visibility, resumable runs and incremental dedup,
+with the command's options as :class:`Options`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from functools import partial
+
+import polars as pl
+
+from urlnorm import dataset, engine, io, runs, targets
+from urlnorm.choices import BATCH_BYTES, InputError
+from urlnorm.core.profiles import Profile
+from urlnorm.dataset import Source
+from urlnorm.polars import UrlExprNamespace, dedup_keyed
+from urlnorm.progress import Counter, Unshown
+from urlnorm.read_notes import ReadNotes
+from urlnorm.targets import Layout, Target
+
+
+@dataclass(frozen=True)
+class Options:
+    """What a normalize job computes and how it writes (the command's options)."""
+
+    column: str = "url"
+    profile: str | Profile = "canonical"
+    split: bool = False
+    cc_index: bool = False
+    dedup: bool = False
+    keep: str = "first"
+    seen: str | None = None
+    invalid_utf8: str = "error"
+    fmt: str = "parquet"
+    layout: Layout = field(default_factory=Layout)
+    mode: str = "overwrite"
+    skip_bad_files: bool = False
+    batch_bytes: int = BATCH_BYTES
+
+    @property
+    def deduplicates(self) -> bool:
+        """Whether the job keeps one row a class (within the input, or against ``seen``)."""
+        return self.dedup or self.seen is not None
+
+
+def normalize(
+    source: str | Source,
+    target: str | Target,
+    options: Options | None = None,
+    *,
+    storage_options: Mapping[str, str] | None = None,
+    notes: ReadNotes | None = None,
+    counter: Counter | None = None,
+) -> runs.Summary:
+    """Normalise ``source``'s URL column into ``target`` as ``options`` say.
+
+    ``source`` and ``target`` are anything :func:`urlnorm.dataset.resolve` and
+    :func:`urlnorm.targets.resolve` take. A dataset or table target is written a batch of
+    input files at a time and resumes an earlier run of the same job; a file is written
+    whole. Errors a user can fix raise :class:`~urlnorm.choices.InputError` before anything
+    is written.
+
+    >>> import tempfile, polars as pl
+    >>> from urlnorm.jobs import Options, normalize
+    >>> from urlnorm.targets import Layout
+    >>> out = tempfile.mkdtemp() + "/urls/"
+    >>> options = Options(split=True, layout=Layout(partition_by=("scheme",)))
+    >>> normalize("sample-data/lake.parquet", out, options).lines()
+    ['files written: 1']
+    >>> sorted(pl.read_parquet(out).get_column("scheme").unique().drop_nulls())
+    ['http', 'https']
+
+    """
+    options = options or Options()
+    src = source if isinstance(source, Source) else dataset.resolve(source, storage_options)
+    out = (
+        target
+        if isinstance(target, Target)
+        else targets.resolve(target, src.options, layout=options.layout)
+    )
+    _check(options, out)
+    first = io.scan_files(src, src.files[:1], options.column, ReadNotes())
+    names = first.collect_schema().names()
+    fields = _fields(options, names)
+    added = [*fields, *(("count",) if options.deduplicates else ())]
+    targets.check_columns(out, options.layout, names, added)
+    plan = partial(_normalized, options=options, fields=fields)
+    notes = notes if notes is not None else ReadNotes()
+    counter = counter or Unshown()
+    if (
+        out.kind in ("dataset", "delta", "iceberg")
+        and src.kind == "files"
+        and (options.seen or not options.dedup)
+    ):
+        return runs.per_file(_job(options, src, out, plan), notes, counter)
+    frame = plan(counter.track(io.scan(src, options.column, notes)))
+    if out.kind in ("stdout", "file"):
+        io.write(frame, out.spec, options.fmt, text_column="normalized")
+    else:
+        targets.write_whole(frame, out, options.layout, options.mode)
+    return runs.Summary(written=len(src.files) or 1)
+
+
+def _check(options: Options, target: Target) -> None:
+    """Choices that cannot go together, refused before anything is read."""
+    if target.kind not in ("stdout", "file") and options.fmt != "parquet":
+        raise InputError(f"a dataset or table is written as Parquet, not {options.fmt}")
+    if options.seen and target.kind in ("stdout", "file"):
+        raise InputError("--seen appends new keys to a dataset or table: name one as output")
+    if options.seen == target.spec and options.mode == "overwrite":
+        raise InputError("--seen names the output itself: give --mode append")
+
+
+def _fields(options: Options, columns: Sequence[str]) -> tuple[str, ...]:
+    """The parse's outputs the job asks for: each computed in the same pass a row."""
+    layout = options.layout
+    wanted = ["normalized", "error", *(engine.RECORD_FIELDS if options.split else ())]
+    wanted += ["key_hash"] if options.seen else []
+    wanted += [layout.sort] if layout.sort else []
+    wanted += [p for p in layout.partition_by if p in engine.PARSE_SCHEMA and p not in columns]
+    return tuple(dict.fromkeys(wanted))
+
+
+def _normalized(frame: pl.LazyFrame, *, options: Options, fields: tuple[str, ...]) -> pl.LazyFrame:
+    """One input's rows normalised (and keyed, split, deduplicated) as the job asks."""
+    names = frame.collect_schema().names()
+    column = options.column
+    frame = io.parsed(frame, column, options.profile, fields, invalid_utf8=options.invalid_utf8)
+    if options.cc_index:
+        frame = io.with_cc_index(frame, column)
+    if "tld" in options.layout.partition_by and "tld" not in names:
+        frame = frame.with_columns(UrlExprNamespace(pl.col("normalized")).tld().alias("tld"))
+    if options.deduplicates:
+        frame = dedup_keyed(frame, column, "normalized", keep=options.keep)
+    return frame
+
+
+def _job(options: Options, source: Source, target: Target, plan: runs.Plan) -> runs.Job:
+    """The resumable run of a job; its identity is its options, inputs and output."""
+    described = {**asdict(options), "profile": str(options.profile)}
+    identity = json.dumps(
+        [described, source.files, source.sizes, target.spec], sort_keys=True, default=str
+    )
+    return runs.Job(
+        source,
+        (runs.Part(target),),
+        options.column,
+        plan,
+        identity,
+        layout=options.layout,
+        mode=options.mode,
+        profile=options.profile,
+        seen=options.seen,
+        skip_bad_files=options.skip_bad_files,
+        batch_bytes=options.batch_bytes,
+    )
