@@ -18,13 +18,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,17 +29,14 @@ import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.s3_server import s3_options, s3_server
+
 HERE = Path(__file__).resolve().parent
 WORK = HERE.parent / "build" / "bench" / "lake"
 URLNORM = str(Path(sys.executable).with_name("urlnorm"))
 LAKE_ROWS, SEEN_KEYS, NEW_ROWS = 10_000_000, 10_000_000, 1_000_000
 TIME_TARGET, FILES_TARGET, SEEN_TARGET = 1.25, 1.10, 2.0
-CREDENTIALS = {
-    "AWS_ACCESS_KEY_ID": "bench",
-    "AWS_SECRET_ACCESS_KEY": "bench",
-    "AWS_REGION": "us-east-1",
-    "AWS_ALLOW_HTTP": "true",
-}
 
 
 def hive_dataset(root: Path, urls: list[str], files: int, rows: int) -> Path:
@@ -109,55 +103,9 @@ def medians(
     }
 
 
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 nothing listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def s3_server() -> Iterator[dict[str, str]]:
-    """A moto S3 server on 127.0.0.1 with a bucket ``bench``; the variables that reach it."""
-    import pyarrow.fs as pafs
-
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    endpoint = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        fs = pafs.S3FileSystem(
-            access_key="bench",
-            secret_key="bench",
-            endpoint_override=endpoint,
-            region="us-east-1",
-            allow_bucket_creation=True,
-        )
-        fs.create_dir("bench")
-        yield {**os.environ, **CREDENTIALS, "AWS_ENDPOINT_URL": endpoint}
-    finally:
-        server.terminate()
-        server.wait(10)
-
-
 def upload(local: Path, prefix: str, env: dict[str, str]) -> None:
     """A local dataset's files under an s3:// prefix (marker last)."""
-    options = {
-        "aws_endpoint_url": env["AWS_ENDPOINT_URL"],
-        "aws_allow_http": "true",
-        "aws_access_key_id": "bench",
-        "aws_secret_access_key": "bench",
-        "aws_region": "us-east-1",
-    }
+    options = s3_options(env)
     for file in sorted(local.rglob("*.parquet")):
         remote = f"{prefix}/{file.relative_to(local).as_posix()}"
         pl.scan_parquet(file).sink_parquet(remote, storage_options=options)
@@ -260,7 +208,8 @@ def report(
     result: dict[str, Any] = {"rows": rows}
     local = medians(lake_commands(str(ten), str(WORK / "out"), os.environ.copy()), repeat)
     result["local"] = _ratio(local)
-    with s3_server() as env:
+    with s3_server("bench", key="bench") as s3_env:
+        env = {**os.environ, **s3_env}
         upload(ten, "s3://bench/lake", env)
         remote = medians(lake_commands("s3://bench/lake/", "s3://bench/out", env), repeat)
     result["s3"] = _ratio(remote)

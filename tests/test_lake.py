@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from tests.s3_server import free_port, s3_options, s3_server
 from urlnorm.seen import SeenKeys
 
 URLNORM = str(Path(sys.executable).with_name("urlnorm"))
@@ -274,68 +274,12 @@ def test_seen_keys_without_a_stored_hash_are_hashed_from_the_key() -> None:
 # --- a real S3-protocol server -----------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_moto(extra: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    pytest.importorskip("moto")
-    port = free_port()
-    env = {**os.environ, **(extra or {})}
-    server = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
-    for _ in range(300):
-        try:
-            socket.create_connection(("127.0.0.1", port), 0.1).close()
-            break
-        except OSError:
-            time.sleep(0.05)
-    return server, f"http://127.0.0.1:{port}"
-
-
 @pytest.fixture(scope="module")
 def s3() -> Iterator[dict[str, str]]:
     """A moto S3 server on 127.0.0.1 with a bucket ``lake``, and the variables to reach it."""
-    server, endpoint = start_moto()
-    env = {
-        "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
-        "AWS_REGION": "us-east-1",
-        "AWS_ENDPOINT_URL": endpoint,
-        "AWS_ALLOW_HTTP": "true",
-    }
-    import pyarrow.fs as pafs
-
-    fs = pafs.S3FileSystem(
-        access_key="testing",
-        secret_key="testing",
-        endpoint_override=endpoint,
-        region="us-east-1",
-        allow_bucket_creation=True,
-    )
-    fs.create_dir("lake")
-    try:
+    pytest.importorskip("moto")
+    with s3_server("lake") as env:
         yield env
-    finally:
-        server.terminate()
-        server.wait(10)
-
-
-def s3_options(env: dict[str, str]) -> dict[str, str]:
-    """The server's address and credentials as storage options (never the instance metadata)."""
-    return {
-        "aws_endpoint_url": env["AWS_ENDPOINT_URL"],
-        "aws_allow_http": "true",
-        "aws_access_key_id": env["AWS_ACCESS_KEY_ID"],
-        "aws_secret_access_key": env["AWS_SECRET_ACCESS_KEY"],
-        "aws_region": env["AWS_REGION"],
-    }
 
 
 def upload(env: dict[str, str], local: Path, prefix: str) -> None:
@@ -398,20 +342,11 @@ def test_missing_bucket_is_one_line(tmp_path: Path, s3: dict[str, str]) -> None:
 
 def test_wrong_credentials_are_one_line(tmp_path: Path) -> None:
     # A server that authenticates every request: the key given is not one it issued.
-    server, endpoint = start_moto({"INITIAL_NO_AUTH_ACTION_COUNT": "0"})
-    try:
-        env = {
-            **os.environ,
-            "AWS_ACCESS_KEY_ID": "AKIAWRONGWRONGWRONG1",
-            "AWS_SECRET_ACCESS_KEY": "wrong",
-            "AWS_REGION": "us-east-1",
-            "AWS_ENDPOINT_URL": endpoint,
-            "AWS_ALLOW_HTTP": "true",
-        }
+    pytest.importorskip("moto")
+    checking = {"INITIAL_NO_AUTH_ACTION_COUNT": "0"}
+    with s3_server(None, key="AKIAWRONGWRONGWRONG1", server_env=checking) as s3_env:
+        env = {**os.environ, **s3_env}
         run = cli("normalize", "s3://lake/logs/", str(tmp_path / "o.parquet"), env=env)
-    finally:
-        server.terminate()
-        server.wait(10)
     assert run.returncode == 2
     assert run.stderr.strip() == (
         "urlnorm: error: cannot use s3://lake/logs/: access denied (check the credentials)"
