@@ -34,6 +34,7 @@ from urlnorm.polars import dedup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import end_to_end
+import lake
 import sql_engines
 from mixes import mixes
 
@@ -329,6 +330,8 @@ def main() -> None:
     parser.add_argument("--whole-repeat", type=int, default=5)
     # The SQL engines over the whole Parquet file: the best of three.
     parser.add_argument("--sql-repeat", type=int, default=3)
+    # The lake commands over 10 M rows: the median of three.
+    parser.add_argument("--lake-repeat", type=int, default=3)
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results.json")
     args = parser.parse_args()
     data = mixes()
@@ -338,6 +341,7 @@ def main() -> None:
     whole = end_to_end.report(data, args.whole_repeat, print)
     files = {name: end_to_end.parquet_file(name, urls) for name, urls in data.items()}
     whole["sql_engines"] = sql_engines.report(files, args.sql_repeat, print)
+    whole["lake"] = lake.report(data["messy"], args.lake_repeat, print)
     meta = {
         "machine": platform.platform(),
         "python": platform.python_version(),

@@ -181,7 +181,11 @@ def truncated_parquet(path: Path) -> Path:
 
 BAD_INPUTS: dict[str, tuple[Callable[[Path], Path], str]] = {
     "missing": (lambda d: d / "missing.parquet", "no such file"),
-    "directory": (lambda d: (d / "dir.parquet").mkdir() or d / "dir.parquet", "a directory"),
+    # A folder is a dataset; one with no data files in it is an error.
+    "empty-directory": (
+        lambda d: (d / "dir.parquet").mkdir() or d / "dir.parquet",
+        "no data files in",
+    ),
     "unreadable": (lambda d: unreadable(d / "locked.txt"), "cannot read"),
     "truncated-parquet": (lambda d: truncated_parquet(d / "cut.parquet"), "cannot read"),
     "wrong-column-type": (
