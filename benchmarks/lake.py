@@ -228,7 +228,7 @@ def report(
         "ratio": peaks["100 files"] / peaks["10 files"],
         "target": FILES_TARGET,
     }
-    result["incremental"] = incremental(WORK / "seen", repeat)
+    result["incremental"] = incremental(WORK / f"seen-{SEEN_KEYS}-{NEW_ROWS}", repeat)
     _say(result, say)
     return result
 

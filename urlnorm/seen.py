@@ -25,6 +25,8 @@ class SeenKeys:
     """The hashes of the seen keys, sorted, and the keys this run added.
 
     ``frames`` are lazy tables with a ``normalized`` column (and ``key_hash`` where stored).
+    Membership is a binary search in the sorted hashes: no hash table of every seen key is
+    built, so the seen keys cost their 8 bytes each and nothing more.
     """
 
     profile: str | Profile
@@ -34,9 +36,15 @@ class SeenKeys:
 
     def load(self) -> None:
         """Read the hashes of every seen key (the ``key_hash`` column, else from the key)."""
+        # Each copy of the hashes is as large as all of them: make as few as can be.
         parts = [_hashes(frame, self.profile) for frame in self.frames]
-        found = pl.concat(parts) if parts else self.hashes
-        self.hashes = found.drop_nulls().unique().sort()
+        found = parts[0] if len(parts) == 1 else pl.concat([self.hashes, *parts], rechunk=True)
+        del parts
+        if found.null_count():
+            found = found.drop_nulls()
+        found = found.rechunk()
+        found.sort(in_place=True)
+        self.hashes = found
 
     def new_rows(self, rows: pl.DataFrame) -> pl.DataFrame:
         """``rows`` whose key is not seen (rows without a key are kept: nothing is lost).
@@ -44,7 +52,7 @@ class SeenKeys:
         ``rows`` hold ``normalized`` and ``key_hash``; their keys are distinct already.
         """
         hashed = rows.get_column(HASH)
-        matched = hashed.is_in(self.hashes.implode()) & hashed.is_not_null()
+        matched = contains(self.hashes, hashed)
         if not matched.any():
             return rows
         keys = self._keys_of(hashed.filter(matched).unique())
@@ -63,7 +71,23 @@ class SeenKeys:
         """Count ``rows``' keys as seen from now on."""
         kept = rows.select(KEY, HASH).drop_nulls()
         self.added.append(kept)
-        self.hashes = pl.concat([self.hashes, kept.get_column(HASH)]).unique().sort()
+        merged = pl.concat([self.hashes, kept.get_column(HASH)], rechunk=True)
+        merged.sort(in_place=True)
+        self.hashes = merged
+
+
+def contains(ordered: pl.Series, values: pl.Series) -> pl.Series:
+    """Whether each of ``values`` is in ``ordered`` (sorted), by binary search; null: False.
+
+    >>> ordered = pl.Series([2, 5, 5, 9], dtype=pl.UInt64)
+    >>> contains(ordered, pl.Series([5, 1, 9, 10, None], dtype=pl.UInt64)).to_list()
+    [True, False, True, False, False]
+    """
+    if ordered.is_empty():
+        return pl.Series(values.name, [False] * values.len(), pl.Boolean)
+    at = ordered.search_sorted(values.fill_null(0), side="left")
+    found = ordered.gather(at.clip(0, ordered.len() - 1))
+    return (found == values).fill_null(False) & (at < ordered.len())
 
 
 def _with_hash(frame: pl.LazyFrame, profile: str | Profile) -> pl.LazyFrame:
