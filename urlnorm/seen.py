@@ -9,7 +9,6 @@ back and compared, so a collision between two different keys never drops a URL.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -107,11 +106,3 @@ def _with_hash(frame: pl.LazyFrame, profile: str | Profile) -> pl.LazyFrame:
 
 def _hashes(frame: pl.LazyFrame, profile: str | Profile) -> pl.Series:
     return _with_hash(frame, profile).select(HASH).collect(engine="streaming").get_column(HASH)
-
-
-def require_key(columns: Sequence[str], spec: str) -> None:
-    """A table of seen keys must hold the keys (``normalized``)."""
-    if KEY not in columns:
-        from urlnorm.choices import InputError
-
-        raise InputError(f"{spec} holds no {KEY!r} column of seen keys")

@@ -111,10 +111,6 @@ class Store:
     fs: pafs.FileSystem
     path: str
 
-    def below(self, name: str) -> str:
-        """The path of ``name`` below this location."""
-        return f"{self.path}/{name}" if self.path else name
-
 
 def store(location: str, options: Mapping[str, str]) -> Store:
     """The file system that holds ``location`` (a remote URL or a local path)."""
