@@ -90,7 +90,9 @@ def test_a_reader_that_stops_early_is_not_an_error() -> None:
 def test_version() -> None:
     run = cli("--version")
     assert run.returncode == 0
-    assert run.stdout.strip() == f"urlnorm {metadata.version('polars-urlnorm')}"
+    version, engine = run.stdout.strip().split(" (", 1)
+    assert version == f"urlnorm {metadata.version('polars-urlnorm')}"
+    assert engine.startswith(("C kernel, ", "pure-Python path, ")) and engine.endswith(")")
 
 
 def test_every_argument_has_help_with_its_default() -> None:
@@ -170,5 +172,8 @@ def test_wheel_installs_and_imports_in_a_fresh_environment(tmp_path: Path) -> No
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "http://a/"
-    version = subprocess.run([str(venv / "bin" / "urlnorm"), "--version"], capture_output=True)
-    assert version.stdout.decode().strip() == f"urlnorm {metadata.version('polars-urlnorm')}"
+    version = subprocess.run(
+        [str(venv / "bin" / "urlnorm"), "--version"], capture_output=True, env=env
+    )
+    expected = f"urlnorm {metadata.version('polars-urlnorm')} (C kernel, "
+    assert version.stdout.decode().startswith(expected), version.stdout

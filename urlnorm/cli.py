@@ -275,14 +275,25 @@ def _version() -> str:
 
 
 class _VersionAction(argparse.Action):
-    """``--version``: the installed package's version, looked up only when asked for."""
+    """``--version``: the package's version and the engine in use, looked up when asked for."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
-        print(f"{parser.prog} {_version()}")
+        print(f"{parser.prog} {_version()} ({_engine()})")
         parser.exit()
+
+
+def _engine() -> str:
+    """Which engine runs the column functions: the C kernel on N threads, or why not."""
+    from urlnorm import native
+
+    state = native.status()
+    if not state.kernel:
+        return state.describe()
+    threads = native.configured_threads()
+    return f"{state.describe()}, {threads} thread{'s' if threads != 1 else ''}"
 
 
 def _command(sub: Any, name: str, help_text: str, common: argparse.ArgumentParser) -> Any:

@@ -14,7 +14,7 @@ threads, :mod:`.operations` runs them, and :mod:`.fuzz` writes the fuzz harness'
 from __future__ import annotations
 
 from urlnorm.native.arrow_io import Column, SliceStream, as_kernel_array, frame
-from urlnorm.native.extension import available
+from urlnorm.native.extension import KernelMissingWarning, Status, available, status
 from urlnorm.native.fuzz import fuzz_header
 from urlnorm.native.operations import (
     Op,
@@ -36,9 +36,11 @@ from urlnorm.native.slicing import configured_threads, set_threads, threads, thr
 
 __all__ = [
     "Column",
+    "KernelMissingWarning",
     "NativeProfile",
     "Op",
     "SliceStream",
+    "Status",
     "as_kernel_array",
     "available",
     "configured_threads",
@@ -57,6 +59,7 @@ __all__ = [
     "select_params",
     "set_threads",
     "split",
+    "status",
     "surt",
     "threads",
     "threads_per_call",
