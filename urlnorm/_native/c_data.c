@@ -189,7 +189,7 @@ static const char *text_name(const un_batch *b, int column) {
 /* The list column: its offsets over the one text column, or over a struct of the two. */
 static int list_column(trees *t, const un_batch *b, int64_t rows) {
     const un_result *r = &t->a->r;
-    int values[2], n = un_text_columns(b);
+    int values[2] = {0, 0}, n = un_text_columns(b);
     for (int i = 0; i < n; i++) values[i] = view_column(t, &r->text[i], text_name(b, i));
     int child = values[0];
     if (n == 2) {

@@ -5,12 +5,11 @@
  * runs its slices on its own thread (its callers, such as Polars' thread pool, already run
  * several at once), and a forked child starts helpers of its own. */
 #define _POSIX_C_SOURCE 200809L
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "kernel.h"
+#include "os_threads.h"
 
 typedef struct {
     const un_batch *batch;
@@ -43,12 +42,10 @@ static int run_slice(const work *w, int i) {
     return failed;
 }
 
-static void *take_slices(void *arg) {
-    work *w = arg;
+static void take_slices(work *w) {
     for (int i; !atomic_load(&w->failed) && (i = atomic_fetch_add(&w->next, 1)) < w->n_slices;) {
         if (run_slice(w, i) != 0) atomic_store(&w->failed, 1);
     }
-    return NULL;
 }
 
 int un_valid_slices(const un_batch *b, const int64_t *starts, int n_slices) {
@@ -62,15 +59,15 @@ int un_valid_slices(const un_batch *b, const int64_t *starts, int n_slices) {
 /* The helpers and the one call whose slices they take. round and running are read without the
  * lock while a thread spins, and written under it. */
 static struct {
-    pthread_mutex_t call; /* held by the call the helpers work for */
-    pthread_mutex_t lock; /* guards what follows */
-    pthread_cond_t wake, done;
+    un_mutex call; /* held by the call the helpers work for */
+    un_mutex lock; /* guards what follows */
+    un_cond wake, done;
     work *current;
     atomic_ulong round;                 /* counts the calls handed out: a helper takes each once */
     unsigned long born[UN_MAX_THREADS]; /* the round each helper was started in */
     atomic_int running;
     int started, asked;
-} pool = {.call = PTHREAD_MUTEX_INITIALIZER, .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+} pool = {.call = UN_MUTEX_INIT, .lock = UN_MUTEX_INIT, .wake = UN_COND_INIT, .done = UN_COND_INIT};
 
 /* A thread about to wait looks again for this long first: batches come back to back, and a
  * sleeping thread takes as long again to wake on a virtual machine (measured on 2,048-row
@@ -79,66 +76,53 @@ static struct {
  * count of looks takes is the CPU's. */
 #define SPIN_NS 250000L
 
-static long now_ns(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1000000000L + t.tv_nsec;
-}
-
 /* Whether a spin that began SPIN_NS before `until` is over; the clock is read every 256 looks.
- * Each look first tells the CPU that this is a spin, leaving more of a shared core to the
- * thread beside it. */
-static int spun_out(unsigned *looks, long until) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#elif defined(__aarch64__)
-    __asm__ volatile("yield");
-#endif
-    return ++*looks % 256 == 0 && now_ns() > until;
+ * Each look first tells the CPU that this is a spin (un_spin_hint). */
+static int spun_out(unsigned *looks, long long until) {
+    un_spin_hint();
+    return ++*looks % 256 == 0 && un_now_ns() > until;
 }
 
 static void spin_while_round(unsigned long seen) {
     unsigned looks = 0;
-    long until = now_ns() + SPIN_NS;
+    long long until = un_now_ns() + SPIN_NS;
     while (atomic_load_explicit(&pool.round, memory_order_relaxed) == seen && !spun_out(&looks, until)) continue;
 }
 
 static void spin_while_running(void) {
     unsigned looks = 0;
-    long until = now_ns() + SPIN_NS;
+    long long until = un_now_ns() + SPIN_NS;
     while (atomic_load_explicit(&pool.running, memory_order_relaxed) > 0 && !spun_out(&looks, until)) continue;
 }
 
 /* Helper i: each round, if it is among those asked, it takes slices until none are left. It
  * reads the round's call under the lock, so that it takes each round once. */
-static void *helper(void *arg) {
+UN_THREAD_ENTRY(helper, arg) {
     int i = (int)(intptr_t)arg;
-    pthread_mutex_lock(&pool.lock);
+    un_mutex_lock(&pool.lock);
     for (unsigned long seen = pool.born[i];; seen = atomic_load(&pool.round)) {
         if (atomic_load(&pool.round) == seen) {
-            pthread_mutex_unlock(&pool.lock);
+            un_mutex_unlock(&pool.lock);
             spin_while_round(seen);
-            pthread_mutex_lock(&pool.lock);
-            while (atomic_load(&pool.round) == seen) pthread_cond_wait(&pool.wake, &pool.lock);
+            un_mutex_lock(&pool.lock);
+            while (atomic_load(&pool.round) == seen) un_cond_wait(&pool.wake, &pool.lock);
         }
         if (i >= pool.asked) continue;
         work *w = pool.current;
-        pthread_mutex_unlock(&pool.lock);
+        un_mutex_unlock(&pool.lock);
         take_slices(w);
-        pthread_mutex_lock(&pool.lock);
-        if (atomic_fetch_sub(&pool.running, 1) == 1) pthread_cond_signal(&pool.done);
+        un_mutex_lock(&pool.lock);
+        if (atomic_fetch_sub(&pool.running, 1) == 1) un_cond_signal(&pool.done);
     }
-    return NULL;
+    UN_THREAD_END;
 }
 
 /* Up to n helpers running (pool.lock held); how many there are. One that cannot start leaves
  * its slices to the others. */
 static int helpers(int n) {
     while (pool.started < n) {
-        pthread_t t;
         pool.born[pool.started] = pool.round;
-        if (pthread_create(&t, NULL, helper, (void *)(intptr_t)pool.started) != 0) break;
-        pthread_detach(t);
+        if (un_thread_detached(helper, (void *)(intptr_t)pool.started) != 0) break;
         pool.started++;
     }
     return pool.started < n ? pool.started : n;
@@ -146,46 +130,46 @@ static int helpers(int n) {
 
 /* A forked child has none of its parent's threads: it starts its own. */
 static void forget_helpers(void) {
-    pthread_mutex_init(&pool.call, NULL);
-    pthread_mutex_init(&pool.lock, NULL);
-    pthread_cond_init(&pool.wake, NULL);
-    pthread_cond_init(&pool.done, NULL);
+    un_mutex_init(&pool.call);
+    un_mutex_init(&pool.lock);
+    un_cond_init(&pool.wake);
+    un_cond_init(&pool.done);
     pool.current = NULL;
     pool.started = pool.asked = 0;
     atomic_store(&pool.running, 0);
 }
 
-static void at_fork(void) { pthread_atfork(NULL, NULL, forget_helpers); }
-
 /* The slices on the caller's thread and n helpers, back when every one has finished. */
 static void with_helpers(work *w, int n) {
-    pthread_mutex_lock(&pool.lock);
+    un_mutex_lock(&pool.lock);
     pool.current = w;
     pool.asked = helpers(n);
     atomic_store(&pool.running, pool.asked);
     atomic_fetch_add(&pool.round, 1);
-    pthread_cond_broadcast(&pool.wake);
-    pthread_mutex_unlock(&pool.lock);
+    un_cond_broadcast(&pool.wake);
+    un_mutex_unlock(&pool.lock);
     take_slices(w);
     spin_while_running();
-    pthread_mutex_lock(&pool.lock);
-    while (atomic_load(&pool.running) > 0) pthread_cond_wait(&pool.done, &pool.lock);
+    un_mutex_lock(&pool.lock);
+    while (atomic_load(&pool.running) > 0) un_cond_wait(&pool.done, &pool.lock);
     pool.current = NULL;
-    pthread_mutex_unlock(&pool.lock);
+    un_mutex_unlock(&pool.lock);
 }
 
 int un_run_slices(const un_batch *b, const int64_t *starts, int n_slices, int n_threads, un_result *results) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    static atomic_flag arranged = ATOMIC_FLAG_INIT;
     if (!un_valid_slices(b, starts, n_slices)) return -1;
     work w = {.batch = b, .starts = starts, .n_slices = n_slices, .results = results};
     atomic_init(&w.next, 0);
     atomic_init(&w.failed, 0);
     int wanted = n_threads < n_slices ? n_threads : n_slices;
     if (wanted > UN_MAX_THREADS) wanted = UN_MAX_THREADS;
-    pthread_once(&once, at_fork);
-    if (wanted > 1 && pthread_mutex_trylock(&pool.call) == 0) {
+    /* Registered by the first call; a second racing past it before it is done is harmless:
+     * only a fork needs it, and the pool has no helpers until a call has registered it. */
+    if (!atomic_flag_test_and_set(&arranged)) un_on_fork_child(forget_helpers);
+    if (wanted > 1 && un_mutex_trylock(&pool.call) == 0) {
         with_helpers(&w, wanted - 1);
-        pthread_mutex_unlock(&pool.call);
+        un_mutex_unlock(&pool.call);
     } else {
         take_slices(&w);
     }
