@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,24 @@ def test_failed_to_load_names_the_error(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert f"(pure-Python path, failed: {reason})" in version.stdout
+
+
+def test_a_users_build_never_treats_warnings_as_errors(tmp_path: Path) -> None:
+    """Build the kernel as a user's pip does, through a compiler that records its flags."""
+    log = tmp_path / "flags.log"
+    spy = tmp_path / "cc"
+    spy.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec gcc "$@"\n')
+    spy.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("URLNORM_WERROR", "CFLAGS")}
+    env |= {"CC": str(spy), "LDSHARED": f"{spy} -shared"}
+    build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "--quiet"]
+    build += ["--wheel-dir", str(tmp_path / "dist"), str(ROOT)]
+    run = subprocess.run(build, capture_output=True, text=True, env=env, timeout=900)
+    assert run.returncode == 0, run.stderr[-2000:]
+    calls = log.read_text().splitlines()
+    compiles = [c for c in calls if " -c " in f" {c} "]
+    assert len(compiles) == len(list((ROOT / "urlnorm" / "_native").glob("*.c")))
+    assert all("-Wall" in c and "-Wextra" in c for c in compiles)
+    assert not any("-Werror" in c for c in calls)
+    (wheel,) = (tmp_path / "dist").glob("polars_urlnorm-*.whl")
+    assert "_urlnorm" in " ".join(zipfile.ZipFile(wheel).namelist())
