@@ -118,8 +118,21 @@ def test_a_users_build_never_treats_warnings_as_errors(tmp_path: Path) -> None:
     spy.chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k not in ("URLNORM_WERROR", "CFLAGS")}
     env |= {"CC": str(spy), "LDSHARED": f"{spy} -shared"}
+    # From the sdist, as a user's pip builds it: a checkout's own build folder would let
+    # setuptools skip compiling what it finds up to date there.
+    sdist = [
+        sys.executable,
+        "-m",
+        "build",
+        "--sdist",
+        "--outdir",
+        str(tmp_path / "sdist"),
+        str(ROOT),
+    ]
+    assert subprocess.run(sdist, capture_output=True, timeout=900).returncode == 0
+    (archive,) = (tmp_path / "sdist").glob("polars_urlnorm-*.tar.gz")
     build = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-cache-dir", "--quiet"]
-    build += ["--wheel-dir", str(tmp_path / "dist"), str(ROOT)]
+    build += ["--wheel-dir", str(tmp_path / "dist"), str(archive)]
     run = subprocess.run(build, capture_output=True, text=True, env=env, timeout=900)
     assert run.returncode == 0, run.stderr[-2000:]
     calls = log.read_text().splitlines()
