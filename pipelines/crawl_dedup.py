@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
-from urlnorm import dataset, engine, io, runs, targets
+from urlnorm import dataset, engine, io, jobs, targets
 from urlnorm.choices import InputError
 from urlnorm.dataset import Source
 from urlnorm.polars import dedup_keyed, dedup_summary
@@ -76,17 +75,8 @@ def _incremental(
     """Only the classes no seen key holds, appended to ``out`` one input file at a time."""
     if out.kind in ("file", "stdout"):
         raise InputError("the incremental crawl-dedup appends to a dataset or a table")
-    fields = ("normalized", "error", *engine.RECORD_FIELDS, "key_hash")
-
-    def plan(frame: pl.LazyFrame) -> pl.LazyFrame:
-        keyed = io.parsed(frame, column, profile, fields)
-        return dedup_keyed(keyed, column, "normalized", keep="first")
-
-    identity = json.dumps(["crawl-dedup", src.files, src.sizes, out.spec, column, profile, seen])
-    job = runs.Job(
-        src, (runs.Part(out),), column, plan, identity, mode="append", profile=profile, seen=seen
-    )
-    summary = runs.per_file(job, io.ReadNotes())
+    options = jobs.Options(column=column, profile=profile, split=True, seen=seen, mode="append")
+    summary = jobs.normalize(src, out, options)
     return {
         "rows in": dataset.row_total(src),
         "new resources": summary.rows,

@@ -35,12 +35,11 @@ from urlnorm.dataset import Source
 from urlnorm.progress import Counter, Unshown
 from urlnorm.read_notes import ReadNotes
 from urlnorm.seen import SeenKeys
-from urlnorm.targets import INPUTS_PROPERTY, RUN_PROPERTY, Layout, Target
+from urlnorm.targets import COMPLETE_PROPERTY, INPUTS_PROPERTY, RUN_PROPERTY, Layout, Target
 
 LEDGER = "_urlnorm"
 # What a run does to one batch's scanned rows.
 Plan = Callable[[pl.LazyFrame], pl.LazyFrame]
-COMPLETE_PROPERTY = "urlnorm.complete"
 
 
 @dataclass(frozen=True)

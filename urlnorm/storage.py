@@ -14,7 +14,7 @@ import atexit
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -261,13 +261,10 @@ def fetched(location: str, options: Mapping[str, str]) -> str:
     return str(copy)
 
 
-def release(copies: Iterator[str] | Sequence[str] = ()) -> None:
-    """Remove local copies made by :func:`fetched` (all of them when none are named)."""
-    named = {Path(c).parent for c in copies}
-    for folder in list(_COPIES):
-        if not named or folder in named:
-            shutil.rmtree(folder, ignore_errors=True)
-            _COPIES.remove(folder)
+def release() -> None:
+    """Remove every local copy made by :func:`fetched` so far."""
+    while _COPIES:
+        shutil.rmtree(_COPIES.pop(), ignore_errors=True)
 
 
 atexit.register(release)

@@ -36,6 +36,8 @@ FILE_BYTES = 1 << 30
 # What a commit of a table records of the input files it covered.
 INPUTS_PROPERTY = "urlnorm.inputs"
 RUN_PROPERTY = "urlnorm.run"
+# ... and, on a run's last commit, that the run is complete (a rerun then starts afresh).
+COMPLETE_PROPERTY = "urlnorm.complete"
 
 
 @dataclass(frozen=True)
@@ -298,7 +300,7 @@ def write_whole(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) 
     if target.kind == "dataset":
         write_dataset(frame, target, layout, mode)
         return
-    properties = {"urlnorm.complete": "true", INPUTS_PROPERTY: "[]"}
+    properties = {COMPLETE_PROPERTY: "true", INPUTS_PROPERTY: "[]"}
     write_table(frame, target, layout, mode, properties)
 
 
