@@ -1,7 +1,15 @@
 /* The CPython binding: the only file that knows Python. Columns come in and each slice's
  * outputs go out through the Arrow PyCapsule interface (c_data.c: nothing is copied, and
- * Polars and pyarrow read the same objects); the rows run with the GIL released. */
+ * Polars and pyarrow read the same objects); the rows run with the GIL released.
+ *
+ * Only the stable ABI of Python 3.11 is used, so one build (an abi3 wheel) serves every
+ * CPython from 3.11 on: Py_LIMITED_API below makes the compiler hold this file to it. */
 #define PY_SSIZE_T_CLEAN
+#include <pyconfig.h>
+/* The free-threaded build of CPython has no stable ABI yet: there it builds for its own version. */
+#ifndef Py_GIL_DISABLED
+#define Py_LIMITED_API 0x030B0000
+#endif
 #include <Python.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -50,10 +58,16 @@ typedef struct {
     long long rows, asked;
 } Slice;
 
+/* A heap type (the stable ABI has no static ones): its instances hold a reference to it. */
+static PyObject *SliceType;
+
 static void slice_dealloc(Slice *self) {
     if (self->array.release) self->array.release(&self->array);
     if (self->schema.release) self->schema.release(&self->schema);
-    Py_TYPE(self)->tp_free((PyObject *)self);
+    PyTypeObject *type = Py_TYPE((PyObject *)self);
+    freefunc free_slot = (freefunc)PyType_GetSlot(type, Py_tp_free);
+    free_slot(self);
+    Py_DECREF(type);
 }
 
 static void schema_capsule_free(PyObject *capsule) {
@@ -101,14 +115,16 @@ static PyMemberDef slice_members[] = {
     {NULL, 0, 0, 0, NULL},
 };
 
-static PyTypeObject SliceType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "urlnorm._urlnorm.Slice",
-    .tp_basicsize = sizeof(Slice),
-    .tp_dealloc = (destructor)slice_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_methods = slice_methods,
-    .tp_members = slice_members,
-    .tp_doc = "One slice's outputs: a struct array of columns in memory the kernel wrote.",
+static PyType_Slot slice_slots[] = {
+    {Py_tp_dealloc, (void *)slice_dealloc},
+    {Py_tp_methods, slice_methods},
+    {Py_tp_members, slice_members},
+    {Py_tp_doc, "One slice's outputs: a struct array of columns in memory the kernel wrote."},
+    {0, NULL},
+};
+
+static PyType_Spec slice_spec = {
+    .name = "urlnorm._urlnorm.Slice", .basicsize = sizeof(Slice), .flags = Py_TPFLAGS_DEFAULT, .slots = slice_slots,
 };
 
 static void stream_capsule_free(PyObject *capsule) {
@@ -121,11 +137,11 @@ static void stream_capsule_free(PyObject *capsule) {
  * capsule, a chunk a slice, which Polars takes over in one call rather than one a slice. */
 static PyObject *stream(PyObject *self, PyObject *slices) {
     (void)self;
-    Py_ssize_t n = PyList_Check(slices) ? PyList_GET_SIZE(slices) : 0;
+    Py_ssize_t n = PyList_Check(slices) ? PyList_Size(slices) : 0;
     if (n < 1 || n > INT_MAX) return PyErr_Format(PyExc_ValueError, "stream: a list of one slice or more");
     for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *one = PyList_GET_ITEM(slices, i);
-        if (!PyObject_TypeCheck(one, &SliceType)) return PyErr_Format(PyExc_TypeError, "stream: slices only");
+        PyObject *one = PyList_GetItem(slices, i);
+        if (!PyObject_TypeCheck(one, (PyTypeObject *)SliceType)) return PyErr_Format(PyExc_TypeError, "stream: slices only");
         if (!((Slice *)one)->array.release) return PyErr_Format(PyExc_ValueError, "a slice's columns are handed over once");
     }
     struct ArrowArrayStream *out = PyMem_Malloc(sizeof *out);
@@ -134,11 +150,11 @@ static PyObject *stream(PyObject *self, PyObject *slices) {
         PyMem_Free(out), PyMem_Free(arrays);
         return PyErr_NoMemory();
     }
-    for (Py_ssize_t i = 0; i < n; i++) arrays[i] = ((Slice *)PyList_GET_ITEM(slices, i))->array;
-    Slice *first = (Slice *)PyList_GET_ITEM(slices, 0);
+    for (Py_ssize_t i = 0; i < n; i++) arrays[i] = ((Slice *)PyList_GetItem(slices, i))->array;
+    Slice *first = (Slice *)PyList_GetItem(slices, 0);
     int failed = un_stream_export(&first->schema, arrays, (int)n, out);
     for (Py_ssize_t i = 0; i < n && !failed; i++) {
-        Slice *one = (Slice *)PyList_GET_ITEM(slices, i);
+        Slice *one = (Slice *)PyList_GetItem(slices, i);
         one->array.release = NULL;
         if (one->schema.release) one->schema.release(&one->schema);
     }
@@ -156,7 +172,7 @@ typedef struct {
 } projection;
 
 static PyObject *slice_from(const un_batch *b, un_result *r, int64_t rows, const projection *columns) {
-    Slice *out = PyObject_New(Slice, &SliceType);
+    Slice *out = PyObject_New(Slice, (PyTypeObject *)SliceType);
     if (!out) return NULL;
     out->rows = rows, out->asked = r->asked;
     int done = un_result_export(b, r, rows, columns->names, (size_t)columns->len, &out->schema, &out->array);
@@ -213,10 +229,10 @@ static int column_from(PyObject *obj, held_column *h) {
     const struct ArrowArray *array = &h->array;
     if (PyCapsule_IsValid(obj, "arrow_array_stream")) {
         if (stream_read(PyCapsule_GetPointer(obj, "arrow_array_stream"), h, &array) < 0) return -1;
-    } else if (PyTuple_Check(obj) && PyTuple_GET_SIZE(obj) == 2 && PyCapsule_IsValid(PyTuple_GET_ITEM(obj, 0), "arrow_schema") &&
-               PyCapsule_IsValid(PyTuple_GET_ITEM(obj, 1), "arrow_array")) {
-        schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(obj, 0), "arrow_schema");
-        array = PyCapsule_GetPointer(PyTuple_GET_ITEM(obj, 1), "arrow_array");
+    } else if (PyTuple_Check(obj) && PyTuple_Size(obj) == 2 && PyCapsule_IsValid(PyTuple_GetItem(obj, 0), "arrow_schema") &&
+               PyCapsule_IsValid(PyTuple_GetItem(obj, 1), "arrow_array")) {
+        schema = PyCapsule_GetPointer(PyTuple_GetItem(obj, 0), "arrow_schema");
+        array = PyCapsule_GetPointer(PyTuple_GetItem(obj, 1), "arrow_array");
     } else {
         PyErr_SetString(PyExc_TypeError, "a column is an Arrow array's or stream's PyCapsules");
         return -1;
@@ -233,17 +249,17 @@ static int column_from(PyObject *obj, held_column *h) {
 static int profile_from(PyObject *spec, un_profile *prof, PyObject **keep) {
     PyObject *rules;
     if (!PyArg_ParseTuple(spec, "iO!", &prof->generic, &PyList_Type, &rules)) return -1;
-    if (PyList_GET_SIZE(rules) > UN_MAX_RULES) {
+    if (PyList_Size(rules) > UN_MAX_RULES) {
         PyErr_SetString(PyExc_ValueError, "too many rules");
         return -1;
     }
     *keep = rules;
-    prof->n_rules = (int)PyList_GET_SIZE(rules);
+    prof->n_rules = (int)PyList_Size(rules);
     for (int i = 0; i < prof->n_rules; i++) {
         un_rule *r = &prof->rules[i];
         int id;
         Py_ssize_t nl, pl;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(rules, i), "iy#y#", &id, &r->params.names, &nl, &r->params.prefixes, &pl)) return -1;
+        if (!PyArg_ParseTuple(PyList_GetItem(rules, i), "iy#y#", &id, &r->params.names, &nl, &r->params.prefixes, &pl)) return -1;
         if (id < 0 || id >= UN_N_RULES) {
             PyErr_SetString(PyExc_ValueError, "unknown rule id");
             return -1;
@@ -370,14 +386,14 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof, PyObject
 /* The slices' row bounds from their starts (a list of ints, the first 0, ascending), the
  * rows' count appended; NULL with an exception set. */
 static int64_t *slice_bounds(PyObject *starts, int64_t rows, int *n_slices) {
-    Py_ssize_t n = PyList_Check(starts) ? PyList_GET_SIZE(starts) : 0;
+    Py_ssize_t n = PyList_Check(starts) ? PyList_Size(starts) : 0;
     if (n < 1 || n > INT_MAX - 1) {
         PyErr_SetString(PyExc_ValueError, "slices: a list of one start or more");
         return NULL;
     }
     int64_t *bounds = PyMem_Malloc((size_t)(n + 1) * sizeof *bounds);
     if (!bounds) return (int64_t *)PyErr_NoMemory();
-    for (Py_ssize_t i = 0; i < n; i++) bounds[i] = PyLong_AsLongLong(PyList_GET_ITEM(starts, i));
+    for (Py_ssize_t i = 0; i < n; i++) bounds[i] = PyLong_AsLongLong(PyList_GetItem(starts, i));
     bounds[n] = rows;
     *n_slices = (int)n;
     if (!PyErr_Occurred()) return bounds;
@@ -391,8 +407,7 @@ static PyObject *results_to_python(const un_batch *b, un_result *results, const 
     PyObject *out = PyList_New(n_slices);
     for (int i = 0; out && i < n_slices; i++) {
         PyObject *one = slice_from(b, &results[i], bounds[i + 1] - bounds[i], columns);
-        if (!one) Py_CLEAR(out);
-        else PyList_SET_ITEM(out, i, one);
+        if (!one || PyList_SetItem(out, i, one) < 0) Py_CLEAR(out);
     }
     return out;
 }
@@ -480,13 +495,13 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*O!", &classes, &PyList_Type, &special)) return NULL;
     un_tables t;
     memset(&t, 0, sizeof t);
-    int ok = classes.len == (Py_ssize_t)sizeof t.classes && PyList_GET_SIZE(special) <= UN_MAX_SCHEMES;
+    int ok = classes.len == (Py_ssize_t)sizeof t.classes && PyList_Size(special) <= UN_MAX_SCHEMES;
     if (ok) memcpy(t.classes, classes.buf, sizeof t.classes);
     PyBuffer_Release(&classes);
-    for (Py_ssize_t i = 0; ok && i < PyList_GET_SIZE(special); i++) {
+    for (Py_ssize_t i = 0; ok && i < PyList_Size(special); i++) {
         const char *name;
         Py_ssize_t len;
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(special, i), "s#i", &name, &len, &t.default_port[i])) return NULL;
+        if (!PyArg_ParseTuple(PyList_GetItem(special, i), "s#i", &name, &len, &t.default_port[i])) return NULL;
         ok = len < UN_SCHEME_LEN;
         if (ok) memcpy(t.special[i], name, (size_t)len);
     }
@@ -494,7 +509,7 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "tables do not fit the kernel");
         return NULL;
     }
-    t.n_special = (int)PyList_GET_SIZE(special);
+    t.n_special = (int)PyList_Size(special);
     un_set_tables(&t);
     un_whatwg_init();
     Py_RETURN_NONE;
@@ -513,7 +528,10 @@ static PyObject *set_psl(PyObject *self, PyObject *args) {
 
 static PyObject *names_tuple(const char *const *names, int n) {
     PyObject *t = PyTuple_New(n);
-    for (int i = 0; t && i < n; i++) PyTuple_SET_ITEM(t, i, PyUnicode_FromString(names[i]));
+    for (int i = 0; t && i < n; i++) {
+        PyObject *name = PyUnicode_FromString(names[i]);
+        if (!name || PyTuple_SetItem(t, i, name) < 0) Py_CLEAR(t);
+    }
     return t;
 }
 
@@ -543,7 +561,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__urlnorm(void) {
-    if (PyType_Ready(&SliceType) < 0) return NULL;
+    if (!SliceType && !(SliceType = PyType_FromSpec(&slice_spec))) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddObject(m, "ERROR_NAMES", names_tuple(UN_ERROR_NAMES, UN_N_ERRORS)) < 0 ||
