@@ -34,7 +34,13 @@ _chosen: Path | None = None  # set by use_list; else the variable, else the bund
 
 def list_path() -> Path:
     """The list file in use: :func:`use_list`'s, ``URLNORM_PSL``'s, or the bundled one."""
-    return _chosen or Path(os.environ.get(ENVIRONMENT) or PSLFILE)
+    return _chosen or _path(os.environ.get(ENVIRONMENT) or PSLFILE)
+
+
+@lru_cache(maxsize=16)
+def _path(text: str) -> Path:
+    # Every batch asks which list is in use: one Path a name, not one a batch.
+    return Path(text)
 
 
 def use_list(path: str | Path | None) -> None:

@@ -49,7 +49,8 @@ def _run_slices(
     tables.give(psl=op.psl)
     column = _readable(column)
     base = None if base is None else _readable(base)
-    starts = [start for start, _ in slicing._slices(len(column), _nbytes(column))]
+    workers = slicing.threads()
+    starts = [start for start, _ in slicing._slices(len(column), _nbytes(column), workers)]
     return kernel.run(  # type: ignore[no-any-return]
         kernel.OP_NAMES.index(op.name),
         op.option,
@@ -58,7 +59,7 @@ def _run_slices(
         op.answer,
         kernel.UTF8_MODES.index("encode" if op.encode_invalid_utf8 else "error"),
         starts,
-        slicing.threads(),
+        workers,
         None if names is None else "\0".join(names).encode(),
     )
 
@@ -88,10 +89,14 @@ def _finish(op: Op, column: Column, columns: tuple[str, ...], *, one_chunk: bool
     ``port``, if named, is the kernel's port column.
     """
     out, left_kernel = _run(op, column, one_chunk=one_chunk)
-    texts = [name for name in out.columns if name not in _FIXED]
-    named = zip(texts, (name for name in columns if name != "port"), strict=True)
-    renamed = out.rename(dict(named))
-    return Result(renamed.select(columns), out.get_column("error"), left_kernel)
+    # Series renamed one by one: a frame's rename and select each run a query, which a small
+    # batch (a SQL engine's, a streaming morsel) would pay on every call.
+    texts = (series for series in out.iter_columns() if series.name not in _FIXED)
+    named = dict(zip((name for name in columns if name != "port"), texts, strict=True))
+    if "port" in columns:
+        named["port"] = out.get_column("port")
+    selected = pl.DataFrame([named[name].alias(name) for name in columns])
+    return Result(selected, out.get_column("error"), left_kernel)
 
 
 def _column(op: Op, column: Column) -> pl.Series:

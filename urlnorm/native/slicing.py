@@ -56,9 +56,12 @@ def threads() -> int:
     return whole if call is None else min(call, whole)
 
 
-def _slices(length: int, nbytes: int) -> Iterator[tuple[int, int]]:
-    """(start, rows) of each slice: one a thread, each of MIN_SLICE_BYTES to MAX_SLICE_BYTES."""
-    count = max(1, min(threads(), nbytes // MIN_SLICE_BYTES))
+def _slices(length: int, nbytes: int, workers: int | None = None) -> Iterator[tuple[int, int]]:
+    """(start, rows) of each slice: one a thread, each of MIN_SLICE_BYTES to MAX_SLICE_BYTES.
+
+    ``workers``: the threads the call runs on (by default :func:`threads`).
+    """
+    count = max(1, min(workers or threads(), nbytes // MIN_SLICE_BYTES))
     size = max(1, -(-length // count))
     if nbytes > MAX_SLICE_BYTES:
         size = min(size, max(1, length * MAX_SLICE_BYTES // nbytes))
