@@ -560,10 +560,13 @@ def test_kernel_names_are_the_cores() -> None:
     kernel = native.extension.KERNEL
     assert kernel is not None
     codes = {v for k, v in vars(errors).items() if k.isupper() and isinstance(v, str)}
-    assert set(kernel.ERROR_NAMES[1:]) <= codes
-    # The two rules with parameters are made per profile rather than registered.
-    parameterised = {"drop_parameters", host_rules_rule({}).name}
-    assert set(kernel.RULE_NAMES) - parameterised <= set(rules.RULES)
+    # A profile or a record file, never a row's URL, is what these three name.
+    not_a_rows = {errors.UNKNOWN_MODE, errors.UNKNOWN_PROFILE, errors.MALFORMED_RECORD}
+    assert set(kernel.ERROR_NAMES[1:]) == codes - not_a_rows
+    # Each registered rule with a kernel form names a kernel rule (the parameter rules share
+    # drop_parameters); host_rules is made per profile rather than registered.
+    forms = {r.kernel.rule for r in rules.RULES.values() if r.kernel is not None}
+    assert set(kernel.RULE_NAMES) == forms | {host_rules_rule({}).name}
 
 
 @needs_kernel
@@ -576,12 +579,18 @@ def test_the_kernel_and_python_name_the_same_things() -> None:
     assert kernel.UTF8_MODES[1:] == engine.INVALID_UTF8
     record = [name for name in kernel.PARSE_COLUMNS if name in TEXT_FIELDS]
     assert tuple(record) == TEXT_FIELDS
-    assert set(kernel.PARSE_COLUMNS) - set(TEXT_FIELDS) <= set(outputs.FIELDS)
-    assert set(kernel.OUTPUT_NAMES) - {"record"} <= set(outputs.FIELDS)
+    # The parse's text columns: every field but the fixed-width ones.
+    assert set(kernel.PARSE_COLUMNS) == set(outputs.FIELDS) - set(native.arrow_io._FIXED)
+    # The kernel's "record" output gives the record's fields; "error" comes with every run.
+    record_fields = {*engine.RECORD_FIELDS, "error"}
+    assert set(kernel.OUTPUT_NAMES) - {"record"} == set(outputs.FIELDS) - record_fields
     assert min(kernel.ASK_HOST, kernel.ASK_WWW, kernel.ASK_HOST_RULES) == kernel.ASK_FIRST
     assert len(set(kernel.OP_NAMES)) == len(kernel.OP_NAMES)
     assert set(kernel.CLASS_NAMES) == set(native.tables._ENCODE_SETS) | set(native.tables._CLASSES)
-    assert set(kernel.HOST_RULE_FLAGS) <= {f.name for f in dataclasses.fields(HostRules)}
+    # A host's yes-or-no rules are flags, and so is keep_params: an empty allow-list keeps
+    # nothing, where none keeps everything.
+    switches = {f.name for f in dataclasses.fields(HostRules) if f.type == "bool"}
+    assert set(kernel.HOST_RULE_FLAGS) == switches | {"keep_params"}
 
 
 @needs_kernel
