@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import urlnorm
 from tests.conftest import load_wpt
 from urlnorm.core import redirects
-from urlnorm.core.redirects import unwrap_redirects
+from urlnorm.core.redirects import Wrapper, unwrap_redirects
 
 ROOT = Path(__file__).resolve().parents[1]
 EVERY_CRAWL_RULE = str(ROOT / "tests" / "data" / "profiles" / "every-crawl-rule.toml")
@@ -208,3 +208,9 @@ def test_unwrap_column_equals_core() -> None:
 def test_generated_links_unwrap_equals_core(values: list[str]) -> None:
     got = pl.Series(values, dtype=pl.String).url.unwrap_redirects().to_list()
     assert got == [unwrap_redirects(v) for v in values]
+
+
+def test_a_wrapper_names_an_encoding_an_unwrapper_reads() -> None:
+    assert Wrapper("x", ("x.example",), "/go", ("u",), "proofpoint-v2").encoding == "proofpoint-v2"
+    with pytest.raises(ValueError, match="encoding must be one of"):
+        Wrapper("x", ("x.example",), "/go", ("u",), "base64")

@@ -21,6 +21,11 @@ from .split import split_generic
 from .whatwg import strip_and_remove_tab_newline
 
 
+# How a wrapper carries its target, in the kernel's order (``_native/redirects.c`` exports the
+# same names as REDIRECT_ENCODINGS).
+ENCODINGS = ("form", "proofpoint-v2", "proofpoint-v3")
+
+
 @dataclass(frozen=True)
 class Wrapper:
     """A redirector: its hosts, its path, the parameters that may hold the target, the encoding.
@@ -37,6 +42,11 @@ class Wrapper:
     path: str
     params: tuple[str, ...] = ()
     encoding: str = "form"
+
+    def __post_init__(self) -> None:
+        """Refuse an encoding no unwrapper reads, rather than never matching."""
+        if self.encoding not in ENCODINGS:
+            raise ValueError(f"wrapper {self.name}: encoding must be one of {ENCODINGS}")
 
 
 WRAPPERS = (
