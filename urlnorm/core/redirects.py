@@ -20,7 +20,6 @@ from .errors import URLError
 from .split import split_generic
 from .whatwg import strip_and_remove_tab_newline
 
-
 # How a wrapper carries its target, in the kernel's order (``_native/redirects.c`` exports the
 # same names as REDIRECT_ENCODINGS).
 ENCODINGS = ("form", "proofpoint-v2", "proofpoint-v3")
