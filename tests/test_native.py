@@ -25,7 +25,7 @@ import urlnorm
 import urlnorm.arrow
 from tests.strategies import PSL_LABELS
 from urlnorm import engine, native
-from urlnorm.core import columns, errors, outputs, redirects, resolve, rules
+from urlnorm.core import columns, errors, host, outputs, redirects, resolve, rules
 from urlnorm.core.host_rules import HostRules, host_rules_rule
 from urlnorm.core.percent import encode_invalid_utf8
 from urlnorm.core.record import URL
@@ -592,6 +592,7 @@ def test_the_kernel_and_python_name_the_same_things() -> None:
     switches = {f.name for f in dataclasses.fields(HostRules) if f.type == "bool"}
     assert set(kernel.HOST_RULE_FLAGS) == switches | {"keep_params"}
     assert kernel.REDIRECT_ENCODINGS == redirects.ENCODINGS
+    assert kernel.HOST_TYPES == host.HOST_TYPES
 
 
 @needs_kernel

@@ -576,6 +576,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "FILTER_REASONS", names_tuple(UN_FILTER_REASON_NAMES, UN_N_FILTER_REASONS)) < 0 ||
         PyModule_AddObject(m, "REDIRECT_ENCODINGS", names_tuple(UN_REDIRECT_ENCODING_NAMES, UN_N_REDIRECT_ENCODINGS)) < 0 ||
         PyModule_AddObject(m, "CLASS_NAMES", names_tuple(UN_CLASS_NAMES, UN_N_CLASSES)) < 0 ||
+        PyModule_AddObject(m, "HOST_TYPES", names_tuple(UN_HOST_TYPE_NAMES, UN_N_HOST_TYPES)) < 0 ||
         PyModule_AddObject(m, "HOST_RULE_FLAGS", names_tuple(UN_HOST_RULE_FLAG_NAMES, UN_N_HOST_RULE_FLAGS)) < 0 ||
         PyModule_AddIntConstant(m, "PSL_TABLES", UN_PSL_TABLES) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||

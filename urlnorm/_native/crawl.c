@@ -294,8 +294,7 @@ void un_drop_trailing_dot(un_url *u) {
     const un_buf *h = &u->host;
     size_t n = h->len;
     if (n < 2 || h->data[n - 1] != '.' || h->data[n - 2] == '.') return;
-    const char *kind = un_host_type(u);
-    if (kind && strcmp(kind, "domain") == 0) u->host.len--;
+    if (un_host_type(u) == UN_DOMAIN_HOST) u->host.len--;
 }
 
 void un_drop_trailing_slash(un_url *u) { u->path.len = un_without_trailing_slashes(u->path.data, u->path.len); }

@@ -128,11 +128,10 @@ int un_filter_reason(const un_url *u, const un_filters *f, un_buf *scratch) {
     size_t starts[UN_MAX_FILTER_DEPTH + 1], lens[UN_MAX_FILTER_DEPTH + 1];
     if (!un_listed(f->schemes, f->schemes_len, u->scheme.data, u->scheme.len, 0, 0)) return UN_FILTER_NON_WEB_SCHEME;
     if (too_long(u, f->max_length, scratch)) return UN_FILTER_TOO_LONG;
-    /* un_host_type's names: "domain", "ipv4", "ipv6", "opaque", or NULL. */
-    const char *kind = un_host_type(u);
-    int family = kind && kind[0] == 'i' ? kind[3] - '0' : 0;
+    un_host_kind kind = un_host_type(u);
+    int family = kind == UN_IPV4_HOST ? 4 : kind == UN_IPV6_HOST ? 6 : 0;
     if (family && non_global(u, family, f)) return UN_FILTER_PRIVATE_ADDRESS;
-    if (kind && kind[0] == 'd' && local_name(u, f)) return UN_FILTER_LOCAL_NAME;
+    if (kind == UN_DOMAIN_HOST && local_name(u, f)) return UN_FILTER_LOCAL_NAME;
     if (binary_file(u, f)) return UN_FILTER_BINARY_FILE;
     size_t k = non_empty_segments(u, (size_t)f->max_depth, starts, lens);
     if (k > (size_t)f->max_depth) return UN_FILTER_TRAP_DEPTH;

@@ -255,12 +255,16 @@ int un_parse_host(un_ctx *c, const uint8_t *p, size_t n, int special, un_buf *ou
     return status == UN_ASK_HOST ? answered_host(c, p, n, out) : status;
 }
 
-/* The type of a parsed record's host (core host.host_type): NULL if it has none. */
-const char *un_host_type(const un_url *u) {
+const char *const UN_HOST_TYPE_NAMES[UN_N_HOST_TYPES] = {
+    [UN_DOMAIN_HOST] = "domain", [UN_IPV4_HOST] = "ipv4", [UN_IPV6_HOST] = "ipv6", [UN_OPAQUE_HOST] = "opaque",
+};
+
+/* The type of a parsed record's host (core host.host_type). */
+un_host_kind un_host_type(const un_url *u) {
     const un_buf *h = &u->host;
-    if (!u->has_host || h->len == 0) return NULL;
-    if (h->data[0] == '[') return "ipv6";
+    if (!u->has_host || h->len == 0) return UN_NO_HOST;
+    if (h->data[0] == '[') return UN_IPV6_HOST;
     /* A generic-mode (RFC 3986) record does not note its scheme's specialness. */
-    if (u->special < 0 && un_special_index(u->scheme.data, u->scheme.len) < 0) return "opaque";
-    return un_ends_in_a_number(h->data, h->len) ? "ipv4" : "domain";
+    if (u->special < 0 && un_special_index(u->scheme.data, u->scheme.len) < 0) return UN_OPAQUE_HOST;
+    return un_ends_in_a_number(h->data, h->len) ? UN_IPV4_HOST : UN_DOMAIN_HOST;
 }

@@ -171,6 +171,12 @@ static void put_text(un_builder *col, un_result *r, const char *text) {
     else un_builder_null(col);
 }
 
+/* The name of the record's host type (the core's host_type), or NULL for no host. */
+static const char *host_type_name(const un_url *u) {
+    un_host_kind kind = un_host_type(u);
+    return kind == UN_NO_HOST ? NULL : UN_HOST_TYPE_NAMES[kind];
+}
+
 /* un_domain_parts_of the row's host into w->name and w->parts, from the memo if an earlier
  * row of the slice had the host. */
 static int domain_parts(worker *w, int psl_table) {
@@ -195,8 +201,7 @@ static int domain_parts(worker *w, int psl_table) {
 /* Whether the row's host is a domain with this Public Suffix List part (core
  * public_suffix.domain_parts), found into w->name and w->parts. */
 static int has_part(worker *w, int psl_table, int part) {
-    const char *type = un_host_type(&w->url);
-    return type && type[0] == 'd' && domain_parts(w, psl_table) == 0 && w->parts.present[part];
+    return un_host_type(&w->url) == UN_DOMAIN_HOST && domain_parts(w, psl_table) == 0 && w->parts.present[part];
 }
 
 /* A part of the row's host, null but for a domain host that has it. */
@@ -214,7 +219,7 @@ static void emit_host(const un_batch *b, un_result *r, worker *w) {
     if (site && has_part(w, b->psl_table, UN_PART_REGISTERED)) put_bytes(col, r, w->name.data + w->parts.start[UN_PART_REGISTERED], w->parts.len[UN_PART_REGISTERED]);
     else if ((site || b->host_column == UN_HOST_TEXT) && u->has_host) put_bytes(col, r, u->host.data, u->host.len);
     else if (site || b->host_column == UN_HOST_TEXT) un_builder_null(col);
-    else if (b->host_column == UN_HOST_TYPE) put_text(col, r, un_host_type(u));
+    else if (b->host_column == UN_HOST_TYPE) put_text(col, r, host_type_name(u));
     else put_part(col, r, w, b->psl_table, b->host_column - UN_HOST_PARTS);
 }
 
@@ -277,7 +282,7 @@ static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) 
         un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
         commit(&r->text[UN_PARSE_SURT], r, start);
     }
-    if (wants(b, UN_OUT_HOST_TYPE)) put_text(&r->text[UN_PARSE_HOST_TYPE], r, un_host_type(u));
+    if (wants(b, UN_OUT_HOST_TYPE)) put_text(&r->text[UN_PARSE_HOST_TYPE], r, host_type_name(u));
     if (wants(b, UN_OUT_REGISTERED_DOMAIN)) put_part(&r->text[UN_PARSE_REGISTERED_DOMAIN], r, w, b->psl_table, UN_PART_REGISTERED);
 }
 

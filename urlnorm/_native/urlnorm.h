@@ -283,7 +283,11 @@ size_t un_write_percent(uint8_t **o, const uint8_t *field, const uint8_t *p, siz
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
 
 int un_parse_host(un_ctx *c, const uint8_t *p, size_t n, int special, un_buf *out);
-const char *un_host_type(const un_url *u); /* core host.host_type of the record's host */
+/* A record's host type (core host.host_type), an index of UN_HOST_TYPE_NAMES (the core's
+ * HOST_TYPES), or UN_NO_HOST for a record without a host. */
+typedef enum { UN_NO_HOST = -1, UN_DOMAIN_HOST, UN_IPV4_HOST, UN_IPV6_HOST, UN_OPAQUE_HOST, UN_N_HOST_TYPES } un_host_kind;
+extern const char *const UN_HOST_TYPE_NAMES[UN_N_HOST_TYPES];
+un_host_kind un_host_type(const un_url *u);
 int un_ends_in_a_number(const uint8_t *p, size_t n);
 int un_parse_ipv6(const uint8_t *p, size_t n, uint16_t pieces[8]);
 void un_serialize_ipv6(const uint16_t pieces[8], un_buf *out);

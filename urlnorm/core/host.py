@@ -275,18 +275,24 @@ def parse_host(text: str, *, special: bool) -> str:
     return ascii_domain
 
 
+# A host's types (URL Standard §3.1: a domain, an IPv4 or IPv6 address, an opaque host), in the
+# kernel's order (its HOST_TYPES).
+HOST_TYPES = ("domain", "ipv4", "ipv6", "opaque")
+
+
 def host_type(host: str | None, *, special: bool) -> str | None:
-    """``domain``, ``ipv4``, ``ipv6`` or ``opaque`` for a serialised host; null if empty or absent.
+    """A :data:`HOST_TYPES` name for a serialised host; null if empty or absent.
 
     >>> host_type("[::1]", special=True), host_type("1.2.3.4", special=True)
     ('ipv6', 'ipv4')
     >>> host_type("1.2.3.4", special=False), host_type("", special=True)
     ('opaque', None)
     """
+    domain, ipv4, ipv6, opaque = HOST_TYPES
     if not host:
         return None
     if host.startswith("["):
-        return "ipv6"
+        return ipv6
     if not special:
-        return "opaque"
-    return "ipv4" if ends_in_a_number(host) else "domain"
+        return opaque
+    return ipv4 if ends_in_a_number(host) else domain
