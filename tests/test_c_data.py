@@ -22,7 +22,14 @@ def _split(capsules: object, starts: tuple[int, ...] = (0,), threads: int = 1) -
     assert kernel is not None
     native.tables.give()
     return kernel.run(  # type: ignore[no-any-return]
-        kernel.OP_NAMES.index("split"), False, capsules, None, None, 1, list(starts), threads
+        kernel.OP_NAMES.index("split"),
+        {"generic": False},
+        capsules,
+        None,
+        None,
+        1,
+        list(starts),
+        threads,
     )
 
 
@@ -159,7 +166,8 @@ def _split_columns(names: bytes) -> list[object]:
     native.tables.give()
     capsules = pa.array(URLS).__arrow_c_array__()
     op = kernel.OP_NAMES.index("split")
-    return kernel.run(op, False, capsules, None, None, 1, [0], 1, names)  # type: ignore[no-any-return]
+    option = {"generic": False}
+    return kernel.run(op, option, capsules, None, None, 1, [0], 1, names)  # type: ignore[no-any-return]
 
 
 @needs_kernel
@@ -175,3 +183,71 @@ def test_a_run_hands_back_the_columns_it_is_asked_for_in_order() -> None:
 def test_a_column_the_run_does_not_emit_or_asked_twice_is_an_error(names: bytes) -> None:
     with pytest.raises(ValueError, match="columns"):
         _split_columns(names)
+
+
+def _run_op(name: str, option: object) -> object:
+    kernel = native.extension.KERNEL
+    assert kernel is not None
+    native.tables.give()
+    capsules = pa.array(URLS).__arrow_c_array__()
+    op = kernel.OP_NAMES.index(name)
+    return kernel.run(op, option, capsules, None, None, 1, [0], 1)
+
+
+@needs_kernel
+def test_every_operation_names_its_option_fields() -> None:
+    kernel = native.extension.KERNEL
+    assert kernel is not None
+    assert set(kernel.OPTION_FIELDS) == set(kernel.OP_NAMES)
+    assert kernel.OPTION_FIELDS["parse"] == (
+        "profile",
+        "outputs",
+        "with_scheme",
+        "trailing_comma",
+        "psl_table",
+    )
+    assert kernel.PROFILE_FIELDS == ("generic", "rules")
+    assert kernel.RULE_FIELDS == ("rule", "names", "prefixes")
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    ("name", "option", "error"),
+    [
+        ("split", (False,), TypeError),  # by position: refused
+        ("split", {"generic": False, "mode": 1}, ValueError),  # a field too many
+        ("split", {"generik": False}, KeyError),  # a misspelt field
+        ("surt", {"profle": {}, "with_scheme": 0, "trailing_comma": 0}, KeyError),
+        (
+            "normalize",
+            {"profile": {"generic": 0, "rules": [{"rule": 0, "names": b""}]}},
+            ValueError,
+        ),
+        (
+            "normalize",
+            {"profile": {"generic": 0, "rules": [{"rule": 0, "names": b"", "prefix": b""}]}},
+            KeyError,
+        ),
+        (
+            "normalize",
+            {"profile": {"generic": 0, "rules": [{"rule": 0, "names": "", "prefixes": b""}]}},
+            TypeError,
+        ),
+        ("query", {"query_mode": 0, "name": b"q", "extra": 0}, ValueError),
+        # the right number of fields, the profile's misspelt: an error, not a crash
+        (
+            "parse",
+            {"profle": {}, "outputs": 1, "with_scheme": 0, "trailing_comma": 0, "psl_table": 0},
+            KeyError,
+        ),
+    ],
+)
+def test_an_option_is_its_named_fields_exactly(name: str, option: object, error: type) -> None:
+    with pytest.raises(error):
+        _run_op(name, option)
+
+
+@needs_kernel
+def test_named_fields_run() -> None:
+    (part,) = _run_op("split", {"generic": False})  # type: ignore[misc]
+    assert pl.DataFrame(part).get_column("host").to_list()[0] == "a.example"

@@ -299,7 +299,7 @@ def test_an_answer_that_fails_on_the_kernels_own_thread_is_raised() -> None:
     array = pa.array([f"http://bücher{i}.example/" for i in range(4096)])
     profile = native.native_profile(urlnorm.get_profile("canonical"))
     assert profile is not None
-    op = native.Op("normalize", profile.spec, answer=answer)
+    op = native.Op("normalize", {"profile": profile.spec}, answer=answer)
     native.set_threads(2)
     try:
         assert len(list(native.slicing._slices(len(array), array.nbytes))) == 2
@@ -316,7 +316,7 @@ def test_an_answer_that_fails_on_the_kernels_own_thread_is_raised() -> None:
 def test_slices_must_cover_the_rows_in_order(starts: list[int]) -> None:
     assert native.extension.KERNEL is not None
     array = pa.array(["http://a/"] * 4)
-    op = native.Op("split", False)
+    op = native.Op("split", {"generic": False})
     with pytest.raises(ValueError, match="slice"):
         native.extension.KERNEL.run(
             native.extension.KERNEL.OP_NAMES.index("split"),
@@ -508,9 +508,8 @@ def test_a_rule_runs_in_the_kernel_only_by_its_declared_form() -> None:
     declared = dataclasses.replace(own, kernel=rules.KernelForm("lowercase_host"))
     twin = native.native_profile(urlnorm.Profile("kernel-lower", "whatwg", (declared,)))
     assert twin is not None
-    assert twin.spec[1] == [
-        (native.extension.loaded().RULE_NAMES.index("lowercase_host"), b"", b"")
-    ]
+    lowercase = native.extension.loaded().RULE_NAMES.index("lowercase_host")
+    assert twin.spec["rules"] == [{"rule": lowercase, "names": b"", "prefixes": b""}]
 
 
 @needs_kernel

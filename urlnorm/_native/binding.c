@@ -245,27 +245,103 @@ static int column_from(PyObject *obj, held_column *h) {
     }
 }
 
-/* profile: (generic, [(rule id, names, prefixes), ...]) with NUL-separated names */
-static int profile_from(PyObject *spec, un_profile *prof, PyObject **keep) {
+/* ---- options by name ---------------------------------------------------------------------
+ * Every option reaches the kernel as a dict of named fields, never a tuple by position: two
+ * options of one type cannot be swapped unnoticed. OPTION_FIELDS (exported) names each
+ * operation's fields; a field missing or one too many is an error. */
+
+static const char *const PROFILE_FIELDS[] = {"generic", "rules", NULL};
+static const char *const RULE_FIELDS[] = {"rule", "names", "prefixes", NULL};
+static const char *const FILTER_FIELDS[] = {"max_length", "max_depth", "max_repeats", "schemes", "extensions",
+                                            "calendar_keys", "local_names", "blocks", NULL};
+static const char *const NO_FIELDS[] = {NULL};
+static const char *const NORMALIZE_FIELDS[] = {"profile", NULL};
+static const char *const SPLIT_FIELDS[] = {"generic", NULL};
+static const char *const JOIN_FIELDS[] = {"join_mode", NULL};
+static const char *const SURT_FIELDS[] = {"profile", "with_scheme", "trailing_comma", NULL};
+static const char *const HOST_FIELDS[] = {"host_column", "psl_table", NULL};
+static const char *const QUERY_FIELDS[] = {"query_mode", "name", NULL};
+static const char *const SELECT_FIELDS[] = {"keep", "names", NULL};
+static const char *const PARSE_FIELDS[] = {"profile", "outputs", "with_scheme", "trailing_comma", "psl_table", NULL};
+static const char *const UNWRAP_FIELDS[] = {"wrappers", NULL};
+static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
+    [UN_OP_NORMALIZE] = NORMALIZE_FIELDS, [UN_OP_NORMALIZE_RECORD] = NORMALIZE_FIELDS,
+    [UN_OP_SPLIT] = SPLIT_FIELDS,         [UN_OP_JOIN] = JOIN_FIELDS,
+    [UN_OP_SURT] = SURT_FIELDS,           [UN_OP_HOST] = HOST_FIELDS,
+    [UN_OP_QUERY] = QUERY_FIELDS,         [UN_OP_PATH_SEGMENTS] = NO_FIELDS,
+    [UN_OP_SELECT_PARAMS] = SELECT_FIELDS, [UN_OP_PARSE] = PARSE_FIELDS,
+    [UN_OP_FILTER] = FILTER_FIELDS,       [UN_OP_UNWRAP] = UNWRAP_FIELDS,
+};
+
+static Py_ssize_t count_names(const char *const *names) {
+    Py_ssize_t n = 0;
+    while (names[n]) n++;
+    return n;
+}
+
+/* option: a dict holding exactly the fields ``names``; 0, or -1 with an exception set. */
+static int fields_exactly(PyObject *option, const char *const *names, const char *what) {
+    if (!PyDict_Check(option)) return PyErr_Format(PyExc_TypeError, "%s: a dict of named fields", what), -1;
+    if (PyDict_Size(option) == count_names(names)) return 0;
+    PyErr_Format(PyExc_ValueError, "%s: the fields are exactly OPTION_FIELDS' (or the profile's, a rule's)", what);
+    return -1;
+}
+
+/* The field ``name`` of ``option`` (borrowed); NULL with an exception set if it is missing. */
+static PyObject *field(PyObject *option, const char *name) {
+    PyObject *value = PyDict_GetItemString(option, name);
+    if (!value) PyErr_Format(PyExc_KeyError, "an option's field '%s' is missing", name);
+    return value;
+}
+
+static int int_field(PyObject *option, const char *name, int *out) {
+    PyObject *value = field(option, name);
+    long number = value ? PyLong_AsLong(value) : -1;
+    if (!value || (number == -1 && PyErr_Occurred())) return -1;
+    if (number < INT_MIN || number > INT_MAX) return PyErr_Format(PyExc_OverflowError, "field '%s' is out of range", name), -1;
+    *out = (int)number;
+    return 0;
+}
+
+static int bool_field(PyObject *option, const char *name, int *out) {
+    PyObject *value = field(option, name);
+    *out = value ? PyObject_IsTrue(value) : -1;
+    return *out < 0 ? -1 : 0;
+}
+
+/* A bytes field: its data (alive while the option is) and length. */
+static int bytes_field(PyObject *option, const char *name, const char **data, size_t *len) {
+    PyObject *value = field(option, name);
+    char *p;
+    Py_ssize_t n;
+    if (!value || PyBytes_AsStringAndSize(value, &p, &n) < 0) return -1;
+    *data = p, *len = (size_t)n;
+    return 0;
+}
+
+/* profile: {generic, rules: [{rule, names, prefixes}, ...]}, the lists length-prefixed; NULL
+ * (a missing field, its exception set) is passed on. */
+static int profile_from(PyObject *spec, un_profile *prof) {
     PyObject *rules;
-    if (!PyArg_ParseTuple(spec, "iO!", &prof->generic, &PyList_Type, &rules)) return -1;
-    if (PyList_Size(rules) > UN_MAX_RULES) {
-        PyErr_SetString(PyExc_ValueError, "too many rules");
+    if (!spec || fields_exactly(spec, PROFILE_FIELDS, "profile") < 0 || bool_field(spec, "generic", &prof->generic) < 0) return -1;
+    if (!(rules = field(spec, "rules"))) return -1;
+    if (!PyList_Check(rules) || PyList_Size(rules) > UN_MAX_RULES) {
+        PyErr_SetString(PyExc_ValueError, "a profile's rules: a list, of at most UN_MAX_RULES");
         return -1;
     }
-    *keep = rules;
     prof->n_rules = (int)PyList_Size(rules);
     for (int i = 0; i < prof->n_rules; i++) {
         un_rule *r = &prof->rules[i];
+        PyObject *one = PyList_GetItem(rules, i);
         int id;
-        Py_ssize_t nl, pl;
-        if (!PyArg_ParseTuple(PyList_GetItem(rules, i), "iy#y#", &id, &r->params.names, &nl, &r->params.prefixes, &pl)) return -1;
+        if (fields_exactly(one, RULE_FIELDS, "rule") < 0 || int_field(one, "rule", &id) < 0) return -1;
+        if (bytes_field(one, "names", &r->params.names, &r->params.names_len) < 0) return -1;
+        if (bytes_field(one, "prefixes", &r->params.prefixes, &r->params.prefixes_len) < 0) return -1;
         if (id < 0 || id >= UN_N_RULES) {
             PyErr_SetString(PyExc_ValueError, "unknown rule id");
             return -1;
         }
         r->id = (un_rule_id)id;
-        r->params.names_len = (size_t)nl, r->params.prefixes_len = (size_t)pl;
     }
     un_profile_index(prof);
     return 0;
@@ -312,21 +388,23 @@ static int python_answer(void *data, int kind, const uint8_t *question, size_t n
 /* Rows every run has read, so that a test can count how often a job passes over its rows. */
 static unsigned long long rows_run;
 
-/* filter: (max_length, max_depth, max_repeats, schemes, extensions, calendar keys, local
- * names, blocks), the lists length-prefixed names and the blocks UN_BLOCK_SIZE bytes each. */
+/* filter: the thresholds, then the lists (length-prefixed names) and the address blocks
+ * (UN_BLOCK_SIZE bytes each). */
 static int filters_from(PyObject *option, un_filters *f) {
-    Py_ssize_t lens[6];
-    if (!PyArg_ParseTuple(option, "niiy#y#y#y#y#", &lens[0], &f->max_depth, &f->max_repeats, &f->schemes, &lens[1], &f->extensions, &lens[2],
-                          &f->calendar_keys, &lens[3], &f->local_names, &lens[4], (const char **)&f->blocks, &lens[5]))
-        return -1;
-    if (lens[0] < 0 || f->max_depth < 0 || f->max_depth > UN_MAX_FILTER_DEPTH || f->max_repeats < 2) {
+    int max_length;
+    int ok = int_field(option, "max_length", &max_length) == 0 && int_field(option, "max_depth", &f->max_depth) == 0 &&
+             int_field(option, "max_repeats", &f->max_repeats) == 0 &&
+             bytes_field(option, "schemes", &f->schemes, &f->schemes_len) == 0 &&
+             bytes_field(option, "extensions", &f->extensions, &f->extensions_len) == 0 &&
+             bytes_field(option, "calendar_keys", &f->calendar_keys, &f->calendar_keys_len) == 0 &&
+             bytes_field(option, "local_names", &f->local_names, &f->local_names_len) == 0 &&
+             bytes_field(option, "blocks", (const char **)&f->blocks, &f->blocks_len) == 0;
+    if (!ok) return -1;
+    if (max_length < 0 || f->max_depth < 0 || f->max_depth > UN_MAX_FILTER_DEPTH || f->max_repeats < 2) {
         PyErr_SetString(PyExc_ValueError, "filter thresholds out of range");
         return -1;
     }
-    f->max_length = (size_t)lens[0];
-    f->schemes_len = (size_t)lens[1], f->extensions_len = (size_t)lens[2];
-    f->calendar_keys_len = (size_t)lens[3], f->local_names_len = (size_t)lens[4];
-    f->blocks_len = (size_t)lens[5];
+    f->max_length = (size_t)max_length;
     return 0;
 }
 
@@ -336,50 +414,48 @@ static int psl_table_in_range(int table) {
     return 0;
 }
 
-/* The operation's option into the batch (and the profile it points to); 0, or -1 with an
- * exception set. */
-static int option_into(PyObject *option, un_batch *b, un_profile *prof, PyObject **keep) {
-    PyObject *spec;
-    Py_ssize_t len;
-    int ok = 1;
+/* The operation's option (its OPTION_FIELDS) into the batch and the profile it points to; 0,
+ * or -1 with an exception set. */
+static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
+    size_t len;
+    int bits;
+    if (fields_exactly(option, OPTION_FIELDS[b->op], UN_OP_NAMES[b->op]) < 0) return -1;
     switch (b->op) {
     case UN_OP_PARSE:
         b->profile = prof;
-        if (!PyArg_ParseTuple(option, "OIppi", &spec, &b->outputs, &b->with_scheme, &b->trailing_comma, &b->psl_table)) return -1;
-        return psl_table_in_range(b->psl_table) ? profile_from(spec, prof, keep) : -1;
+        if (int_field(option, "outputs", &bits) < 0) return -1;
+        if (bits < 0) return PyErr_SetString(PyExc_ValueError, "outputs: a set of bits"), -1;
+        b->outputs = (unsigned)bits;
+        if (bool_field(option, "with_scheme", &b->with_scheme) < 0 || bool_field(option, "trailing_comma", &b->trailing_comma) < 0 ||
+            int_field(option, "psl_table", &b->psl_table) < 0)
+            return -1;
+        return psl_table_in_range(b->psl_table) ? profile_from(field(option, "profile"), prof) : -1;
     case UN_OP_SURT:
         b->profile = prof;
-        return PyArg_ParseTuple(option, "Opp", &spec, &b->with_scheme, &b->trailing_comma) ? profile_from(spec, prof, keep) : -1;
+        if (bool_field(option, "with_scheme", &b->with_scheme) < 0 || bool_field(option, "trailing_comma", &b->trailing_comma) < 0) return -1;
+        return profile_from(field(option, "profile"), prof);
     case UN_OP_NORMALIZE:
     case UN_OP_NORMALIZE_RECORD:
         b->profile = prof;
-        return profile_from(option, prof, keep);
-    case UN_OP_SPLIT:
-        b->generic = PyObject_IsTrue(option);
-        return b->generic < 0 ? -1 : 0;
+        return profile_from(field(option, "profile"), prof);
+    case UN_OP_SPLIT: return bool_field(option, "generic", &b->generic);
     case UN_OP_HOST:
-        ok = PyArg_ParseTuple(option, "ii", &b->host_column, &b->psl_table) && b->host_column >= 0 && b->host_column < UN_N_HOST_COLUMNS;
-        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown host column");
-        return ok && psl_table_in_range(b->psl_table) ? 0 : -1;
+        if (int_field(option, "host_column", &b->host_column) < 0 || int_field(option, "psl_table", &b->psl_table) < 0) return -1;
+        if (b->host_column < 0 || b->host_column >= UN_N_HOST_COLUMNS) return PyErr_SetString(PyExc_ValueError, "unknown host column"), -1;
+        return psl_table_in_range(b->psl_table) ? 0 : -1;
     case UN_OP_QUERY:
-        ok = PyArg_ParseTuple(option, "iy#", &b->query_mode, (const char **)&b->name, &len) && b->query_mode >= UN_QUERY_PAIRS && b->query_mode <= UN_QUERY_FIRST;
-        if (!ok && !PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "unknown query mode");
-        b->name_len = (size_t)len;
-        return ok ? 0 : -1;
+        if (int_field(option, "query_mode", &b->query_mode) < 0 || bytes_field(option, "name", (const char **)&b->name, &b->name_len) < 0)
+            return -1;
+        if (b->query_mode < UN_QUERY_PAIRS || b->query_mode > UN_QUERY_FIRST) return PyErr_SetString(PyExc_ValueError, "unknown query mode"), -1;
+        return 0;
     case UN_OP_SELECT_PARAMS:
-        if (!PyArg_ParseTuple(option, "py#", &b->keep, &b->params.names, &len)) return -1;
-        b->params.names_len = (size_t)len;
+        if (bool_field(option, "keep", &b->keep) < 0 || bytes_field(option, "names", &b->params.names, &len) < 0) return -1;
+        b->params.names_len = len;
         return 0;
-    case UN_OP_JOIN:
-        b->join_mode = (int)PyLong_AsLong(option);
-        return PyErr_Occurred() ? -1 : 0;
+    case UN_OP_JOIN: return int_field(option, "join_mode", &b->join_mode);
     case UN_OP_FILTER: return filters_from(option, &b->filters);
-    case UN_OP_UNWRAP:
-        if (!PyArg_ParseTuple(option, "y#", &b->wrappers.names, &len)) return -1;
-        b->wrappers.names_len = (size_t)len;
-        return 0;
-    default:
-        return 0;
+    case UN_OP_UNWRAP: return bytes_field(option, "wrappers", &b->wrappers.names, &b->wrappers.names_len);
+    default: return 0;
     }
 }
 
@@ -441,12 +517,9 @@ static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer 
 }
 
 /* run(op, option, input, base, answer, utf8, starts, threads, columns)
- * op (an index of OP_NAMES): normalize and normalize_record (option: profile spec), split
- * (option: generic), join (option: an index of JOIN_MODES), surt (option: (profile spec,
- * with_scheme, comma)), host (option: (an index of HOST_COLUMNS, a Public Suffix List
- * table)), query (option: (an index of QUERY_MODES, name bytes)), path_segments,
- * select_params (option: (keep, length-prefixed names)), parse (option: (profile spec, output
- * bits, with_scheme, comma, the Public Suffix List table for registered_domain)).
+ * op: an index of OP_NAMES; option: a dict of the fields OPTION_FIELDS names for it (a profile
+ * is {generic, rules: [{rule, names, prefixes}, ...]}; modes and columns are indexes of the
+ * name tuples exported beside them).
  * answer: a callable for the rows' questions, or None to leave them asking.
  * utf8: an index of UTF8_MODES, for binary input (a string type's rows are UTF-8 already).
  * starts: the first row of each slice (a list, from 0 up); threads: how many run them.
@@ -467,12 +540,12 @@ static PyObject *run(PyObject *self, PyObject *args) {
     un_batch b = {.op = (un_op)op};
     un_profile prof;
     answerer a = {.callable = answer};
-    PyObject *keep = NULL, *out = NULL;
+    PyObject *out = NULL;
     /* Not zeroed whole: the data buffers' slots are written as a column is read. */
     held_column *local = PyMem_Malloc(2 * sizeof(held_column));
     if (!local) return PyErr_NoMemory();
     memset(&local[0], 0, offsetof(held_column, data)), memset(&local[1], 0, offsetof(held_column, data));
-    int ok = option_into(option, &b, &prof, &keep) == 0 && column_from(input, &local[0]) == 0;
+    int ok = option_into(option, &b, &prof) == 0 && column_from(input, &local[0]) == 0;
     b.input = local[0].col;
     b.check_utf8 = !local[0].text && utf8 != UN_UTF8_TEXT, b.encode_invalid_utf8 = b.check_utf8 && utf8 == UN_UTF8_ENCODE;
     if (ok && base != Py_None) ok = column_from(base, &local[1]) == 0, b.base = &local[1].col;
@@ -542,6 +615,17 @@ static PyObject *host_columns(void) {
     return names_tuple(names, UN_N_HOST_COLUMNS);
 }
 
+/* OPTION_FIELDS: each operation's option fields, by the operation's name. */
+static PyObject *option_fields(void) {
+    PyObject *all = PyDict_New();
+    for (int op = 0; all && op < UN_N_OPS; op++) {
+        PyObject *names = names_tuple(OPTION_FIELDS[op], (int)count_names(OPTION_FIELDS[op]));
+        if (!names || PyDict_SetItemString(all, UN_OP_NAMES[op], names) < 0) Py_CLEAR(all);
+        Py_XDECREF(names);
+    }
+    return all;
+}
+
 static PyObject *rows_read(PyObject *self, PyObject *args) {
     (void)self, (void)args;
     return PyLong_FromUnsignedLongLong(rows_run);
@@ -576,6 +660,9 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "FILTER_REASONS", names_tuple(UN_FILTER_REASON_NAMES, UN_N_FILTER_REASONS)) < 0 ||
         PyModule_AddObject(m, "REDIRECT_ENCODINGS", names_tuple(UN_REDIRECT_ENCODING_NAMES, UN_N_REDIRECT_ENCODINGS)) < 0 ||
         PyModule_AddObject(m, "CLASS_NAMES", names_tuple(UN_CLASS_NAMES, UN_N_CLASSES)) < 0 ||
+        PyModule_AddObject(m, "OPTION_FIELDS", option_fields()) < 0 ||
+        PyModule_AddObject(m, "PROFILE_FIELDS", names_tuple(PROFILE_FIELDS, (int)count_names(PROFILE_FIELDS))) < 0 ||
+        PyModule_AddObject(m, "RULE_FIELDS", names_tuple(RULE_FIELDS, (int)count_names(RULE_FIELDS))) < 0 ||
         PyModule_AddObject(m, "HOST_TYPES", names_tuple(UN_HOST_TYPE_NAMES, UN_N_HOST_TYPES)) < 0 ||
         PyModule_AddObject(m, "HOST_RULE_FLAGS", names_tuple(UN_HOST_RULE_FLAG_NAMES, UN_N_HOST_RULE_FLAGS)) < 0 ||
         PyModule_AddIntConstant(m, "PSL_TABLES", UN_PSL_TABLES) < 0 ||

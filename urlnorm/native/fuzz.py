@@ -61,16 +61,19 @@ def fuzz_header() -> str:
     specs = [p.spec for p in profiles]
     kernel = extension.loaded()
     strip, unloaded = kernel.RULE_NAMES.index("strip_www"), bytes([kernel.PSL_TABLES - 1])
-    generic, own_rules = specs[-1]
-    assert (strip, bytes([FUZZ_OWN_TABLE]), b"") in own_rules, "the harness loads this table"
-    specs.append((generic, [(i, unloaded if i == strip else n, x) for i, n, x in own_rules]))
-    for generic, rule_specs in specs:
+    own = specs[-1]
+    loaded = {"rule": strip, "names": bytes([FUZZ_OWN_TABLE]), "prefixes": b""}
+    assert loaded in own["rules"], "the harness loads this table"
+    never = [{**r, "names": unloaded} if r["rule"] == strip else r for r in own["rules"]]
+    specs.append({**own, "rules": never})
+    for spec in specs:
         rules_c = ", ".join(
-            f"{{(un_rule_id){i}, {{.names = {_c_octal(n)}, .names_len = {len(n)}, "
-            f".prefixes = {_c_octal(p)}, .prefixes_len = {len(p)}}}}}"
-            for i, n, p in rule_specs
+            f"{{(un_rule_id){r['rule']}, {{.names = {_c_octal(r['names'])}, "
+            f".names_len = {len(r['names'])}, .prefixes = {_c_octal(r['prefixes'])}, "
+            f".prefixes_len = {len(r['prefixes'])}}}}}"
+            for r in spec["rules"]
         )
-        head = f".generic = {generic}, .n_rules = {len(rule_specs)}"
+        head = f".generic = {int(spec['generic'])}, .n_rules = {len(spec['rules'])}"
         lines.append(f"    {{{head}, .rules = {{{rules_c}}}}},")
     lines += ["};", f"#define FUZZ_N_PROFILES {len(specs)}"]
     lines += [f"#define FUZZ_OWN_TABLE {FUZZ_OWN_TABLE}"]
@@ -89,13 +92,14 @@ def _filters_struct() -> str:
 
     option = filter_option(Filters(max_length=64, max_depth=4, max_repeats=2))
     assert option is not None
-    length, depth, repeats, schemes, extensions, calendar, local, blocks = option
-    fields = [f".max_length = {length}", f".max_depth = {depth}", f".max_repeats = {repeats}"]
-    for name, data in (("schemes", schemes), ("extensions", extensions)):
-        fields += [f".{name} = {_c_octal(data)}", f".{name}_len = {len(data)}"]
-    for name, data in (("calendar_keys", calendar), ("local_names", local)):
-        fields += [f".{name} = {_c_octal(data)}", f".{name}_len = {len(data)}"]
-    fields += [f".blocks = (const uint8_t *){_c_octal(blocks)}", f".blocks_len = {len(blocks)}"]
+    fields = []
+    # The option's fields are un_filters' own: a number as it is, bytes with their length.
+    for name, value in option.items():
+        if isinstance(value, int):
+            fields.append(f".{name} = {value}")
+            continue
+        cast = "(const uint8_t *)" if name == "blocks" else ""
+        fields += [f".{name} = {cast}{_c_octal(value)}", f".{name}_len = {len(value)}"]
     return "static const un_filters FUZZ_FILTERS = {" + ", ".join(fields) + "};"
 
 

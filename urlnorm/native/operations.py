@@ -115,7 +115,8 @@ def normalize(
     The column is one chunk: a query over a column of several chunks runs on Polars' thread
     pool, which a forked worker (Spark's, Ray's) does not have.
     """
-    op = Op("normalize", profile.spec, encode_invalid_utf8, answerer(profile), profile.uses_psl)
+    option = {"profile": profile.spec}
+    op = Op("normalize", option, encode_invalid_utf8, answerer(profile), profile.uses_psl)
     return _finish(op, column, ("url",))
 
 
@@ -128,7 +129,7 @@ def normalize_record(
 ) -> Result:
     """The record of every row after ``profile``'s rules, as :func:`split` gives it."""
     encode, psl = encode_invalid_utf8, profile.uses_psl
-    op = Op("normalize_record", profile.spec, encode, answerer(profile), psl)
+    op = Op("normalize_record", {"profile": profile.spec}, encode, answerer(profile), psl)
     return _finish(op, column, fields)
 
 
@@ -136,7 +137,7 @@ def surt(
     column: Column, profile: NativeProfile, *, with_scheme: bool, trailing_comma: bool
 ) -> Result:
     """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
-    option = (profile.spec, with_scheme, trailing_comma)
+    option = {"profile": profile.spec, "with_scheme": with_scheme, "trailing_comma": trailing_comma}
     op = Op("surt", option, answer=answerer(profile), psl=profile.uses_psl)
     return _finish(op, column, ("surt",))
 
@@ -171,7 +172,13 @@ def _parse_op(
     psl = profile.uses_psl
     if "registered_domain" in outputs and profile.profile.psl is None:
         psl = "all"
-    option = (profile.spec, bits, scheme, comma, profile.psl_table)
+    option = {
+        "profile": profile.spec,
+        "outputs": bits,
+        "with_scheme": scheme,
+        "trailing_comma": comma,
+        "psl_table": profile.psl_table,
+    }
     return Op("parse", option, encode, answerer(profile), psl)
 
 
@@ -179,7 +186,7 @@ def split(
     column: Column, mode: str, fields: tuple[str, ...], *, encode_invalid_utf8: bool = False
 ) -> Result:
     """Split every row into the URL record's columns ``fields`` (:func:`urlnorm.split`)."""
-    op = Op("split", mode == "generic", encode_invalid_utf8, answerer(None))
+    op = Op("split", {"generic": mode == "generic"}, encode_invalid_utf8, answerer(None))
     return _finish(op, column, fields, one_chunk=False)
 
 
@@ -196,7 +203,7 @@ def host_column(
     table = tables.psl_table(psl, include_private=include_private)
     if table is None:
         return None
-    option = (kernel.HOST_COLUMNS.index(column), table)
+    option = {"host_column": kernel.HOST_COLUMNS.index(column), "psl_table": table}
     reads = column not in ("host", "host_type") and psl is None
     default = ("all" if include_private else "icann") if reads else None
     return _column(Op("host", option, answer=answerer(None), psl=default), urls)
@@ -209,13 +216,16 @@ def query(column: Column, mode: str, name: str = "") -> pl.Series:
     ``first``: the first of those, or null.
     """
     kernel = extension.loaded()
-    spec = (kernel.QUERY_MODES.index(mode), name.encode("utf-8", "surrogatepass"))
-    return _column(Op("query", spec, answer=answerer(None)), column)
+    option = {
+        "query_mode": kernel.QUERY_MODES.index(mode),
+        "name": name.encode("utf-8", "surrogatepass"),
+    }
+    return _column(Op("query", option, answer=answerer(None)), column)
 
 
 def path_segments(column: Column) -> pl.Series:
     """Each valid row's path segments (core ``path.segments``), a list a row."""
-    op = Op("path_segments", None, answer=answerer(None))
+    op = Op("path_segments", {}, answer=answerer(None))
     return _column(op, column)
 
 
@@ -226,7 +236,7 @@ def join(column: Column, base: Column, mode: str) -> tuple[Result, pl.Series]:
     UTS #46): the kernel does not answer questions for two URLs at once.
     """
     kernel = extension.loaded()
-    op = Op("join", kernel.JOIN_MODES.index(mode))
+    op = Op("join", {"join_mode": kernel.JOIN_MODES.index(mode)})
     out, _ = _run(op, column, base, ("text", "status", "error"))
     asking = _asking(out.get_column("status"))  # no answerer: these rows take the core
     frame = out.select(pl.col("text").alias("url"))
@@ -242,7 +252,7 @@ def select_params(column: Column, names: list[str], *, keep: bool) -> pl.Series 
     listed = _length_prefixed(sorted(set(names)))
     if listed is None:
         return None
-    return _column(Op("select_params", (keep, listed)), column)
+    return _column(Op("select_params", {"keep": keep, "names": listed}), column)
 
 
 def filter_reason(column: Column, filters: Filters) -> pl.Series | None:
@@ -254,16 +264,27 @@ def filter_reason(column: Column, filters: Filters) -> pl.Series | None:
     return None if option is None else _column(Op("filter", option, answer=answerer(None)), column)
 
 
-def filter_option(filters: Filters) -> tuple[Any, ...] | None:
+def filter_option(filters: Filters) -> dict[str, int | bytes] | None:
     """The kernel's ``filter`` option: the thresholds, the name lists, the address blocks.
 
     None if a name is too long for the kernel's lists.
     """
-    names = (filters.schemes, filters.extensions, CALENDAR_KEYS, LOCAL_NAMES)
-    lists = [_length_prefixed(n) for n in names]
-    if None in lists:
+    names = {
+        "schemes": filters.schemes,
+        "extensions": filters.extensions,
+        "calendar_keys": CALENDAR_KEYS,
+        "local_names": LOCAL_NAMES,
+    }
+    lists = {field: _length_prefixed(listed) for field, listed in names.items()}
+    present = {field: listed for field, listed in lists.items() if listed is not None}
+    if len(present) < len(lists):
         return None
-    return (filters.max_length, filters.max_depth, filters.max_repeats, *lists, address_blocks())
+    thresholds: dict[str, int | bytes] = {
+        "max_length": filters.max_length,
+        "max_depth": filters.max_depth,
+        "max_repeats": filters.max_repeats,
+    }
+    return {**thresholds, **present, "blocks": address_blocks()}
 
 
 def address_blocks() -> bytes:
@@ -280,4 +301,4 @@ def unwrap_redirects(column: Column, wrappers: tuple[Wrapper, ...] = WRAPPERS) -
     None if a wrapper's field is too long for the kernel's table.
     """
     table = redirects_table(wrappers)
-    return None if table is None else _column(Op("unwrap", (table,)), column)
+    return None if table is None else _column(Op("unwrap", {"wrappers": table}), column)

@@ -1,7 +1,8 @@
 """Profiles in the kernel's form.
 
-Each rule as (id, names, prefixes), per-host tables, and the part of a profile the kernel
-runs. A rule declares its kernel form (:class:`urlnorm.core.rules.KernelForm`).
+Each rule as the kernel reads it (its fields ``RULE_FIELDS``: the rule's index and its two
+argument strings), per-host tables, and the part of a profile the kernel runs. A rule declares
+its kernel form (:class:`urlnorm.core.rules.KernelForm`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from urlnorm.core import host_rules, redirects, rules
 from urlnorm.core.profiles import Profile
@@ -19,13 +21,17 @@ from urlnorm.native import extension, tables
 _HOST_RULES = ("lowercase_host", "idn_host_to_ascii")
 
 
-def _rule_spec(rule: rules.Rule | rules.TextRule) -> tuple[int, bytes, bytes] | None:
+def _rule_spec(rule: rules.Rule | rules.TextRule) -> dict[str, Any] | None:
     """The kernel's form of a rule as the kernel reads it, or None for a rule only Python has."""
     form = rule.kernel
     if extension.KERNEL is None or form is None:
         return None
     arguments = _arguments(form)
-    return None if arguments is None else (extension.KERNEL.RULE_NAMES.index(form.rule), *arguments)
+    if arguments is None:
+        return None
+    names, prefixes = arguments
+    rule_id = extension.KERNEL.RULE_NAMES.index(form.rule)
+    return {"rule": rule_id, "names": names, "prefixes": prefixes}
 
 
 def _arguments(form: rules.KernelForm) -> tuple[bytes, bytes] | None:
@@ -153,7 +159,8 @@ class NativeProfile:
     """A profile the kernel runs whole, and how Python answers its host questions."""
 
     profile: Profile
-    spec: tuple[int, list[tuple[int, bytes, bytes]]]
+    # {generic, rules: [{rule, names, prefixes}, ...]}: the kernel's PROFILE_FIELDS.
+    spec: dict[str, Any]
     psl_table: int = 0  # the kernel's table of the profile's list file, for registered domains
 
     @property
@@ -163,7 +170,7 @@ class NativeProfile:
         A rule that reads a list file of its own names its table in its arguments.
         """
         names: tuple[str, ...] = extension.loaded().RULE_NAMES
-        uses = any(names[i] == "strip_www" and not table for i, table, _ in self.spec[1])
+        uses = any(names[r["rule"]] == "strip_www" and not r["names"] for r in self.spec["rules"])
         return "all" if uses else None
 
     def answer_host_rules(self, host_text: str) -> str:
@@ -211,7 +218,7 @@ def native_profile(profile: Profile) -> NativeProfile | None:
         ok = ok and not profile.surt_records
         # A profile the core runs gives the kernel no list file: a table is not taken for it.
         table = tables.psl_table(profile.psl, include_private=True) if ok else None
-        spec = (int(profile.mode == "generic"), [s for s in specs if s is not None])
+        spec = {"generic": profile.mode == "generic", "rules": [s for s in specs if s]}
         native = NativeProfile(profile, spec, table) if table is not None else None
         _NATIVE_PROFILES[key] = native
     return _NATIVE_PROFILES[key]
