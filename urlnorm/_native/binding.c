@@ -19,36 +19,6 @@
 
 #include "c_data.h"
 
-static const char *const RULE_NAMES[UN_N_RULES] = {
-    [UN_RULE_STRIP_WHITESPACE] = "strip_whitespace",
-    [UN_RULE_LOWERCASE_SCHEME] = "lowercase_scheme",
-    [UN_RULE_UPPERCASE_PERCENT_HEX] = "uppercase_percent_hex",
-    [UN_RULE_DECODE_UNRESERVED] = "decode_unreserved",
-    [UN_RULE_LOWERCASE_HOST] = "lowercase_host",
-    [UN_RULE_IDN_HOST_TO_ASCII] = "idn_host_to_ascii",
-    [UN_RULE_IPV6_RFC5952] = "ipv6_rfc5952",
-    [UN_RULE_REMOVE_DOT_SEGMENTS] = "remove_dot_segments",
-    [UN_RULE_DROP_DEFAULT_PORT] = "drop_default_port",
-    [UN_RULE_DROP_EMPTY_USERINFO] = "drop_empty_userinfo",
-    [UN_RULE_EMPTY_PATH_TO_SLASH] = "empty_path_to_slash",
-    [UN_RULE_FILE_LOCALHOST] = "file_localhost",
-    [UN_RULE_DROP_FRAGMENT] = "drop_fragment",
-    [UN_RULE_DROP_PATH_SESSION_ID] = "drop_path_session_id",
-    [UN_RULE_DROP_PARAMETERS] = "drop_parameters",
-    [UN_RULE_CLEAN_QUERY] = "clean_query",
-    [UN_RULE_SORT_QUERY] = "sort_query",
-    [UN_RULE_STRIP_WWW] = "strip_www",
-    [UN_RULE_FOLD_HTTPS] = "fold_https",
-    [UN_RULE_DROP_TRAILING_SLASH] = "drop_trailing_slash",
-    [UN_RULE_DROP_TRAILING_DOT] = "drop_trailing_dot",
-    [UN_RULE_DROP_FRAGMENT_EXCEPT_HASHBANG] = "drop_fragment_except_hashbang",
-    [UN_RULE_DROP_SESSION_HASH_PARAMETERS] = "drop_session_hash_parameters",
-    [UN_RULE_DROP_DUPLICATE_PARAMETERS] = "drop_duplicate_parameters",
-    [UN_RULE_UNWRAP_REDIRECTS] = "unwrap_redirects",
-    [UN_RULE_SITE_PARAMETERS] = "site_parameters",
-    [UN_RULE_HOST_RULES] = "host_rules",
-};
-
 /* ---- Slice: one slice's outputs, handed over through the Arrow PyCapsule interface -------- */
 
 typedef struct {
@@ -649,7 +619,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     if (PyModule_AddObject(m, "ERROR_NAMES", names_tuple(UN_ERROR_NAMES, UN_N_ERRORS)) < 0 ||
-        PyModule_AddObject(m, "RULE_NAMES", names_tuple(RULE_NAMES, UN_N_RULES)) < 0 ||
+        PyModule_AddObject(m, "RULE_NAMES", names_tuple(UN_RULE_NAMES, UN_N_RULES)) < 0 ||
         PyModule_AddObject(m, "OUTPUT_NAMES", names_tuple(UN_OUTPUT_NAMES, UN_N_OUTPUTS)) < 0 ||
         PyModule_AddObject(m, "OP_NAMES", names_tuple(UN_OP_NAMES, UN_N_OPS)) < 0 ||
         PyModule_AddObject(m, "JOIN_MODES", names_tuple(UN_JOIN_MODE_NAMES, UN_N_JOIN_MODES)) < 0 ||

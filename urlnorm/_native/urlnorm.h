@@ -360,6 +360,7 @@ typedef enum {
     UN_RULE_HOST_RULES,
     UN_N_RULES,
 } un_rule_id;
+extern const char *const UN_RULE_NAMES[UN_N_RULES];
 
 /* Parameter names for UN_RULE_DROP_PARAMETERS: lower-case names and prefixes, each entry a
  * length byte and then the name. un_params_index summarises them, so that most keys are
