@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -218,3 +219,11 @@ def test_lake_pipeline_streams_millions_of_rows(tmp_path: Path) -> None:
         f"(interpreter {before / 1024:.0f} MiB), result {materialised / 2**20:.0f} MiB in memory"
     )
     assert growth < materialised / 2
+
+
+def test_readme_layout_names_every_module() -> None:
+    layout = (ROOT / "README.md").read_text().split("## Layout", 1)[1].split("\n## ", 1)[0]
+    packages = ["urlnorm", "urlnorm/core", "urlnorm/native", "pipelines"]
+    modules = {p.stem for pkg in packages for p in (ROOT / pkg).glob("*.py")} - {"__init__"}
+    named = set(re.findall(r"`(?:[\w/]*/)?(\w+)(?:\.py)?`", layout))
+    assert sorted(modules - named) == []
