@@ -50,7 +50,13 @@ def test_normalize_equals_polars(spark, lake_parquet: Path, tmp_path: Path) -> N
 
     df = spark.read.parquet(str(lake_parquet))
     out = urlnorm.spark.normalize(
-        df, "url", "canonical", split=True, key=True, analytics=["registered_domain", "host_type"]
+        df,
+        "url",
+        "canonical",
+        split=True,
+        key=True,
+        key_profile="crawl",
+        analytics=["registered_domain", "host_type"],
     )
     out.write.parquet(str(tmp_path / "out"))
     got = pl.read_parquet(tmp_path / "out" / "*.parquet").sort("id")
@@ -84,17 +90,23 @@ def test_normalize_equals_polars(spark, lake_parquet: Path, tmp_path: Path) -> N
 
 
 def test_column_functions(spark) -> None:
-    import urlnorm.spark as us
+    from pyspark.sql import functions as F
+
+    from urlnorm.spark import url
 
     df = spark.createDataFrame(
-        [("HTTP://www.A.com:80/x?b=1&a=2#f",), ("http://[1",), (None,)], "url string"
+        [("HTTP://www.A.com:80/x?b=1&a=2#f", "http://a.com/"), ("http://[1", "x"), (None, None)],
+        "url string, page string",
     )
     rows = df.select(
-        us.normalized_url("url"),
-        us.key("url"),
-        us.error("url"),
-        us.surt("url"),
-        us.registered_domain("url"),
+        url.normalize("url", "canonical"),
+        url.key(F.col("url"), "crawl"),
+        url.error("url"),
+        url.surt("url"),
+        url.registered_domain("url"),
+        url.same_site("url", F.col("page")),
+        url.strip_params("url", ["b"]),
+        url.port("url"),
     ).collect()
     assert [tuple(r) for r in rows] == [
         (
@@ -103,10 +115,15 @@ def test_column_functions(spark) -> None:
             None,
             "com,a)/x?a=2&b=1",
             "a.com",
+            True,
+            "HTTP://www.A.com:80/x?a=2#f",
+            None,
         ),
-        (None, None, "IPv6-unclosed", None, None),
-        (None, None, None, None, None),
+        (None, None, "IPv6-unclosed", None, None, None, "http://[1", None),
+        (None, None, None, None, None, None, None, None),
     ]
+    with pytest.raises(AttributeError, match="no column function 'nope'"):
+        url.nope("url")
 
 
 def test_dedup_equals_polars(spark) -> None:
@@ -140,20 +157,24 @@ def test_ray_data_equals_polars() -> None:
     try:
         source = pl.read_parquet(SAMPLE / "lake.parquet")
         dataset = ray.data.from_arrow(source.to_arrow())
-        computed = urlnorm.ray.normalize(dataset, "url", split=True).take_all()
+        computed = urlnorm.ray.normalize(dataset, "url", "canonical", split=True)
+        computed = urlnorm.ray.url.registered_domain(computed, "url", output="site")
+        computed = urlnorm.ray.url.join(
+            computed, "url", urlnorm.ray.column("normalized"), output="joined"
+        ).take_all()
         url = pl.col("url").url
         expected = source.with_columns(
-            normalized=url.normalize("canonical"), error=url.error("canonical"), host=url.host()
-        )
+            normalized=url.normalize("canonical"),
+            error=url.error("canonical"),
+            host=url.host(),
+            site=url.registered_domain(),
+        ).with_columns(joined=url.join(pl.col("normalized")))
         assert len(computed) == expected.height
         by_id = {row["id"]: row for row in computed}
         for row in expected.iter_rows(named=True):
             mine = by_id[row["id"]]
-            assert (mine["normalized"], mine["error"], mine["host"]) == (
-                row["normalized"],
-                row["error"],
-                row["host"],
-            )
+            names = ("normalized", "error", "host", "site", "joined")
+            assert tuple(mine[n] for n in names) == tuple(row[n] for n in names)
     finally:
         ray.shutdown()
 

@@ -1,23 +1,28 @@
-"""Arrow front-end: the engine's functions on ``pa.Array``/``pa.ChunkedArray`` and batch streams.
+"""Arrow front-end: the column functions on ``pa.Array``/``pa.ChunkedArray``, and batch streams.
 
-Input may be ``string``, ``large_string``, ``string_view`` or their ``binary`` forms; it is
-viewed as a Polars Series without copying where Arrow allows, run through
-:mod:`urlnorm.engine` (the kernel reads the buffers as they are), and returned as Arrow
-(``large_string``, and a struct for :func:`split`). Binary rows that are not UTF-8 get null and
-``invalid-UTF-8``, or with ``invalid_utf8="encode"`` their undecodable bytes percent-encoded.
+Every column function of :mod:`urlnorm.functions` is here by its name, with its parameters
+and defaults (``urlnorm.arrow.normalize(array, "canonical")``). Input may be ``string``,
+``large_string``, ``string_view`` or their ``binary`` forms; it is viewed as a Polars Series
+without copying where Arrow allows, run through its batch function (:mod:`urlnorm.batch`; the
+kernel reads the buffers as they are), and returned as Arrow (``large_string`` text). A second
+URL column (``join``'s base) is a string or an array of the same length. Binary rows that are
+not UTF-8 get null and ``invalid-UTF-8``, or with ``invalid_utf8="encode"`` their undecodable
+bytes percent-encoded. :func:`parse` gives a table of the kernel's own buffers instead.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TypeAlias
+import inspect
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import polars as pl
 import pyarrow as pa
 
-from urlnorm import analytics, engine
+from urlnorm import batch, engine
 from urlnorm.core import outputs
 from urlnorm.core.profiles import Profile
+from urlnorm.functions import FUNCTIONS, ColumnFunction, bound, signature
 
 ArrowStrings: TypeAlias = "pa.Array | pa.ChunkedArray"
 
@@ -30,31 +35,6 @@ def _series(array: ArrowStrings) -> pl.Series:
 
 def _arrow(series: pl.Series) -> pa.Array:
     return series.to_arrow(compat_level=pl.CompatLevel.oldest())
-
-
-def _checked(result: engine.Result, series: pl.Series, strict: bool) -> engine.Result:
-    if strict:
-        engine.raise_first_error(result.errors, series)
-    return result
-
-
-def normalize(
-    array: ArrowStrings,
-    profile: str | Profile = "rfc3986",
-    *,
-    strict: bool = False,
-    invalid_utf8: str = "error",
-) -> pa.Array:
-    """Normalise each URL by ``profile``; invalid rows are null unless ``strict``.
-
-    >>> import pyarrow as pa
-    >>> normalize(pa.array(["HTTP://A.com:80", None], pa.string_view())).to_pylist()
-    ['http://a.com/', None]
-    """
-    series = _series(array)
-    result = engine.normalize(series, profile, invalid_utf8=invalid_utf8)
-    result = _checked(result, series, strict)
-    return _arrow(result.frame.get_column("url"))
 
 
 def parse(
@@ -93,40 +73,6 @@ def parse(
         )
     ]
     return pa.Table.from_batches(batches)
-
-
-def split(
-    array: ArrowStrings, mode: str = "whatwg", *, strict: bool = False, invalid_utf8: str = "error"
-) -> pa.StructArray:
-    """Split each URL into the URL record struct (``port`` is ``uint16``).
-
-    >>> import pyarrow as pa
-    >>> split(pa.array(["https://a.com:8443/p?q"])).field("port").to_pylist()
-    [8443]
-    """
-    series = _series(array)
-    result = _checked(engine.split(series, mode, invalid_utf8=invalid_utf8), series, strict)
-    return _arrow(engine.record_struct(result, series))
-
-
-def join(
-    array: ArrowStrings, base: str | ArrowStrings, mode: str = "whatwg", *, strict: bool = False
-) -> pa.Array:
-    """Resolve each reference against ``base`` (a string or an array of the same length)."""
-    series = _series(array)
-    bases = base if isinstance(base, str) else _series(base)
-    result = _checked(engine.join(series, bases, mode), series, strict)
-    return _arrow(result.frame.get_column("url"))
-
-
-def error(
-    array: ArrowStrings,
-    profile: str | Profile | None = None,
-    mode: str = "whatwg",
-    invalid_utf8: str = "error",
-) -> pa.Array:
-    """The error code of each invalid URL (as ``url.error`` in Polars)."""
-    return _arrow(engine.error_codes(_series(array), profile, mode, invalid_utf8))
 
 
 def map_batches(
@@ -186,24 +132,34 @@ def _chain(first: pa.RecordBatch, rest: Iterator[pa.RecordBatch]) -> Iterator[pa
     yield from rest
 
 
-def registered_domain(
-    array: ArrowStrings,
-    *,
-    include_private: bool = True,
-    host_form: str = "ascii",
-    psl: analytics.PslFile = None,
-) -> pa.Array:
-    """The registered domain of each URL's domain host (as ``url.registered_domain``)."""
-    series = analytics.domain_part(
-        _series(array),
-        "registered_domain",
-        include_private=include_private,
-        host_form=host_form,
-        psl=psl,
-    )
-    return _arrow(series)
 
 
-def query_param(array: ArrowStrings, name: str) -> pa.Array:
-    """The first decoded value of parameter ``name`` (as ``url.query_param``)."""
-    return _arrow(analytics.query_param(_series(array), name))
+_ARRAY = inspect.Parameter("array", inspect.Parameter.POSITIONAL_ONLY, annotation="ArrowStrings")
+
+
+def _function(function: ColumnFunction) -> Callable[..., pa.Array]:
+    """The Arrow function of a column function: its batch function on a view of the array."""
+    sig = signature(function, "str | ArrowStrings", method=True)
+    second = function.other_url
+
+    def call(array: ArrowStrings, *args: Any, **kwargs: Any) -> pa.Array:
+        params = bound(sig, args, kwargs)
+        run = batch.runner(function)
+        if second is not None and not isinstance(params[second.name], str):
+            params[second.name] = _series(params[second.name])
+        return _arrow(run(_series(array), **params))
+
+    call.__name__ = call.__qualname__ = function.name
+    call.__doc__ = function.doc
+    public = signature(function, "str | ArrowStrings")
+    call.__signature__ = public.replace(parameters=[_ARRAY, *public.parameters.values()])  # type: ignore[attr-defined]
+    return call
+
+
+for _function_entry in FUNCTIONS:
+    if _function_entry.name not in globals():  # parse gives a table of the kernel's buffers
+        globals()[_function_entry.name] = _function(_function_entry)
+
+if TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Callable[..., pa.Array]: ...

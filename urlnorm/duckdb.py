@@ -1,7 +1,7 @@
 """urlnorm in DuckDB SQL: ``register(con)`` adds the ``url_*`` functions to a connection.
 
-The functions are those of :mod:`urlnorm.sql`, each the Polars ``url`` namespace's method of
-the same name with its defaults, run as a DuckDB Arrow function: DuckDB hands over a vector
+The functions are those of :mod:`urlnorm.sql`, one for each column function (``url_host`` is
+``url.host``), with its defaults, run as a DuckDB Arrow function: DuckDB hands over a vector
 of rows (2,048) at a time, on each of its threads at once.
 
 >>> import duckdb, urlnorm.duckdb
@@ -14,13 +14,14 @@ of rows (2,048) at a time, on each of its threads at once.
 >>> con.sql("SELECT url_split('https://a.com:8443/p?q').port").fetchall()
 [(8443,)]
 
-A function with an optional argument is an SQL macro with two overloads over its Arrow
-function. Importing ``urlnorm`` never imports this module (``pip install
+A function with optional arguments is an SQL macro with an overload for each count of
+arguments over its Arrow function. Importing ``urlnorm`` never imports this module (``pip install
 polars-urlnorm[duckdb]``).
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
@@ -28,12 +29,30 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from urlnorm import native
-from urlnorm.sql import FUNCTIONS, Function, sql_type
+from urlnorm.sql import FUNCTIONS, Function, literal, sql_type
 
 if TYPE_CHECKING:
     import duckdb
 
-_TYPES = {pl.String(): "VARCHAR", pl.UInt16(): "USMALLINT", pl.UInt64(): "UBIGINT"}
+_TYPES = {
+    pl.String(): "VARCHAR",
+    pl.Boolean(): "BOOLEAN",
+    pl.UInt16(): "USMALLINT",
+    pl.UInt32(): "UINTEGER",
+    pl.UInt64(): "UBIGINT",
+    pl.Int32(): "INTEGER",
+}
+# DuckDB's type of an argument of each kind the SQL functions take.
+ARGUMENT_TYPES = {
+    "profile": "VARCHAR",
+    "mode": "VARCHAR",
+    "text": "VARCHAR",
+    "file": "VARCHAR",
+    "url": "VARCHAR",
+    "flag": "BOOLEAN",
+    "count": "INTEGER",
+    "names": "VARCHAR[]",
+}
 
 
 def duckdb_type(dtype: pl.DataType) -> str:
@@ -42,36 +61,43 @@ def duckdb_type(dtype: pl.DataType) -> str:
     >>> duckdb_type(pl.Struct({"host": pl.String(), "port": pl.UInt16()}))
     'STRUCT(host VARCHAR, port USMALLINT)'
     """
-    return sql_type(dtype, _TYPES, "STRUCT({})", "{} {}")
+    return sql_type(dtype, _TYPES, "STRUCT({})", "{} {}", "{}[]")
 
 
 def macro(function: Function) -> str:
-    """The public function's macro over its Arrow function: its overloads, after the name.
+    """The public function's macro over its Arrow function: an overload a count of arguments.
+
+    The arguments left out take their defaults, as DuckDB macros have no default for a
+    positional parameter.
 
     >>> from urlnorm.sql import FUNCTIONS
-    >>> macro(FUNCTIONS[0])
-    "(url) AS urlnorm_normalize(url, 'rfc3986'), (url, profile) AS urlnorm_normalize(url, profile)"
+    >>> print(macro(FUNCTIONS[0]).replace("), (", "),\\n("))
+    ("url") AS urlnorm_normalize("url", 'rfc3986', 'error'),
+    ("url", "profile") AS urlnorm_normalize("url", "profile", 'error'),
+    ("url", "profile", "invalid_utf8") AS urlnorm_normalize("url", "profile", "invalid_utf8")
     """
-    names = ", ".join(function.parameters)
-    whole = f"({names}) AS {function.arrow_name}({names})"
-    if function.default is None:
-        return whole
-    given = ", ".join(function.parameters[:-1])
-    return f"({given}) AS {function.arrow_name}({given}, {function.default}), {whole}"
+    arguments = function.arguments
+    first = sum(p.required for p in arguments)  # the required arguments come first
+    overloads = []
+    for given in range(first, len(arguments) + 1):
+        names = [f'"{p.name}"' for p in arguments[:given]]  # quoted: ``by`` is a keyword
+        values = names + [literal(p.default, "[{}]") for p in arguments[given:]]
+        overloads.append(f"({', '.join(names)}) AS {function.arrow_name}({', '.join(values)})")
+    return ", ".join(overloads)
 
 
 def _udf(function: Function, threads: int) -> Callable[..., Any]:
     """The Arrow function DuckDB calls with a vector's columns (DuckDB counts its parameters)."""
 
-    def one(column: Any) -> Any:
+    def run(*columns: Any) -> Any:
         with native.threads_per_call(threads):
-            return function(column)
+            return function(*columns)
 
-    def two(column: Any, other: Any) -> Any:
-        with native.threads_per_call(threads):
-            return function(column, other)
-
-    return one if len(function.parameters) == 1 else two
+    positional = inspect.Parameter.POSITIONAL_ONLY
+    run.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(p.name, positional) for p in function.arguments]
+    )
+    return run
 
 
 def _duckdb_threads(con: duckdb.DuckDBPyConnection) -> int:
@@ -96,7 +122,7 @@ def register(con: duckdb.DuckDBPyConnection, *, threads: int | None = None) -> N
         con.create_function(  # type: ignore[call-overload]
             function.arrow_name,
             _udf(function, share),
-            ["VARCHAR"] * len(function.parameters),
+            [ARGUMENT_TYPES[p.kind] for p in function.arguments],
             duckdb_type(function.returns),
             type="arrow",
             null_handling="special",

@@ -1,9 +1,10 @@
 """urlnorm on Apache Spark, through Arrow record batches (``pip install urlnorm[spark]``).
 
 ``normalize`` runs the Arrow front-end on every partition with ``mapInArrow`` and declares
-its output schema exactly; the column functions are Arrow UDFs; ``dedup`` keys rows with
-urlnorm and lets Spark do the shuffle; ``register`` adds the ``url_*`` SQL functions of
-:mod:`urlnorm.sql` to Spark SQL. Importing ``urlnorm`` never imports this module.
+its output schema exactly; ``url`` holds every column function of :mod:`urlnorm.functions`
+as an Arrow UDF (``url.registered_domain("u")``); ``dedup`` keys rows with urlnorm and lets
+Spark do the shuffle; ``register`` adds the ``url_*`` SQL functions of :mod:`urlnorm.sql` to
+Spark SQL. Importing ``urlnorm`` never imports this module.
 
 Spark has no unsigned integers: ``port`` is an ``int`` column here (UInt16 elsewhere), and
 ``key_hash`` a ``bigint`` holding the same 64 bits (as Spark's own ``xxhash64``).
@@ -11,20 +12,25 @@ Spark has no unsigned integers: ``port`` is an ``int`` column here (UInt16 elsew
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import polars as pl
 import pyarrow as pa
 from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
-from pyspark.sql.types import IntegerType, StringType, StructField, StructType
+from pyspark.sql.types import DataType, IntegerType, StringType, StructField, StructType
 
-from urlnorm import arrow, native, sql
+from urlnorm import arrow, batch, functions, native, sql
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
 from urlnorm.engine import RECORD_FIELDS
 
-ANALYTICS = ("registered_domain", "public_suffix", "host_type", "origin", "surt")
+# The column functions ``normalize`` can add: those of the URL alone whose result is text.
+ANALYTICS = tuple(
+    name for name in functions.url_only() if functions.function(name).returns == "str"
+)
 _RECORD = [
     StructField(name, IntegerType() if name == "port" else StringType()) for name in RECORD_FIELDS
 ]
@@ -42,11 +48,19 @@ def _task_threads() -> int:
     return context.cpus() if context is not None else native.threads()
 
 
+def _series(array: pa.Array) -> pl.Series:
+    return pl.Series(pl.from_arrow(array))
+
+
+def _arrow(series: pl.Series) -> pa.Array:
+    """A result as Arrow without a copy (text stays ``string_view``, which Spark reads)."""
+    return sql.one_array(series.to_arrow(compat_level=pl.CompatLevel.newest()))
+
+
 def _analytics(name: str, urls: pa.Array) -> pa.Array:
-    """One analytics column of a batch, through the Polars ``url`` namespace."""
-    series = pl.Series(pl.from_arrow(urls))
-    namespace = series.url  # type: ignore[attr-defined]
-    return getattr(namespace, name)().to_arrow(compat_level=pl.CompatLevel.newest())
+    """One column function of the URL alone over a batch, with its defaults."""
+    function = functions.function(name)
+    return _arrow(batch.runner(function)(_series(urls), **function.defaults()))
 
 
 def _batch_columns(
@@ -83,11 +97,11 @@ def _added_fields(split: bool, key: bool, analytics: Sequence[str]) -> list[Stru
 def normalize(
     df: DataFrame,
     column: str,
-    profile: str | Profile = "canonical",
+    profile: str | Profile = "rfc3986",
     *,
     split: bool = False,
     key: bool = False,
-    key_profile: str | Profile = "crawl",
+    key_profile: str | Profile = "canonical",
     analytics: Sequence[str] = (),
 ) -> DataFrame:
     """``df`` plus ``normalized`` and ``error`` (and the record, ``key``, analytics) columns.
@@ -117,54 +131,10 @@ def normalize(
     return df.mapInArrow(run, schema)
 
 
-def _arrow_udf(fn: Callable[[pa.Array], pa.Array], column: Column | str) -> Column:
-    """Apply a batch function to ``column`` as a scalar Arrow UDF returning strings."""
-
-    def run(urls: pa.Array) -> pa.Array:
-        native.set_threads(_task_threads())
-        return fn(urls)
-
-    target = F.col(column) if isinstance(column, str) else column
-    return F.arrow_udf(run, StringType())(target)  # type: ignore[attr-defined,no-any-return]
-
-
-def _output_udf(output: str, column: Column | str, profile: str | Profile) -> Column:
-    """One output of the kernel's parse as an Arrow UDF (Spark casts its ``string_view``)."""
-    prof = get_profile(profile)  # a profile file is read on the driver
-    return _arrow_udf(
-        lambda urls: sql.one_array(arrow.parse(urls, prof, (output,)).column(0)), column
-    )
-
-
-def normalized_url(column: Column | str, profile: str | Profile = "canonical") -> Column:
-    """The normalised URL of each row, as an Arrow UDF for ``select``/``withColumn``."""
-    return _output_udf("normalized", column, profile)
-
-
-def key(column: Column | str, profile: str | Profile = "crawl") -> Column:
-    """The deduplication key of each row under ``profile``."""
-    return normalized_url(column, profile)
-
-
-def error(column: Column | str, profile: str | Profile = "canonical") -> Column:
-    """The error code of each invalid row (null for valid ones)."""
-    return _output_udf("error", column, profile)
-
-
-def surt(column: Column | str) -> Column:
-    """The SURT key of each row (``crawl`` profile)."""
-    return _arrow_udf(lambda urls: _analytics("surt", urls), column)
-
-
-def registered_domain(column: Column | str) -> Column:
-    """The registered domain (eTLD+1) of each row's host."""
-    return _arrow_udf(lambda urls: _analytics("registered_domain", urls), column)
-
-
 def dedup(
     df: DataFrame,
     column: str,
-    profile: str | Profile = "crawl",
+    profile: str | Profile = "canonical",
     keep: str = "first",
     *,
     order_by: str | None = None,
@@ -181,7 +151,8 @@ def dedup(
         raise ValueError("keep='first' or 'last' needs order_by: Spark rows have no order")
     if key_column is not None:
         return _dedup_keyed(df, column, key_column, keep, order_by)
-    return _dedup_keyed(df.withColumn("key", key(column, profile)), column, "key", keep, order_by)
+    keyed = df.withColumn("key", url.key(column, profile))
+    return _dedup_keyed(keyed, column, "key", keep, order_by)
 
 
 def _dedup_keyed(
@@ -209,8 +180,26 @@ def _dedup_keyed(
 
 
 # Spark SQL's types for a result's Polars types, and the Arrow types Spark reads them as.
-_SQL_TYPES = {pl.String(): "STRING", pl.UInt16(): "INT", pl.UInt64(): "BIGINT"}
-_SIGNED = {pa.uint16(): pa.int32(), pa.uint64(): pa.int64()}
+_SQL_TYPES = {
+    pl.String(): "STRING",
+    pl.Boolean(): "BOOLEAN",
+    pl.UInt16(): "INT",
+    pl.UInt32(): "BIGINT",
+    pl.UInt64(): "BIGINT",
+    pl.Int32(): "INT",
+}
+_SIGNED = {pa.uint16(): pa.int32(), pa.uint32(): pa.int64(), pa.uint64(): pa.int64()}
+# Spark SQL's type of an argument of each kind the SQL functions take.
+ARGUMENT_TYPES = {
+    "profile": "STRING",
+    "mode": "STRING",
+    "text": "STRING",
+    "file": "STRING",
+    "url": "STRING",
+    "flag": "BOOLEAN",
+    "count": "INT",
+    "names": "ARRAY<STRING>",
+}
 
 
 def spark_type(dtype: pl.DataType) -> str:
@@ -219,13 +208,15 @@ def spark_type(dtype: pl.DataType) -> str:
     >>> spark_type(pl.Struct({"host": pl.String(), "port": pl.UInt16()}))
     'STRUCT<host: STRING, port: INT>'
     """
-    return sql.sql_type(dtype, _SQL_TYPES, "STRUCT<{}>", "{}: {}")
+    return sql.sql_type(dtype, _SQL_TYPES, "STRUCT<{}>", "{}: {}", "ARRAY<{}>")
 
 
 def _signed(kind: pa.DataType) -> pa.DataType:
     """``kind`` with each unsigned integer as the signed one Spark has."""
     if pa.types.is_struct(kind):
         return pa.struct([f.with_type(_signed(f.type)) for f in kind])
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_list_view(kind):
+        return pa.list_(_signed(kind.value_type))
     return _SIGNED.get(kind, kind)
 
 
@@ -235,30 +226,31 @@ def _for_spark(column: pa.Array) -> pa.Array:
     return column if kind == column.type else column.cast(kind, safe=False)
 
 
-def _sql_udf(function: sql.Function) -> Callable[..., Column]:
-    """The Arrow UDF Spark SQL calls with a batch's columns (Spark reads its type hints)."""
+def _arrow_udf(run: Callable[..., pa.Array], arity: int, returns: str) -> Callable[..., Column]:
+    """``run`` as a scalar Arrow UDF of ``arity`` columns (Spark reads its type hints)."""
 
-    def one(urls: pa.Array) -> pa.Array:
+    def udf(*columns: pa.Array) -> pa.Array:
         native.set_threads(_task_threads())
-        return _for_spark(function(urls))
+        return _for_spark(run(*columns))
 
-    def two(urls: pa.Array, other: pa.Array) -> pa.Array:
-        native.set_threads(_task_threads())
-        return _for_spark(function(urls, other))
-
-    run = one if len(function.parameters) == 1 else two
-    return F.arrow_udf(run, spark_type(function.returns))  # type: ignore[attr-defined,no-any-return]
+    names = [f"c{i}" for i in range(arity)]
+    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    udf.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [inspect.Parameter(n, positional, annotation=pa.Array) for n in names],
+        return_annotation=pa.Array,
+    )
+    udf.__annotations__ = {**dict.fromkeys(names, pa.Array), "return": pa.Array}
+    return F.arrow_udf(udf, returns)  # type: ignore[attr-defined,no-any-return]
 
 
 def _definition(function: sql.Function) -> str:
-    """The SQL function over its Arrow UDF, the last parameter with its default if it has one."""
-    last = len(function.parameters) - 1
+    """The SQL function over its Arrow UDF, each optional argument with its default."""
     parameters = ", ".join(
-        f"{name} STRING"
-        + (f" DEFAULT {function.default}" if i == last and function.default else "")
-        for i, name in enumerate(function.parameters)
+        f"`{p.name}` {ARGUMENT_TYPES[p.kind]}"
+        + ("" if p.required else f" DEFAULT {sql.literal(p.default, 'array({})')}")
+        for p in function.arguments
     )
-    names = ", ".join(function.parameters)
+    names = ", ".join(f"`{p.name}`" for p in function.arguments)
     return (
         f"CREATE OR REPLACE TEMPORARY FUNCTION {function.name}({parameters}) "
         f"RETURNS {spark_type(function.returns)} RETURN {function.arrow_name}({names})"
@@ -268,13 +260,67 @@ def _definition(function: sql.Function) -> str:
 def register(spark: SparkSession) -> None:
     """Add the ``url_*`` functions to ``spark``'s SQL, for this session.
 
-    Each is the Polars namespace's method of the same name with its defaults: NULL in gives
-    NULL out, a URL that does not parse gives NULL (and its code from ``url_error``), never
-    a failed query.
+    Each is the column function of the same name with its defaults: NULL in gives NULL out,
+    a URL that does not parse gives NULL (and its code from ``url_error``), never a failed
+    query.
 
     >>> register(spark)  # doctest: +SKIP
     >>> spark.sql("SELECT url_normalize(url, 'crawl') FROM logs")  # doctest: +SKIP
     """
     for function in sql.FUNCTIONS:
-        spark.udf.register(function.arrow_name, _sql_udf(function))
+        udf = _arrow_udf(function, len(function.arguments), spark_type(function.returns))
+        spark.udf.register(function.arrow_name, udf)
         spark.sql(_definition(function))
+
+
+def _resolved(function: functions.ColumnFunction, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` with each profile read here, on the driver (a profile file is local)."""
+    kinds = {p.name: p.kind for p in function.parameters}
+    return {
+        k: get_profile(v) if kinds[k] == "profile" and v is not None else v
+        for k, v in params.items()
+    }
+
+
+def _column_function(function: functions.ColumnFunction) -> Callable[..., Column]:
+    """A column function as a Spark Column function: its URL column, then its parameters.
+
+    A second URL column is a Column, or a string taken as a literal.
+    """
+    sig = functions.signature(function, "str | Column", method=True)
+    second = function.other_url
+
+    def call(column: Column | str, *args: Any, **kwargs: Any) -> Column:
+        params = _resolved(function, functions.bound(sig, args, kwargs))
+        target = F.col(column) if isinstance(column, str) else column
+        columns = [target]
+        if second is not None:
+            other = params.pop(second.name)
+            columns.append(F.lit(other) if isinstance(other, str) else other)
+
+        def on_batch(*arrays: pa.Array) -> pa.Array:
+            run = batch.runner(function)
+            return _arrow(run(*(_series(a) for a in arrays), **params))
+
+        returns = spark_type(batch.dtype(function, params))
+        return _arrow_udf(on_batch, len(columns), returns)(*columns)
+
+    call.__name__ = call.__qualname__ = function.name
+    call.__doc__ = function.doc
+    return call
+
+
+class ColumnFunctions:
+    """Every column function as a Spark Column function: ``url.host(F.col("u"))``."""
+
+    def __init__(self) -> None:
+        for function in functions.FUNCTIONS:
+            setattr(self, function.name, _column_function(function))
+
+    def __getattr__(self, name: str) -> Callable[..., Column]:
+        """An unknown name: the error lists the column functions."""
+        known = ", ".join(functions.BY_NAME)
+        raise AttributeError(f"no column function {name!r}; choose from {known}")
+
+
+url = ColumnFunctions()

@@ -1,74 +1,94 @@
-"""The ``url_*`` SQL functions, one table for every SQL engine (DuckDB, Spark SQL).
+"""The ``url_*`` SQL functions, one for each column function, for every SQL engine.
 
-Each function is the Polars ``url`` namespace's method of the same name, with its defaults,
-run as an Arrow function: the engine hands over a batch of rows, the kernel runs it with the
-GIL released, and its buffers go back as they are. NULL in gives NULL out; a URL that does not
-parse gives NULL, and ``url_error`` says why: a bad row never fails a query. An unknown
-profile does, naming it. :mod:`urlnorm.duckdb` and :mod:`urlnorm.spark` register them.
+Each is the column function of the same name (:mod:`urlnorm.functions`: ``url_normalize`` is
+``normalize``). Its arguments are the URL column, a second URL column where it takes one, and
+the parameters SQL can hold (text, flags, counts, lists of names), in the table's order and
+with the table's defaults. Strict mode, Python objects and ``parse``'s ``fields`` are not
+arguments: a bad row never fails a query, and an SQL function's type is fixed when it is
+registered (``url_parse`` gives :data:`PARSE_FIELDS`). Each runs as an Arrow function: the
+engine hands over a batch of rows, the kernel runs it with the GIL released, and its buffers
+go back as they are. NULL in gives NULL out (a NULL argument whose default is NULL is that
+default); a URL that does not parse gives NULL, and ``url_error`` says why. An unknown
+profile fails the query, naming it. :mod:`urlnorm.duckdb` and :mod:`urlnorm.spark` register
+them.
 
 Each public function (``url_normalize``) calls one Arrow function (``urlnorm_normalize``)
-that takes every argument; the public one gives the optional argument its default.
+that takes every argument; the public one gives the optional arguments their defaults.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from urlnorm import analytics, arrow, engine
-from urlnorm.polars import UrlExprNamespace
+from urlnorm import batch, engine
+from urlnorm.functions import FUNCTIONS as COLUMN_FUNCTIONS
+from urlnorm.functions import ColumnFunction, Parameter
 
 if TYPE_CHECKING:
     from polars._typing import PolarsDataType
 
 # url_parse's outputs: what a job needs of a row, all from one normalisation.
 PARSE_FIELDS = ("normalized", "error", *engine.RECORD_FIELDS, "key_hash")
-PARSE_DTYPE = pl.Struct({name: engine.PARSE_SCHEMA[name] for name in PARSE_FIELDS})
+# What SQL gives a parameter it does not take, where that is not the default.
+_FIXED: Mapping[str, Mapping[str, Any]] = {"parse": {"fields": PARSE_FIELDS}}
+_URL = Parameter("url", "url")
+_ROW = "__urlnorm_row"
 
 
-def namespace_default(method: str, parameter: str = "profile") -> str:
-    """The Polars namespace's default for ``parameter`` of ``method``, as an SQL literal.
+def literal(value: Any, array: str) -> str:
+    """A parameter's default as an SQL literal; ``array`` spells a list around its items.
 
-    >>> namespace_default("normalize"), namespace_default("error")
-    ("'rfc3986'", 'NULL')
+    >>> literal("rfc3986", "[{}]"), literal(None, "[{}]"), literal(("a", "b"), "array({})")
+    ("'rfc3986'", 'NULL', "array('a', 'b')")
     """
-    value = inspect.signature(getattr(UrlExprNamespace, method)).parameters[parameter].default
-    return "NULL" if value is None else "'" + str(value).replace("'", "''") + "'"
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return array.format(", ".join(literal(item, array) for item in value))
 
 
 def sql_type(
-    dtype: PolarsDataType, names: Mapping[pl.DataType, str], struct: str, field: str
+    dtype: PolarsDataType, names: Mapping[pl.DataType, str], struct: str, field: str, array: str
 ) -> str:
     """An engine's SQL type for a result's Polars type.
 
     ``names`` are the scalar types' names; ``struct`` spells a struct around its fields
-    (``STRUCT({})``), and ``field`` one field by its name and type (``{} {}``).
+    (``STRUCT({})``), ``field`` one field by its name and type (``{} {}``), and ``array`` a
+    list of its items' type (``{}[]``).
 
-    >>> kind = pl.Struct({"host": pl.String(), "port": pl.UInt16()})
-    >>> sql_type(kind, {pl.String(): "TEXT", pl.UInt16(): "INT"}, "STRUCT<{}>", "{}: {}")
-    'STRUCT<host: TEXT, port: INT>'
+    >>> kind = pl.Struct({"host": pl.String(), "tags": pl.List(pl.UInt16())})
+    >>> sql_type(kind, {pl.String(): "TEXT", pl.UInt16(): "INT"}, "STRUCT<{}>", "{}: {}", "ARRAY<{}>")
+    'STRUCT<host: TEXT, tags: ARRAY<INT>>'
     """
+    if isinstance(dtype, pl.List):
+        return array.format(sql_type(dtype.inner, names, struct, field, array))
     if not isinstance(dtype, pl.Struct):
         return names[dtype if isinstance(dtype, pl.DataType) else dtype()]
-    listed = (field.format(f.name, sql_type(f.dtype, names, struct, field)) for f in dtype.fields)
+    listed = (
+        field.format(f.name, sql_type(f.dtype, names, struct, field, array)) for f in dtype.fields
+    )
     return struct.format(", ".join(listed))
 
 
-def _series(urls: pa.Array) -> pl.Series:
-    series = pl.from_arrow(urls)
+def _series(column: pa.Array) -> pl.Series:
+    series = pl.from_arrow(column)
     assert isinstance(series, pl.Series)
     return series
 
 
 def _arrow(series: pl.Series) -> pa.Array:
-    """A Polars column as Arrow without a copy (text stays ``string_view``)."""
-    return series.to_arrow(compat_level=pl.CompatLevel.newest())
+    """A Polars column as one Arrow array without a copy (text stays ``string_view``)."""
+    return one_array(series.to_arrow(compat_level=pl.CompatLevel.newest()))
 
 
 def one_array(column: pa.Array | pa.ChunkedArray) -> pa.Array:
@@ -78,139 +98,86 @@ def one_array(column: pa.Array | pa.ChunkedArray) -> pa.Array:
     return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
 
 
-def _parsed(fields: tuple[str, ...]) -> Callable[[pa.Array, str], pa.Array]:
-    def run(urls: pa.Array, profile: str) -> pa.Array:
-        table = arrow.parse(urls, profile, fields)
-        return one_array(table.to_struct_array() if len(fields) > 1 else table.column(0))
-
-    return run
-
-
-def _split_error(urls: pa.Array) -> pa.Array:
-    return _arrow(engine.error_codes(_series(urls)))
-
-
-def _split(urls: pa.Array) -> pa.Array:
-    """The URL record struct, null for an invalid URL, straight from the kernel's buffers.
-
-    The ``whatwg`` profile has no rule after the WHATWG parser, so its record is the split's.
-    """
-    table = arrow.parse(urls, "whatwg", (*engine.RECORD_FIELDS, "error"))
-    fields = [one_array(table.column(name)) for name in engine.RECORD_FIELDS]
-    invalid = pc.or_(pc.is_valid(one_array(table.column("error"))), pc.is_null(urls))
-    return pa.StructArray.from_arrays(fields, engine.RECORD_FIELDS, mask=invalid)
-
-
-def _host(urls: pa.Array) -> pa.Array:
-    return _arrow(analytics.host(_series(urls)))
-
-
-def _domain(field: str) -> Callable[[pa.Array], pa.Array]:
-    return lambda urls: _arrow(analytics.domain_part(_series(urls), field))
-
-
-def _query_param(urls: pa.Array, name: str) -> pa.Array:
-    return _arrow(analytics.query_param(_series(urls), name))
-
-
-def _surt(urls: pa.Array, profile: str) -> pa.Array:
-    return _arrow(engine.surt(_series(urls), profile).frame.get_column("surt"))
-
-
-def _join(refs: pa.Array, bases: pa.Array) -> pa.Array:
-    return _arrow(engine.join(_series(refs), _series(bases)).frame.get_column("url"))
-
-
 @dataclass(frozen=True)
 class Function:
-    """One SQL function: its parameters, its result's type, and what runs a batch.
+    """The SQL function of one column function: its arguments, its type, a batch's run."""
 
-    ``run`` takes the URL column and, where ``per_value``, the value of the second argument
-    for those rows (a profile, a parameter name), once for each distinct value; rows whose
-    value is NULL give NULL, or what ``on_null`` gives them. ``default`` is the SQL literal
-    the last parameter takes when it is left out (None: it cannot be).
-    """
+    column_function: ColumnFunction
 
-    name: str
-    parameters: tuple[str, ...]
-    returns: pl.DataType
-    run: Callable[..., pa.Array]
-    default: str | None = None
-    per_value: bool = False
-    on_null: Callable[[pa.Array], pa.Array] | None = None
+    @property
+    def name(self) -> str:
+        """The SQL name: ``url_`` and the column function's."""
+        return "url_" + self.column_function.name
 
     @property
     def arrow_name(self) -> str:
         """The Arrow function's name (``urlnorm_normalize``), which takes every argument."""
-        return "urlnorm_" + self.name.removeprefix("url_")
+        return "urlnorm_" + self.column_function.name
+
+    @property
+    def arguments(self) -> tuple[Parameter, ...]:
+        """The URL column, then the parameters SQL takes, in the table's order."""
+        return (_URL, *(p for p in self.column_function.parameters if p.in_sql))
+
+    @property
+    def fixed(self) -> dict[str, Any]:
+        """What the parameters SQL does not take are given."""
+        taken = {p.name for p in self.arguments}
+        values = {**self.column_function.defaults(), **_FIXED.get(self.column_function.name, {})}
+        return {k: v for k, v in values.items() if k not in taken}
+
+    @property
+    def returns(self) -> pl.DataType:
+        """The result's type."""
+        return batch.dtype(self.column_function, self.fixed)
 
     def __call__(self, *columns: pa.Array | pa.ChunkedArray) -> pa.Array:
-        """The function over one batch's argument columns."""
-        arrays = [one_array(c) for c in columns]
-        if not self.per_value:
-            return self.run(*arrays)
-        return one_array(per_value(arrays[0], arrays[1], self.run, self.on_null))
+        """The function over one batch's argument columns, one call per distinct argument set."""
+        names = [p.name for p in self.arguments]
+        frame = pl.DataFrame(
+            [_series(one_array(c)).alias(n) for n, c in zip(names, columns, strict=True)]
+        )
+        values = [p.name for p in self.arguments if p.kind != "url"]
+        return _arrow(per_value(frame, values, self._run, self._nulls))
+
+    def _run(self, rows: pl.DataFrame, values: dict[str, Any]) -> pl.Series:
+        """The batch function on ``rows`` with one set of argument ``values``."""
+        urls = [rows.get_column(p.name) for p in self.arguments if p.kind == "url"]
+        return batch.runner(self.column_function)(*urls, **self.fixed, **values)  # type: ignore[no-any-return]
+
+    def _nulls(self, values: dict[str, Any], length: int) -> pl.Series | None:
+        """NULL for each row if an argument is NULL whose default is not, else None."""
+        defaults = self.column_function.defaults()
+        if all(v is not None or defaults.get(k, 0) is None for k, v in values.items()):
+            return None
+        return pl.repeat(None, length, dtype=self.returns, eager=True)
 
 
-def _profiled(
-    name: str, returns: pl.DataType, run: Callable[..., pa.Array], method: str
-) -> Function:
-    """A function of the URL and a profile, whose default is the namespace ``method``'s."""
-    return Function(name, ("url", "profile"), returns, run, namespace_default(method), True)
-
-
-FUNCTIONS = (
-    _profiled("url_normalize", pl.String(), _parsed(("normalized",)), "normalize"),
-    # A NULL profile (the default) gives the split's error, as url.error() does without one.
-    Function(
-        "url_error",
-        ("url", "profile"),
-        pl.String(),
-        _parsed(("error",)),
-        namespace_default("error"),
-        per_value=True,
-        on_null=_split_error,
-    ),
-    Function("url_split", ("url",), engine.SPLIT_DTYPE, _split),
-    _profiled("url_parse", PARSE_DTYPE, _parsed(PARSE_FIELDS), "parse"),
-    _profiled("url_key_hash", pl.UInt64(), _parsed(("key_hash",)), "key"),
-    Function("url_host", ("url",), pl.String(), _host),
-    Function("url_registered_domain", ("url",), pl.String(), _domain("registered_domain")),
-    Function("url_public_suffix", ("url",), pl.String(), _domain("public_suffix")),
-    Function("url_query_param", ("url", "name"), pl.String(), _query_param, per_value=True),
-    _profiled("url_surt", pl.String(), _surt, "surt"),
-    Function("url_join", ("ref", "base"), pl.String(), _join),
-)
+FUNCTIONS = tuple(Function(f) for f in COLUMN_FUNCTIONS)
 
 
 def per_value(
-    urls: pa.Array,
-    values: pa.Array,
-    run: Callable[[pa.Array, str], Any],
-    on_null: Callable[[pa.Array], Any] | None = None,
-) -> Any:
-    """``run(urls, value)`` for each distinct value of ``values``, in row order.
+    frame: pl.DataFrame,
+    names: list[str],
+    run: Callable[[pl.DataFrame, dict[str, Any]], pl.Series],
+    nulls: Callable[[dict[str, Any], int], pl.Series | None],
+) -> pl.Series:
+    """``run(rows, values)`` for each distinct set of the columns ``names``, in row order.
 
-    Rows whose value is null give null, as a NULL argument does in SQL, or ``on_null(urls)``
-    of them. A batch's value is most often one constant, which takes one call on every row;
-    rows with other values are taken and put back in Polars (Arrow's ``take`` has no
-    ``string_view`` kernel).
+    ``nulls(values, length)`` gives the rows of a set that SQL makes NULL instead. A batch's
+    arguments are most often constants, which take one call on every row; rows with other
+    values are grouped, run, and put back in order.
     """
-    distinct = pc.unique(values)
-    if len(distinct) == 1 and distinct[0].is_valid:
-        return run(urls, distinct[0].as_py())
-    if len(distinct) == 1 and on_null is not None:
-        return on_null(urls)
-    frame = pl.DataFrame({"url": _series(urls), "value": _series(values)}).with_row_index()
-    parts = []
-    for (value,), rows in frame.group_by("value"):
-        taken = _arrow(rows["url"])
-        part = on_null(taken) if value is None and on_null else None
-        part = part if value is None else run(taken, value)
-        parts.append((rows["index"], None if part is None else _series(one_array(part))))
-    kind = next((part.dtype for _, part in parts if part is not None), pl.Null())
-    whole = pl.concat(
-        [pl.repeat(None, len(i), dtype=kind, eager=True) if p is None else p for i, p in parts]
-    )
-    order = pl.concat([index for index, _ in parts]).arg_sort()
-    return _arrow(whole.gather(order))
+    distinct = frame.select(names).unique() if names else pl.DataFrame([{}])
+    if distinct.height == 1:
+        values = distinct.row(0, named=True)
+        whole = nulls(values, frame.height)
+        return run(frame, values) if whole is None else whole
+    indexed = frame.with_row_index(_ROW)
+    parts, rows_of = [], []
+    for key, rows in indexed.group_by(names, maintain_order=True):
+        values = dict(zip(names, key, strict=True))
+        part = nulls(values, rows.height)
+        parts.append(run(rows, values) if part is None else part)
+        rows_of.append(rows.get_column(_ROW))
+    return pl.concat(parts).gather(pl.concat(rows_of).arg_sort())

@@ -1,0 +1,318 @@
+"""The batch functions the column-function table names: a Polars Series in, a Series out.
+
+Each is the one implementation of a column function (:mod:`urlnorm.functions`) for every
+front-end: the Polars namespaces map it over batches, :mod:`urlnorm.arrow` and the SQL
+functions call it on a view of an Arrow array. A second URL column (``join``'s base) comes as
+a Series of the same length or one string. The work itself is in :mod:`urlnorm.engine` and
+:mod:`urlnorm.analytics`, which choose the kernel or the core.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, partial
+from typing import Any
+
+import polars as pl
+
+from urlnorm import analytics, engine
+from urlnorm.analytics import PslFile
+from urlnorm.core import outputs
+from urlnorm.core.filters import Filters
+from urlnorm.core.profiles import Profile
+from urlnorm.core.providers import Provider
+from urlnorm.functions import ColumnFunction
+
+Other = pl.Series | str
+# Batch functions that serve several column functions, told which by its name.
+_SHARED = ("domain_part", "component")
+_DTYPES: dict[str, pl.DataType] = {
+    "str": pl.String(),
+    "bool": pl.Boolean(),
+    "u16": pl.UInt16(),
+    "u32": pl.UInt32(),
+    "u64": pl.UInt64(),
+    "list[str]": pl.List(pl.String()),
+    "params": analytics.PARAMS_DTYPE,
+    "record": engine.SPLIT_DTYPE,
+    "cc_index": analytics.CC_INDEX_DTYPE,
+}
+
+
+@cache
+def runner(function: ColumnFunction) -> Callable[..., pl.Series]:
+    """The batch function of ``function``: the URL Series (and second column), then its parameters."""
+    run = getattr(sys.modules[__name__], function.run)
+    return partial(run, function=function.name) if function.run in _SHARED else run  # type: ignore[no-any-return]
+
+
+def dtype(function: ColumnFunction, params: Mapping[str, Any]) -> pl.DataType:
+    """The output type of ``function`` called with ``params`` (``parse``'s depends on its fields).
+
+    >>> from urlnorm.functions import function
+    >>> dtype(function("parse"), {"fields": ["host", "port"]})
+    Struct({'host': String, 'port': UInt16})
+    """
+    if function.returns == "fields":
+        return parse_dtype(params["fields"])
+    return _DTYPES[function.returns]
+
+
+def _column(result: engine.Result, name: str, series: pl.Series, strict: bool) -> pl.Series:
+    """The engine result's column ``name`` (or, if ``strict``, an error for its first bad row)."""
+    if strict:
+        engine.raise_first_error(result.errors, series)
+    return result.frame.get_column(name).alias(series.name)
+
+
+def _unless_null(series: pl.Series, values: pl.Series) -> pl.Series:
+    """``values``, with null where the input row is null."""
+    return pl.select(pl.when(series.is_not_null()).then(values)).to_series().alias(series.name)
+
+
+def _as_series(other: Other, length: int) -> pl.Series:
+    return pl.repeat(other, length, dtype=pl.String, eager=True) if isinstance(other, str) else other
+
+
+def normalize(
+    series: pl.Series,
+    profile: str | Profile = "rfc3986",
+    strict: bool = False,
+    invalid_utf8: str = "error",
+) -> pl.Series:
+    """The normalised URLs (``url.normalize``)."""
+    result = engine.normalize(series, profile, invalid_utf8=invalid_utf8)
+    return _column(result, "url", series, strict)
+
+
+def parse_dtype(fields: Sequence[str]) -> pl.Struct:
+    """The struct ``url.parse`` gives for ``fields``."""
+    return pl.Struct({name: engine.PARSE_SCHEMA[name] for name in outputs.check_fields(fields)})
+
+
+def parse(
+    series: pl.Series,
+    profile: str | Profile = "canonical",
+    fields: Sequence[str] = outputs.DEFAULT_FIELDS,
+    strict: bool = False,
+    invalid_utf8: str = "error",
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+) -> pl.Series:
+    """The struct of ``fields`` from one normalisation a row (``url.parse``)."""
+    result = engine.parse(
+        series,
+        profile,
+        fields=tuple(fields),
+        invalid_utf8=invalid_utf8,
+        with_scheme=with_scheme,
+        trailing_comma=trailing_comma,
+    )
+    if strict:
+        engine.raise_first_error(result.errors, series)
+    return result.frame.to_struct(series.name)
+
+
+def split(
+    series: pl.Series, mode: str = "whatwg", strict: bool = False, invalid_utf8: str = "error"
+) -> pl.Series:
+    """The URL record struct, null for an invalid row (``url.split``)."""
+    result = engine.split(series, mode, invalid_utf8=invalid_utf8)
+    if strict:
+        engine.raise_first_error(result.errors, series)
+    return engine.record_struct(result, series)
+
+
+def join(series: pl.Series, base: Other, mode: str = "whatwg", strict: bool = False) -> pl.Series:
+    """Each reference resolved against its base (``url.join``)."""
+    return _column(engine.join(series, base, mode), "url", series, strict)
+
+
+def key(series: pl.Series, profile: str | Profile = "canonical", strict: bool = False) -> pl.Series:
+    """The deduplication key: the normal form under ``profile``."""
+    return normalize(series, profile, strict)
+
+
+def key_hash(series: pl.Series, profile: str | Profile = "canonical") -> pl.Series:
+    """FNV-1a of each key, from the same pass as the key."""
+    result = engine.parse(series, profile, fields=("key_hash",))
+    return result.frame.get_column("key_hash").alias(series.name)
+
+
+def surt(
+    series: pl.Series,
+    profile: str | Profile = "crawl",
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+    strict: bool = False,
+) -> pl.Series:
+    """The SURT keys (``url.surt``)."""
+    result = engine.surt(
+        series, profile, with_scheme=with_scheme, trailing_comma=trailing_comma
+    )
+    return _column(result, "surt", series, strict)
+
+
+def explain(series: pl.Series, profile: str | Profile = "canonical") -> pl.Series:
+    """The names of the steps that changed each row."""
+    return _column(engine.explain(series, profile), "rules", series, False)
+
+
+def domain_part(
+    series: pl.Series,
+    function: str,
+    include_private: bool = True,
+    host_form: str = "ascii",
+    psl: PslFile = None,
+) -> pl.Series:
+    """The Public Suffix List part named as the column function is."""
+    return analytics.domain_part(
+        series, function, include_private=include_private, host_form=host_form, psl=psl
+    )
+
+
+def host_type(series: pl.Series) -> pl.Series:
+    """The host's type."""
+    return analytics.host_type(series)
+
+
+def host_unicode(series: pl.Series) -> pl.Series:
+    """The host with U-labels."""
+    return analytics.host_unicode(series)
+
+
+def host_ascii(series: pl.Series) -> pl.Series:
+    """The host with A-labels."""
+    return analytics.host(series)
+
+
+def host(series: pl.Series, mode: str = "whatwg") -> pl.Series:
+    """The serialised host; in ``whatwg`` mode the URL is parsed only as far as its port."""
+    if mode == "whatwg":
+        return analytics.host(series)
+    return component(series, "host", mode)
+
+
+def component(series: pl.Series, function: str, mode: str = "whatwg") -> pl.Series:
+    """The record field named as the column function is, from the split in ``mode``."""
+    return engine.split(series, mode).frame.get_column(function).alias(series.name)
+
+
+def _filters(
+    max_length: int, max_depth: int, max_repeats: int, schemes: Sequence[str], extensions: Sequence[str]
+) -> Filters:
+    return Filters(max_length, max_depth, max_repeats, tuple(schemes), tuple(extensions))
+
+
+def filter_reason(
+    series: pl.Series,
+    max_length: int,
+    max_depth: int,
+    max_repeats: int,
+    schemes: Sequence[str],
+    extensions: Sequence[str],
+) -> pl.Series:
+    """The first reason to keep each URL out of a crawl, or null."""
+    settings = _filters(max_length, max_depth, max_repeats, schemes, extensions)
+    return analytics.filter_reason(series, settings).alias(series.name)
+
+
+def is_crawlable(
+    series: pl.Series,
+    max_length: int,
+    max_depth: int,
+    max_repeats: int,
+    schemes: Sequence[str],
+    extensions: Sequence[str],
+) -> pl.Series:
+    """Whether no filter keeps the URL out; null for null."""
+    reason = filter_reason(series, max_length, max_depth, max_repeats, schemes, extensions)
+    return _unless_null(series, reason.is_null())
+
+
+def unwrap_redirects(series: pl.Series, providers: Sequence[Provider] = ()) -> pl.Series:
+    """Each link through a known redirector replaced by its target."""
+    return analytics.unwrap_redirects(series, tuple(providers)).alias(series.name)
+
+
+def same_site(series: pl.Series, other: Other, by: str = "site", psl: PslFile = None) -> pl.Series:
+    """Whether each URL and the other are the same site or origin."""
+    return analytics.same_site(series, _as_series(other, series.len()), by, psl)
+
+
+def is_external(
+    series: pl.Series, other: Other, by: str = "site", psl: PslFile = None
+) -> pl.Series:
+    """Whether each URL leaves the site or origin of the other."""
+    return ~same_site(series, other, by, psl)
+
+
+def cc_index(series: pl.Series) -> pl.Series:
+    """Common Crawl's columnar index columns, as a struct."""
+    return analytics.cc_index_columns(series)
+
+
+def path_segments(series: pl.Series) -> pl.Series:
+    """The path's segments."""
+    return analytics.path_segments(series).alias(series.name)
+
+
+def path_depth(series: pl.Series) -> pl.Series:
+    """How many non-empty segments the path has."""
+    return analytics.path_depth(series).alias(series.name)
+
+
+def file_extension(series: pl.Series) -> pl.Series:
+    """The last segment's extension."""
+    return analytics.file_extension(series).alias(series.name)
+
+
+def query_params(series: pl.Series) -> pl.Series:
+    """The query's decoded pairs."""
+    return analytics.query_params(series).alias(series.name)
+
+
+def query_param(series: pl.Series, name: str) -> pl.Series:
+    """The first decoded value of parameter ``name``."""
+    return analytics.query_param(series, name).alias(series.name)
+
+
+def query_param_all(series: pl.Series, name: str) -> pl.Series:
+    """Every decoded value of parameter ``name``."""
+    return analytics.query_param_all(series, name).alias(series.name)
+
+
+def strip_params(series: pl.Series, names: Sequence[str]) -> pl.Series:
+    """The URL without the parameters named."""
+    return analytics.select_params(series, list(names), keep=False).alias(series.name)
+
+
+def keep_params(series: pl.Series, names: Sequence[str]) -> pl.Series:
+    """The URL with only the parameters named."""
+    return analytics.select_params(series, list(names), keep=True).alias(series.name)
+
+
+def origin(series: pl.Series) -> pl.Series:
+    """The serialised origin."""
+    return analytics.origins(series)
+
+
+def error(
+    series: pl.Series,
+    profile: str | Profile | None = None,
+    mode: str = "whatwg",
+    invalid_utf8: str = "error",
+) -> pl.Series:
+    """The error code of each invalid row."""
+    return engine.error_codes(series, profile, mode, invalid_utf8)
+
+
+def is_valid(
+    series: pl.Series,
+    profile: str | Profile | None = None,
+    mode: str = "whatwg",
+    invalid_utf8: str = "error",
+) -> pl.Series:
+    """Whether each row parses; null for null."""
+    return _unless_null(series, error(series, profile, mode, invalid_utf8).is_null())

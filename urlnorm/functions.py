@@ -1,0 +1,591 @@
+"""The column functions: the one place each is declared, and every front-end's source.
+
+An entry names the function, the batch function that runs it (a Series in, a Series out, in
+:mod:`urlnorm.batch`), its parameters with their one default, its output type and its
+documentation. The Polars ``url`` namespaces, :mod:`urlnorm.arrow`, the SQL functions of
+:mod:`urlnorm.sql` (DuckDB, Spark SQL), the Spark and Ray helpers, the command line's
+``--columns`` and the README's table of functions are all made from :data:`FUNCTIONS`.
+
+Light on purpose (no Polars here): the command line lists the names before it loads Polars.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Any
+
+from urlnorm.core.filters import Filters
+from urlnorm.core.outputs import DEFAULT_FIELDS
+
+# What a parameter holds. SQL takes those in SQL_KINDS as arguments; the others are Python
+# objects (a profile object, providers), a choice of output shape (``fields``), or strict
+# mode, which SQL never has: a bad row gives NULL and its code, never a failed query.
+KINDS = ("profile", "mode", "text", "flag", "count", "names", "file", "url", "strict", "fields",
+         "providers")
+SQL_KINDS = ("profile", "mode", "text", "flag", "count", "names", "file", "url")
+# The Python annotation of each kind, as a generated signature shows it.
+ANNOTATIONS = {
+    "profile": "str | Profile",
+    "mode": "str",
+    "text": "str",
+    "flag": "bool",
+    "count": "int",
+    "names": "Sequence[str]",
+    "file": "str | Path | None",
+    "url": "str | column",
+    "strict": "bool",
+    "fields": "Sequence[str]",
+    "providers": "Sequence[Provider]",
+}
+# Output types: scalars, lists, and the structs the engine defines (by name).
+RETURNS = ("str", "bool", "u16", "u32", "u64", "list[str]", "params", "record", "cc_index",
+           "fields")
+REQUIRED: Any = object()  # the default of a parameter that has none
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter: its name, kind, default, and whether it may be given by position."""
+
+    name: str
+    kind: str
+    default: Any = REQUIRED
+    positional: bool = True
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"{self.name}: unknown parameter kind {self.kind!r}")
+
+    @property
+    def required(self) -> bool:
+        """Whether the parameter has no default."""
+        return self.default is REQUIRED
+
+    @property
+    def in_sql(self) -> bool:
+        """Whether SQL takes it as an argument (else SQL always passes its default)."""
+        return self.kind in SQL_KINDS
+
+
+@dataclass(frozen=True)
+class ColumnFunction:
+    """One column function: ``run`` is the name of its batch function in :mod:`urlnorm.batch`."""
+
+    name: str
+    run: str
+    returns: str
+    parameters: tuple[Parameter, ...]
+    doc: str
+
+    def __post_init__(self) -> None:
+        if self.returns not in RETURNS:
+            raise ValueError(f"{self.name}: unknown output type {self.returns!r}")
+
+    @property
+    def summary(self) -> str:
+        """The documentation's first line."""
+        return self.doc.strip().splitlines()[0]
+
+    @property
+    def other_url(self) -> Parameter | None:
+        """The second URL column the function takes (``join``'s base), if it takes one."""
+        return next((p for p in self.parameters if p.kind == "url"), None)
+
+    @property
+    def url_only(self) -> bool:
+        """Whether it needs nothing but the URL column (every parameter has its default)."""
+        return all(not p.required for p in self.parameters)
+
+    def defaults(self) -> dict[str, Any]:
+        """Each parameter's default, by name (those with one)."""
+        return {p.name: p.default for p in self.parameters if not p.required}
+
+
+def _p(name: str, kind: str, default: Any = REQUIRED, positional: bool = True) -> Parameter:
+    return Parameter(name, kind, default, positional)
+
+
+def _kw(name: str, kind: str, default: Any) -> Parameter:
+    return Parameter(name, kind, default, positional=False)
+
+
+_STRICT = _kw("strict", "strict", False)
+_INVALID_UTF8 = _kw("invalid_utf8", "text", "error")
+_MODE = _p("mode", "mode", "whatwg")
+_PSL = (
+    _kw("include_private", "flag", True),
+    _kw("host_form", "text", "ascii"),
+    _kw("psl", "file", None),
+)
+_SURT = (_kw("with_scheme", "flag", False), _kw("trailing_comma", "flag", False))
+# The crawl filters' thresholds and lists, with the defaults of urlnorm.core.filters.
+_FILTER_DEFAULTS = Filters()
+_FILTERS = (
+    _kw("max_length", "count", _FILTER_DEFAULTS.max_length),
+    _kw("max_depth", "count", _FILTER_DEFAULTS.max_depth),
+    _kw("max_repeats", "count", _FILTER_DEFAULTS.max_repeats),
+    _kw("schemes", "names", _FILTER_DEFAULTS.schemes),
+    _kw("extensions", "names", _FILTER_DEFAULTS.extensions),
+)
+_SITE = (_p("other", "url"), _kw("by", "text", "site"), _kw("psl", "file", None))
+
+
+def _f(name: str, returns: str, doc: str, *parameters: Parameter, run: str = "") -> ColumnFunction:
+    return ColumnFunction(name, run or name, returns, parameters, doc)
+
+
+def _component(name: str, returns: str, what: str) -> ColumnFunction:
+    doc = f"""The {what} of each URL, from its split in ``mode``.
+
+    >>> import polars as pl, urlnorm
+    >>> pl.Series(["https://u@a.example:8443/p?q=1#f"]).url.{name}().to_list()[0] is not None
+    True
+    """
+    return _f(name, returns, doc, _MODE, run="component")
+
+
+def _domain(name: str, what: str, example: str) -> ColumnFunction:
+    doc = f"""{what}, from the Public Suffix List.
+
+    ``include_private``: with the list's private section (``blogspot.com``); ``host_form``:
+    ``ascii`` or ``unicode``; ``psl``: a list file to read instead of the process's list.
+
+    >>> import polars as pl, urlnorm
+    >>> pl.Series(["http://www.a.example.co.uk/", "http://1.2.3.4/"]).url.{name}().to_list()
+    [{example!r}, None]
+    """
+    return _f(name, "str", doc, *_PSL, run="domain_part")
+
+
+FUNCTIONS: tuple[ColumnFunction, ...] = (
+    _f(
+        "normalize",
+        "str",
+        """Normalise each URL by ``profile`` (as :func:`urlnorm.normalize`); invalid rows null.
+
+        A Binary column is read as UTF-8; a row that is not gets null and ``invalid-UTF-8``,
+        or with ``invalid_utf8="encode"`` its undecodable bytes are percent-encoded.
+        ``strict=True`` raises :class:`urlnorm.URLError` naming the first bad row instead.
+
+        >>> import polars as pl, urlnorm
+        >>> urls = pl.Series(["HTTP://Example.com:80", "https://a/%7e", "http://[1"])
+        >>> urls.url.normalize("canonical").to_list()
+        ['http://example.com/', 'https://a/~', None]
+        """,
+        _p("profile", "profile", "rfc3986"),
+        _STRICT,
+        _INVALID_UTF8,
+    ),
+    _f(
+        "parse",
+        "fields",
+        """Every output a job needs from one normalisation of each URL, as a struct.
+
+        ``fields`` are any of ``normalized``, ``error``, the URL record's fields of the
+        normalised URL (``scheme`` … ``fragment``, ``port`` a UInt16), ``surt`` (its SURT key;
+        ``with_scheme`` and ``trailing_comma`` as for ``surt``) and ``key_hash`` (UInt64,
+        FNV-1a of the normalised URL). Each row is parsed and normalised once, however many
+        fields are asked for. In SQL, whose types are fixed when a function is registered,
+        ``url_parse`` gives ``normalized``, ``error``, the record and ``key_hash``.
+
+        >>> import polars as pl, urlnorm
+        >>> urls = pl.Series("u", ["HTTP://A.com:80/x?b=1", "http://a:99999/"])
+        >>> urls.url.parse("canonical", ["normalized", "error", "host"]).struct.unnest().rows()
+        [('http://a.com/x?b=1', None, 'a.com'), (None, 'port-out-of-range', None)]
+        """,
+        _p("profile", "profile", "canonical"),
+        _p("fields", "fields", DEFAULT_FIELDS),
+        _STRICT,
+        _INVALID_UTF8,
+        *_SURT,
+    ),
+    _f(
+        "split",
+        "record",
+        """Split each URL into the URL record struct (as :func:`urlnorm.split`).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["HTTPS://Example.com:8443/p?q#f"]).url.split().struct.unnest().row(0)
+        ('https', None, None, 'example.com', 8443, '/p', 'q', 'f')
+        """,
+        _MODE,
+        _STRICT,
+        _INVALID_UTF8,
+    ),
+    _f(
+        "join",
+        "str",
+        """Resolve each reference against ``base``, a literal or a column (:func:`urlnorm.join`).
+
+        >>> import polars as pl, urlnorm
+        >>> df = pl.DataFrame({"ref": ["../g", "?y"], "base": ["http://a/b/c/d", "http://a/b"]})
+        >>> df.select(pl.col("ref").url.join(pl.col("base")))["ref"].to_list()
+        ['http://a/b/g', 'http://a/b?y']
+        """,
+        _p("base", "url"),
+        _MODE,
+        _STRICT,
+    ),
+    _f(
+        "key",
+        "str",
+        """The deduplication key of each URL: its normal form under ``profile``.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["HTTP://A.com:80/x#f", "http://a.com/x"]).url.key("crawl").to_list()
+        ['http://a.com/x', 'http://a.com/x']
+        """,
+        _p("profile", "profile", "canonical"),
+        _STRICT,
+    ),
+    _f(
+        "key_hash",
+        "u64",
+        """The 64-bit FNV-1a hash of each URL's key under ``profile`` (null if invalid).
+
+        >>> import polars as pl, urlnorm
+        >>> hashes = pl.Series(["HTTP://A.com:80/x", "http://a.com/x"]).url.key_hash()
+        >>> hashes[0] == hashes[1]
+        True
+        """,
+        _p("profile", "profile", "canonical"),
+    ),
+    _f(
+        "surt",
+        "str",
+        """The SURT key of each URL (as :func:`urlnorm.surt`), e.g. ``com,example)/a``.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["https://www.Example.com/a?b=2&a=1"]).url.surt().to_list()
+        ['com,example)/a?a=1&b=2']
+        """,
+        _p("profile", "profile", "crawl"),
+        *_SURT,
+        _STRICT,
+    ),
+    _f(
+        "explain",
+        "list[str]",
+        """Per row, the names of the rules (and parse step) that changed it.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["HTTP://a.com:80/x", "http://a.com/x"]).url.explain("rfc3986").to_list()
+        [['lowercase_scheme', 'drop_default_port'], []]
+        """,
+        _p("profile", "profile", "canonical"),
+    ),
+    _domain("registered_domain", "The registered domain (eTLD+1) of each domain host",
+            "example.co.uk"),
+    _domain("public_suffix", "The public suffix of each domain host", "co.uk"),
+    _domain("subdomain", "What precedes the registered domain (``''`` if nothing)", "www.a"),
+    _domain("domain_label", "The registered domain's own label", "example"),
+    _domain("tld", "The last label of each domain host", "uk"),
+    _f(
+        "host_type",
+        "str",
+        """``domain``, ``ipv4``, ``ipv6`` or ``opaque``; null without a host or if invalid.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a.com/", "http://[::1]/", "http://1.2.3.4/"]).url.host_type().to_list()
+        ['domain', 'ipv6', 'ipv4']
+        """,
+    ),
+    _f(
+        "host_unicode",
+        "str",
+        """The host with U-labels (UTS #46 ToUnicode).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://xn--bcher-kva.de/"]).url.host_unicode().to_list()
+        ['bücher.de']
+        """,
+    ),
+    _f(
+        "host_ascii",
+        "str",
+        """The host with A-labels, as ``host`` gives it in ``whatwg`` mode.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://bücher.de/"]).url.host_ascii().to_list()
+        ['xn--bcher-kva.de']
+        """,
+    ),
+    _f(
+        "host",
+        "str",
+        """The serialised host of each URL: A-label domain, dotted IPv4 or ``[IPv6]``.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://BÜCHER.de/", "http://0x7f.1/"]).url.host().to_list()
+        ['xn--bcher-kva.de', '127.0.0.1']
+        """,
+        _MODE,
+    ),
+    _component("scheme", "str", "scheme (lower-case in ``whatwg`` mode)"),
+    _component("port", "u16", "port (null when absent or the scheme's default)"),
+    _component("path", "str", "path"),
+    _component("query", "str", "query (null without ``?``, empty for a bare ``?``)"),
+    _component("fragment", "str", "fragment (null without ``#``, empty for a bare ``#``)"),
+    _f(
+        "filter_reason",
+        "str",
+        """The first reason to keep each URL out of a crawl, or null (:mod:`urlnorm.core.filters`).
+
+        ``invalid-url``, ``non-web-scheme``, ``too-long``, ``private-address``, ``local-name``,
+        ``binary-file``, ``trap-depth``, ``trap-repeated-segment`` or ``trap-calendar``.
+
+        >>> import polars as pl, urlnorm
+        >>> urls = pl.Series(["https://a.com/p", "http://10.0.0.1/", "https://a.com/x.zip"])
+        >>> urls.url.filter_reason().to_list()
+        [None, 'private-address', 'binary-file']
+        """,
+        *_FILTERS,
+    ),
+    _f(
+        "is_crawlable",
+        "bool",
+        """Whether no filter keeps the URL out (``filter_reason``'s settings); null for null.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["https://a.com/p", "ftp://a.com/", None]).url.is_crawlable().to_list()
+        [True, False, None]
+        """,
+        *_FILTERS,
+    ),
+    _f(
+        "unwrap_redirects",
+        "str",
+        """Each link through a known redirector replaced by its target, as written (no fetch).
+
+        The wrappers of :mod:`urlnorm.core.redirects` (Google, Facebook, Reddit, YouTube,
+        Outlook safe links, Proofpoint …) and those ``providers`` declare (a profile file's),
+        in chains of up to five; other URLs are unchanged.
+
+        >>> import polars as pl, urlnorm
+        >>> links = pl.Series(["https://www.google.com/url?q=https%3A%2F%2Fexample.com%2Fa"])
+        >>> links.url.unwrap_redirects().to_list()
+        ['https://example.com/a']
+        """,
+        _p("providers", "providers", ()),
+    ),
+    _f(
+        "same_site",
+        "bool",
+        """Whether each URL and ``other`` are the same site (``by="site"``) or origin.
+
+        Site: the same registrable domain, or the same host where there is none (HTML's
+        "schemelessly same site"); origin: the same scheme, host and port. Null if either URL
+        is invalid.
+
+        >>> import polars as pl, urlnorm
+        >>> df = pl.DataFrame({"link": ["https://blog.a.co.uk/x", "http://b.com/"], "page": "http://www.a.co.uk/"})
+        >>> df.select(pl.col("link").url.same_site(pl.col("page")))["link"].to_list()
+        [True, False]
+        """,
+        *_SITE,
+    ),
+    _f(
+        "is_external",
+        "bool",
+        """Whether each URL leaves the site (or origin) of ``other``: not ``same_site``.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["https://b.com/"]).url.is_external("https://a.com/").to_list()
+        [True]
+        """,
+        *_SITE,
+    ),
+    _f(
+        "cc_index",
+        "cc_index",
+        """Common Crawl's columnar index columns (``url_surtkey``, ``url_host_name``, …).
+
+        A struct with the index's names and types, equal to what its converter stores for
+        the same URL (:mod:`urlnorm.core.cc_index`); null for a row that is no absolute URL.
+
+        >>> import polars as pl, urlnorm
+        >>> row = pl.Series(["https://myblog.blogspot.com:8443/a?b=1"]).url.cc_index()[0]
+        >>> row["url_surtkey"], row["url_host_registered_domain"]
+        ('com,blogspot,myblog:8443)/a?b=1', 'blogspot.com')
+        """,
+    ),
+    _f(
+        "path_segments",
+        "list[str]",
+        """The path's segments as a list (``/a/b/`` gives ``a``, ``b``, ``''``).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/x/y/"]).url.path_segments().to_list()
+        [['x', 'y', '']]
+        """,
+    ),
+    _f(
+        "path_depth",
+        "u32",
+        """How many non-empty segments the path has.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/x/y/"]).url.path_depth().to_list()
+        [2]
+        """,
+    ),
+    _f(
+        "file_extension",
+        "str",
+        """The last segment's extension (``gz`` for ``b.tar.gz``), or null.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/b.tar.gz", "http://a/b"]).url.file_extension().to_list()
+        ['gz', None]
+        """,
+    ),
+    _f(
+        "query_params",
+        "params",
+        """The query's decoded ``{key, value}`` pairs, in order (URL Standard §5.1).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/?q=x+y&id=1"]).url.query_params().to_list()
+        [[{'key': 'q', 'value': 'x y'}, {'key': 'id', 'value': '1'}]]
+        """,
+    ),
+    _f(
+        "query_param",
+        "str",
+        """The first decoded value of parameter ``name``, or null.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/?q=x+y&q=2"]).url.query_param("q").to_list()
+        ['x y']
+        """,
+        _p("name", "text"),
+    ),
+    _f(
+        "query_param_all",
+        "list[str]",
+        """Every decoded value of parameter ``name``, in order.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/?q=x+y&id=1&q=%C3%A9"]).url.query_param_all("q").to_list()
+        [['x y', 'é']]
+        """,
+        _p("name", "text"),
+    ),
+    _f(
+        "strip_params",
+        "str",
+        """The URL without the parameters named (raw keys; nothing decoded or reordered).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/?utm_source=x&id=1"]).url.strip_params(["utm_source"]).to_list()
+        ['http://a/?id=1']
+        """,
+        _p("names", "names"),
+    ),
+    _f(
+        "keep_params",
+        "str",
+        """The URL with only the parameters named (raw keys; nothing decoded or reordered).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/?utm_source=x&id=1"]).url.keep_params(["id"]).to_list()
+        ['http://a/?id=1']
+        """,
+        _p("names", "names"),
+    ),
+    _f(
+        "origin",
+        "str",
+        """The origin browsers give: ``scheme://host[:port]``, or ``null`` (opaque).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["https://a.com:8443/x", "data:,x"]).url.origin().to_list()
+        ['https://a.com:8443', 'null']
+        """,
+    ),
+    _f(
+        "error",
+        "str",
+        """The error code of each invalid URL, null for valid ones and null inputs.
+
+        With ``profile`` the code is that of :func:`urlnorm.normalize`, without it that of
+        :func:`urlnorm.split` in ``mode``.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a:99999/", "http://a/", None]).url.error().to_list()
+        ['port-out-of-range', None, None]
+        """,
+        _p("profile", "profile", None),
+        _MODE,
+        _p("invalid_utf8", "text", "error"),
+    ),
+    _f(
+        "is_valid",
+        "bool",
+        """Whether each URL parses (null for null input); see ``error``.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a:99999/", "http://a/", None]).url.is_valid().to_list()
+        [False, True, None]
+        """,
+        _p("profile", "profile", None),
+        _MODE,
+        _p("invalid_utf8", "text", "error"),
+    ),
+)
+BY_NAME = {f.name: f for f in FUNCTIONS}
+# The doctests of the table's entries, run with this module's.
+__test__ = {f.name: f.doc for f in FUNCTIONS}
+
+
+def function(name: str) -> ColumnFunction:
+    """The column function ``name``; an unknown name is an error listing the known ones.
+
+    >>> function("normalize").defaults()["profile"]
+    'rfc3986'
+    """
+    try:
+        return BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"no column function {name!r}; choose from {', '.join(BY_NAME)}") from None
+
+
+def url_only() -> tuple[str, ...]:
+    """The functions that need nothing but the URL column (the command line's ``--columns``)."""
+    return tuple(f.name for f in FUNCTIONS if f.url_only and f.other_url is None)
+
+
+_SELF = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+
+
+def _parameter(p: Parameter, other: str) -> inspect.Parameter:
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if p.positional else inspect.Parameter.KEYWORD_ONLY
+    default = inspect.Parameter.empty if p.required else p.default
+    annotation = other if p.kind == "url" else ANNOTATIONS[p.kind]
+    return inspect.Parameter(p.name, kind, default=default, annotation=annotation)
+
+
+def signature(function: ColumnFunction, other: str, *, method: bool = False) -> inspect.Signature:
+    """A column function's Python signature after its URL column (a method's after ``self``).
+
+    ``other`` is how the front-end types a second URL column.
+
+    >>> str(signature(function("query_param"), "str"))
+    "(name: 'str')"
+    """
+    first = [_SELF] if method else []
+    return inspect.Signature([*first, *(_parameter(p, other) for p in function.parameters)])
+
+
+def bound(sig: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """One call's arguments after the URL column, by name, defaults filled in.
+
+    ``sig`` is a method's (:func:`signature` with ``method``); ``args`` follow ``self``.
+
+    >>> bound(signature(function("key"), "str", method=True), ("crawl",), {})
+    {'profile': 'crawl', 'strict': False}
+    """
+    call = sig.bind(None, *args, **kwargs)
+    call.apply_defaults()
+    return {k: v for k, v in call.arguments.items() if k != "self"}
