@@ -268,7 +268,9 @@ def test_normalize_hands_spark_the_kernels_buffers() -> None:
 
 
 def _spark_value(value):
-    """A Spark SQL value as Python compares it: structs as dicts."""
+    """A Spark SQL value as Python compares it: structs as dicts, in lists too."""
+    if isinstance(value, list):
+        return [_spark_value(item) for item in value]
     return value.asDict() if hasattr(value, "asDict") else value
 
 
@@ -350,3 +352,42 @@ def test_spark_sql_over_parquet_writes_parquet(spark, lake_parquet: Path, tmp_pa
     source = pl.read_parquet(SAMPLE / "lake.parquet").sort("id")
     assert got["normalized"].to_list() == source["url"].url.normalize("canonical").to_list()
     assert got["record"].struct.field("host").to_list() == source["url"].url.host().to_list()
+
+
+def test_spark_sql_has_every_function_and_the_tables_defaults(spark) -> None:
+    """Each column function in Spark SQL; left-out arguments are the table's defaults."""
+    import urlnorm.spark
+    from urlnorm import sql
+
+    urlnorm.spark.register(spark)
+    listed = {row[0] for row in spark.sql("SHOW USER FUNCTIONS LIKE 'url_*'").collect()}
+    assert {name.split(".")[-1] for name in listed} >= {f.name for f in sql.FUNCTIONS}
+    required = {"base": "http://a/b/c", "other": "http://www.a.com/", "name": "q", "names": ["q"]}
+
+    def call(function: sql.Function, spelled: bool) -> str:
+        args = ["u"] + [
+            sql.literal(required[p.name] if p.required else p.default, "array({})")
+            for p in function.arguments[1:]
+            if p.required or spelled
+        ]
+        return f"{function.name}({', '.join(args)})"
+
+    inputs = ["HTTP://www.A.com:80/x.zip?q=1&utm_source=2#f", "http://10.0.0.1/", *DIRTY]
+    spark.createDataFrame(list(enumerate(inputs)), "id long, u string").createOrReplaceTempView(
+        "table_urls"
+    )
+    pairs = ", ".join(f"{call(f, False)}, {call(f, True)}" for f in sql.FUNCTIONS)
+    rows = spark.sql(f"SELECT {pairs} FROM table_urls ORDER BY id").collect()
+    for i, function in enumerate(sql.FUNCTIONS):
+        short = [_spark_value(row[2 * i]) for row in rows]
+        assert short == [_spark_value(row[2 * i + 1]) for row in rows], function.name
+        expected = _expected(inputs, _polars_call(function))
+        assert short == expected, function.name
+
+
+def _polars_call(function) -> pl.Expr:
+    """The Polars expression an SQL call with its required test values stands for."""
+    required = {"base": "http://a/b/c", "other": "http://www.a.com/", "name": "q", "names": ["q"]}
+    given = {p.name: required[p.name] for p in function.arguments[1:] if p.required}
+    given.update({k: v for k, v in function.fixed.items() if k == "fields"})
+    return getattr(pl.col("u").url, function.column_function.name)(**given)

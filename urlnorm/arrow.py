@@ -90,12 +90,12 @@ def map_batches(
     be a ``RecordBatchReader`` or any iterator of batches.
     """
     fields = ("normalized", "error", *(engine.RECORD_FIELDS if split else ()))
-    for batch in batches:
-        if column not in batch.schema.names:
-            raise KeyError(f"column {column!r} not in batch; columns are {batch.schema.names}")
-        yield from _add_columns(
-            batch, column, engine.parse_arrow(batch.column(column), profile, fields)
-        )
+    for record_batch in batches:
+        names = record_batch.schema.names
+        if column not in names:
+            raise KeyError(f"column {column!r} not in batch; columns are {names}")
+        parsed = engine.parse_arrow(record_batch.column(column), profile, fields)
+        yield from _add_columns(record_batch, column, parsed)
 
 
 def _add_columns(
@@ -130,8 +130,6 @@ def map_reader(
 def _chain(first: pa.RecordBatch, rest: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
     yield first
     yield from rest
-
-
 
 
 _ARRAY = inspect.Parameter("array", inspect.Parameter.POSITIONAL_ONLY, annotation="ArrowStrings")

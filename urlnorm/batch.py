@@ -42,9 +42,9 @@ _DTYPES: dict[str, pl.DataType] = {
 
 @cache
 def runner(function: ColumnFunction) -> Callable[..., pl.Series]:
-    """The batch function of ``function``: the URL Series (and second column), then its parameters."""
+    """The batch function of ``function``: the URL Series (and a second one), then parameters."""
     run = getattr(sys.modules[__name__], function.run)
-    return partial(run, function=function.name) if function.run in _SHARED else run  # type: ignore[no-any-return]
+    return partial(run, function=function.name) if function.run in _SHARED else run
 
 
 def dtype(function: ColumnFunction, params: Mapping[str, Any]) -> pl.DataType:
@@ -72,7 +72,9 @@ def _unless_null(series: pl.Series, values: pl.Series) -> pl.Series:
 
 
 def _as_series(other: Other, length: int) -> pl.Series:
-    return pl.repeat(other, length, dtype=pl.String, eager=True) if isinstance(other, str) else other
+    return (
+        pl.repeat(other, length, dtype=pl.String, eager=True) if isinstance(other, str) else other
+    )
 
 
 def normalize(
@@ -148,9 +150,7 @@ def surt(
     strict: bool = False,
 ) -> pl.Series:
     """The SURT keys (``url.surt``)."""
-    result = engine.surt(
-        series, profile, with_scheme=with_scheme, trailing_comma=trailing_comma
-    )
+    result = engine.surt(series, profile, with_scheme=with_scheme, trailing_comma=trailing_comma)
     return _column(result, "surt", series, strict)
 
 
@@ -200,7 +200,11 @@ def component(series: pl.Series, function: str, mode: str = "whatwg") -> pl.Seri
 
 
 def _filters(
-    max_length: int, max_depth: int, max_repeats: int, schemes: Sequence[str], extensions: Sequence[str]
+    max_length: int,
+    max_depth: int,
+    max_repeats: int,
+    schemes: Sequence[str],
+    extensions: Sequence[str],
 ) -> Filters:
     return Filters(max_length, max_depth, max_repeats, tuple(schemes), tuple(extensions))
 

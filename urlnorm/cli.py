@@ -30,6 +30,7 @@ from urlnorm.choices import (
     WRITERS,
     InputError,
 )
+from urlnorm.functions import command_columns
 
 if TYPE_CHECKING:
     import polars as pl
@@ -85,7 +86,7 @@ def cmd_normalize(args: argparse.Namespace) -> None:
         column=args.column,
         profile=args.profile,
         split=args.split,
-        cc_index=args.columns == CC_INDEX,
+        columns=tuple(dict.fromkeys(args.columns)),
         dedup=args.dedup,
         keep=args.keep,
         seen=args.seen,
@@ -409,8 +410,14 @@ def parser() -> argparse.ArgumentParser:
     )
     norm.add_argument(
         "--columns",
-        choices=(CC_INDEX,),
-        help="add Common Crawl's columnar index columns (url_surtkey, url_host_name, ...)",
+        action="append",
+        default=[],
+        choices=(CC_INDEX, *command_columns()),
+        metavar="NAME",
+        help=f"add a column of each URL (repeatable): {CC_INDEX} (Common Crawl's columnar index "
+        "columns: url_surtkey, url_host_name, ...), or a column function of the URL, named as "
+        f"the function, with its defaults (those that take a profile take --profile): "
+        f"{', '.join(command_columns())}",
     )
     norm.add_argument("--dedup", action="store_true", help="one row per equivalence class")
     norm.add_argument(

@@ -12,6 +12,7 @@ Light on purpose (no Polars here): the command line lists the names before it lo
 from __future__ import annotations
 
 import inspect
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,8 +22,19 @@ from urlnorm.core.outputs import DEFAULT_FIELDS
 # What a parameter holds. SQL takes those in SQL_KINDS as arguments; the others are Python
 # objects (a profile object, providers), a choice of output shape (``fields``), or strict
 # mode, which SQL never has: a bad row gives NULL and its code, never a failed query.
-KINDS = ("profile", "mode", "text", "flag", "count", "names", "file", "url", "strict", "fields",
-         "providers")
+KINDS = (
+    "profile",
+    "mode",
+    "text",
+    "flag",
+    "count",
+    "names",
+    "file",
+    "url",
+    "strict",
+    "fields",
+    "providers",
+)
 SQL_KINDS = ("profile", "mode", "text", "flag", "count", "names", "file", "url")
 # The Python annotation of each kind, as a generated signature shows it.
 ANNOTATIONS = {
@@ -39,8 +51,8 @@ ANNOTATIONS = {
     "providers": "Sequence[Provider]",
 }
 # Output types: scalars, lists, and the structs the engine defines (by name).
-RETURNS = ("str", "bool", "u16", "u32", "u64", "list[str]", "params", "record", "cc_index",
-           "fields")
+SCALARS = ("str", "bool", "u16", "u32", "u64")
+RETURNS = (*SCALARS, "list[str]", "params", "record", "cc_index", "fields")
 REQUIRED: Any = object()  # the default of a parameter that has none
 
 
@@ -275,8 +287,9 @@ FUNCTIONS: tuple[ColumnFunction, ...] = (
         """,
         _p("profile", "profile", "canonical"),
     ),
-    _domain("registered_domain", "The registered domain (eTLD+1) of each domain host",
-            "example.co.uk"),
+    _domain(
+        "registered_domain", "The registered domain (eTLD+1) of each domain host", "example.co.uk"
+    ),
     _domain("public_suffix", "The public suffix of each domain host", "co.uk"),
     _domain("subdomain", "What precedes the registered domain (``''`` if nothing)", "www.a"),
     _domain("domain_label", "The registered domain's own label", "example"),
@@ -552,15 +565,28 @@ def function(name: str) -> ColumnFunction:
 
 
 def url_only() -> tuple[str, ...]:
-    """The functions that need nothing but the URL column (the command line's ``--columns``)."""
+    """The functions that need nothing but the URL column."""
     return tuple(f.name for f in FUNCTIONS if f.url_only and f.other_url is None)
+
+
+def command_columns() -> tuple[str, ...]:
+    """The command line's ``--columns``: functions of the URL alone with one value a row.
+
+    One value, as every output format (CSV and text too) can hold it.
+
+    >>> "registered_domain" in command_columns(), "split" in command_columns()
+    (True, False)
+    """
+    return tuple(name for name in url_only() if BY_NAME[name].returns in SCALARS)
 
 
 _SELF = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
 
 
 def _parameter(p: Parameter, other: str) -> inspect.Parameter:
-    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD if p.positional else inspect.Parameter.KEYWORD_ONLY
+    kind = (
+        inspect.Parameter.POSITIONAL_OR_KEYWORD if p.positional else inspect.Parameter.KEYWORD_ONLY
+    )
     default = inspect.Parameter.empty if p.required else p.default
     annotation = other if p.kind == "url" else ANNOTATIONS[p.kind]
     return inspect.Parameter(p.name, kind, default=default, annotation=annotation)
@@ -589,3 +615,54 @@ def bound(sig: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any])
     call = sig.bind(None, *args, **kwargs)
     call.apply_defaults()
     return {k: v for k, v in call.arguments.items() if k != "self"}
+
+
+# How the README's table names each output type.
+_RETURN_NAMES = {
+    "str": "text",
+    "bool": "boolean",
+    "u16": "UInt16",
+    "u32": "UInt32",
+    "u64": "UInt64",
+    "list[str]": "list of text",
+    "params": "list of {key, value}",
+    "record": "the URL record",
+    "cc_index": "the index's columns",
+    "fields": "struct of `fields`",
+}
+
+
+def _shown(value: Any) -> str:
+    """A default as the table shows it (a long list by its length)."""
+    if isinstance(value, tuple) and len(value) > 4:
+        return f"({len(value)} names)"
+    return repr(value)
+
+
+def _python_call(function: ColumnFunction) -> str:
+    shown = [p.name if p.required else f"{p.name}={_shown(p.default)}" for p in function.parameters]
+    return f"`{function.name}({', '.join(shown)})`"
+
+
+def _sql_call(function: ColumnFunction) -> str:
+    taken = [p for p in function.parameters if p.in_sql]
+    required = ["url", *(p.name for p in taken if p.required)]
+    optional = [p.name for p in taken if not p.required]
+    tail = "".join(f" [, {name}" for name in optional) + "]" * len(optional)
+    return f"`url_{function.name}({', '.join(required)}{tail})`"
+
+
+def markdown_table() -> str:
+    """The README's table of column functions, one row each, made from :data:`FUNCTIONS`.
+
+    >>> markdown_table().splitlines()[2].startswith("| `normalize(profile='rfc3986'")
+    True
+    """
+    rows = [
+        "| Polars `url.` / `urlnorm.arrow.` / Spark and Ray `url.` | SQL | returns | what |",
+        "|---|---|---|---|",
+    ]
+    for f in FUNCTIONS:
+        what = re.sub(r":\w+:`", "`", f.summary).replace("|", "\\|")
+        rows.append(f"| {_python_call(f)} | {_sql_call(f)} | {_RETURN_NAMES[f.returns]} | {what} |")
+    return "\n".join(rows) + "\n"

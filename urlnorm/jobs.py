@@ -15,9 +15,10 @@ from functools import partial
 import polars as pl
 
 from urlnorm import dataset, engine, io, runs, targets
-from urlnorm.choices import BATCH_BYTES, InputError
+from urlnorm.choices import BATCH_BYTES, CC_INDEX, InputError
 from urlnorm.core.profiles import Profile
 from urlnorm.dataset import Source
+from urlnorm.functions import function
 from urlnorm.polars import UrlExprNamespace, dedup_keyed
 from urlnorm.progress import Counter, Unshown
 from urlnorm.read_notes import ReadNotes
@@ -31,7 +32,7 @@ class Options:
     column: str = "url"
     profile: str | Profile = "canonical"
     split: bool = False
-    cc_index: bool = False
+    columns: tuple[str, ...] = ()  # cc-index and column functions of the URL alone
     dedup: bool = False
     keep: str = "first"
     seen: str | None = None
@@ -41,6 +42,16 @@ class Options:
     mode: str = "overwrite"
     skip_bad_files: bool = False
     batch_bytes: int = BATCH_BYTES
+
+    @property
+    def cc_index(self) -> bool:
+        """Whether Common Crawl's columnar index columns are added."""
+        return CC_INDEX in self.columns
+
+    @property
+    def functions(self) -> tuple[str, ...]:
+        """The column functions added, each as a column named as it is."""
+        return tuple(name for name in self.columns if name != CC_INDEX)
 
     @property
     def deduplicates(self) -> bool:
@@ -133,11 +144,26 @@ def _normalized(frame: pl.LazyFrame, *, options: Options, fields: tuple[str, ...
     frame = io.parsed(frame, column, options.profile, fields, invalid_utf8=options.invalid_utf8)
     if options.cc_index:
         frame = io.with_cc_index(frame, column)
+    taken = frame.collect_schema().names()
+    for name in options.functions:
+        if name in taken:
+            raise InputError(f"--columns {name}: the output already has a column {name!r}")
+    frame = frame.with_columns(
+        _function_column(column, name, options) for name in options.functions
+    )
     if "tld" in options.layout.partition_by and "tld" not in names:
         frame = frame.with_columns(UrlExprNamespace(pl.col("normalized")).tld().alias("tld"))
     if options.deduplicates:
         frame = dedup_keyed(frame, column, "normalized", keep=options.keep)
     return frame
+
+
+def _function_column(column: str, name: str, options: Options) -> pl.Expr:
+    """The column function ``name`` of the URL column, with the job's profile if it takes one."""
+    takes = {p.name for p in function(name).parameters}
+    given = {"profile": options.profile} if "profile" in takes else {}
+    expr: pl.Expr = getattr(UrlExprNamespace(pl.col(column)), name)(**given)
+    return expr.alias(name)
 
 
 def _job(options: Options, source: Source, target: Target, plan: runs.Plan) -> runs.Job:

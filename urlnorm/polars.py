@@ -24,6 +24,8 @@ from urlnorm.core.profiles import Profile
 from urlnorm.functions import FUNCTIONS, ColumnFunction, bound, signature
 
 _OTHER = "__urlnorm_other"
+
+
 def _pairs(pairs: pl.Series, run: Callable[..., pl.Series], params: dict[str, Any]) -> pl.Series:
     """``run`` over a struct of the URL column and the second one."""
     urls, others = pairs.struct.field(pairs.struct.fields[0]), pairs.struct.field(_OTHER)

@@ -9,6 +9,7 @@ this module.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,7 @@ from urlnorm.engine import RECORD_FIELDS
 
 
 @dataclass(frozen=True)
-class column:  # noqa: N801  (named as the call reads: other=column("base"))
+class column:  # named as the call reads: other=column("base")
     """A second URL argument that is a column of the batch, not a literal string."""
 
     name: str
@@ -68,7 +69,9 @@ def function_table(
 def _dataset_function(function: functions.ColumnFunction) -> Callable[..., Any]:
     sig = functions.signature(function, "str | column", method=True)
 
-    def call(dataset: Any, source: str, *args: Any, output: str | None = None, **kwargs: Any) -> Any:
+    def call(
+        dataset: Any, source: str, *args: Any, output: str | None = None, **kwargs: Any
+    ) -> Any:
         params = functions.bound(sig, args, kwargs)
         return dataset.map_batches(
             function_table,
@@ -82,7 +85,18 @@ def _dataset_function(function: functions.ColumnFunction) -> Callable[..., Any]:
         )
 
     call.__name__ = call.__qualname__ = function.name
-    call.__doc__ = f"A dataset plus ``{function.name}`` of its column ``source``.\n\n" + function.doc
+    call.__doc__ = (
+        f"A dataset plus ``{function.name}`` of its column ``source``.\n\n" + function.doc
+    )
+    public = functions.signature(function, "str | column")
+    first = [
+        inspect.Parameter("dataset", inspect.Parameter.POSITIONAL_ONLY),
+        inspect.Parameter("source", inspect.Parameter.POSITIONAL_ONLY, annotation="str"),
+    ]
+    output = inspect.Parameter("output", inspect.Parameter.KEYWORD_ONLY, default=None)
+    call.__signature__ = public.replace(  # type: ignore[attr-defined]
+        parameters=[*first, *public.parameters.values(), output]
+    )
     return call
 
 

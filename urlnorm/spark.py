@@ -20,7 +20,7 @@ import polars as pl
 import pyarrow as pa
 from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
-from pyspark.sql.types import DataType, IntegerType, StringType, StructField, StructType
+from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
 from urlnorm import arrow, batch, functions, native, sql
 from urlnorm.core.profile_files import get_profile
@@ -121,11 +121,12 @@ def normalize(
 
     def run(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         native.set_threads(_task_threads())
-        for batch in batches:
-            added = _batch_columns(batch.column(index), profile, split, chosen_key, analytics)
+        for record_batch in batches:
+            urls = record_batch.column(index)
+            added = _batch_columns(urls, profile, split, chosen_key, analytics)
             # A batch for each stretch of rows that no column's chunks divide: slices of
             # the input and of the kernel's buffers, nothing copied.
-            table = pa.Table.from_arrays([*batch.columns, *added.values()], names=names)
+            table = pa.Table.from_arrays([*record_batch.columns, *added.values()], names=names)
             yield from table.to_batches()
 
     return df.mapInArrow(run, schema)
@@ -307,6 +308,11 @@ def _column_function(function: functions.ColumnFunction) -> Callable[..., Column
 
     call.__name__ = call.__qualname__ = function.name
     call.__doc__ = function.doc
+    public = functions.signature(function, "str | Column")
+    first = inspect.Parameter(
+        "column", inspect.Parameter.POSITIONAL_ONLY, annotation="Column | str"
+    )
+    call.__signature__ = public.replace(parameters=[first, *public.parameters.values()])  # type: ignore[attr-defined]
     return call
 
 

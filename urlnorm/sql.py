@@ -67,7 +67,8 @@ def sql_type(
     list of its items' type (``{}[]``).
 
     >>> kind = pl.Struct({"host": pl.String(), "tags": pl.List(pl.UInt16())})
-    >>> sql_type(kind, {pl.String(): "TEXT", pl.UInt16(): "INT"}, "STRUCT<{}>", "{}: {}", "ARRAY<{}>")
+    >>> names = {pl.String(): "TEXT", pl.UInt16(): "INT"}
+    >>> sql_type(kind, names, "STRUCT<{}>", "{}: {}", "ARRAY<{}>")
     'STRUCT<host: TEXT, tags: ARRAY<INT>>'
     """
     if isinstance(dtype, pl.List):
@@ -143,7 +144,7 @@ class Function:
     def _run(self, rows: pl.DataFrame, values: dict[str, Any]) -> pl.Series:
         """The batch function on ``rows`` with one set of argument ``values``."""
         urls = [rows.get_column(p.name) for p in self.arguments if p.kind == "url"]
-        return batch.runner(self.column_function)(*urls, **self.fixed, **values)  # type: ignore[no-any-return]
+        return batch.runner(self.column_function)(*urls, **self.fixed, **values)
 
     def _nulls(self, values: dict[str, Any], length: int) -> pl.Series | None:
         """NULL for each row if an argument is NULL whose default is not, else None."""

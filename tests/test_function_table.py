@@ -1,0 +1,196 @@
+"""The column-function table against every front-end: each function everywhere, one default each.
+
+The table (:mod:`urlnorm.functions`) is enumerated against the Polars Expr and Series
+namespaces, Arrow, DuckDB, Spark's and Ray's helpers and the command line; each front-end's
+signature must carry the table's defaults, each SQL function must give the same answer with
+its optional arguments left out as with the table's defaults spelled out, and every
+front-end must give the same values on the same rows. Spark SQL is checked in test_spark.
+"""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pytest
+from sql_cases import DIRTY
+
+import urlnorm
+import urlnorm.arrow
+from urlnorm import cli, sql
+from urlnorm.choices import CC_INDEX
+from urlnorm.functions import FUNCTIONS, ColumnFunction, command_columns, markdown_table
+from urlnorm.polars import UrlExprNamespace, UrlSeriesNamespace
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = [f.name for f in FUNCTIONS]
+ROWS = [
+    "HTTP://www.Example.co.uk:80/a/./b/../c.tar.gz?utm_source=x&q=1&q=2#f",
+    "https://u:p@xn--bcher-kva.example:8443/x/y/?q=%C3%A9",
+    "http://[::1]/",
+    "http://10.0.0.1/a",
+    "https://www.google.com/url?q=https%3A%2F%2Fexample.com%2Fa",
+    "mailto:a@b.com",
+    *DIRTY,
+]
+# A value for each required parameter, and for parameters SQL leaves at their defaults.
+REQUIRED = {
+    "base": "http://a/b/c",
+    "other": "http://www.example.co.uk/",
+    "name": "q",
+    "names": ["q"],
+}
+
+
+def _table_parameters(function: ColumnFunction) -> list[tuple[str, Any]]:
+    return [(p.name, None if p.required else p.default) for p in function.parameters]
+
+
+def _signature_parameters(fn: Any, skip: int) -> list[tuple[str, Any]]:
+    params = list(inspect.signature(fn).parameters.values())[skip:]
+    return [
+        (p.name, None if p.default is inspect.Parameter.empty else p.default)
+        for p in params
+        if p.name != "output"
+    ]
+
+
+def test_the_readme_table_is_made_from_the_function_table() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    block = readme.split("<!-- functions:begin -->\n")[1].split("<!-- functions:end -->")[0]
+    assert block == markdown_table(), "README's table: paste urlnorm.functions.markdown_table()"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_function_is_in_every_python_front_end_with_the_tables_defaults(name: str) -> None:
+    function = next(f for f in FUNCTIONS if f.name == name)
+    expected = _table_parameters(function)
+    assert _signature_parameters(getattr(UrlExprNamespace, name), 1) == expected
+    assert _signature_parameters(getattr(UrlSeriesNamespace, name), 1) == expected
+    arrow_parameters = dict(_signature_parameters(getattr(urlnorm.arrow, name), 1))
+    assert arrow_parameters == dict(expected)
+
+
+def test_spark_and_ray_helpers_carry_every_function_with_its_defaults() -> None:
+    pytest.importorskip("pyspark")
+    pytest.importorskip("ray")
+    import urlnorm.ray
+    import urlnorm.spark
+
+    for function in FUNCTIONS:
+        expected = _table_parameters(function)
+        assert _signature_parameters(getattr(urlnorm.spark.url, function.name), 1) == expected
+        assert _signature_parameters(getattr(urlnorm.ray.url, function.name), 2) == expected
+
+
+def _default(function: str, parameter: str) -> Any:
+    return next(f for f in FUNCTIONS if f.name == function).defaults()[parameter]
+
+
+def _frame_helper_default(fn: Any, parameter: str) -> Any:
+    return inspect.signature(fn).parameters[parameter].default
+
+
+def test_frame_helpers_and_the_scalar_api_share_the_tables_defaults() -> None:
+    pytest.importorskip("pyspark")
+    pytest.importorskip("ray")
+    import urlnorm.ray
+    import urlnorm.spark
+    from urlnorm.polars import dedup
+
+    normalize_profile, key_profile = _default("normalize", "profile"), _default("key", "profile")
+    for fn in (
+        urlnorm.normalize,
+        urlnorm.arrow.map_batches,
+        urlnorm.arrow.map_reader,
+        urlnorm.spark.normalize,
+        urlnorm.ray.normalize,
+        urlnorm.ray.normalize_table,
+    ):
+        assert _frame_helper_default(fn, "profile") == normalize_profile, fn
+    assert _frame_helper_default(urlnorm.arrow.parse, "profile") == _default("parse", "profile")
+    assert _frame_helper_default(urlnorm.spark.normalize, "key_profile") == key_profile
+    for fn in (dedup, urlnorm.spark.dedup):
+        assert _frame_helper_default(fn, "profile") == key_profile, fn
+
+
+def test_the_command_line_offers_every_function_of_the_url_alone_as_a_column() -> None:
+    parser = cli.parser()
+    normalize = next(action.choices["normalize"] for action in parser._actions if action.choices)
+    columns = next(a for a in normalize._actions if a.dest == "columns")
+    assert set(columns.choices) == {CC_INDEX, *command_columns()}
+    scalar = {
+        f.name
+        for f in FUNCTIONS
+        if not any(p.required for p in f.parameters)
+        and f.returns in ("str", "bool", "u16", "u32", "u64")
+    }
+    assert set(command_columns()) == scalar
+    assert {"registered_domain", "host", "is_crawlable", "key_hash"} <= scalar
+
+
+def _sql_call(function: sql.Function, spelled: bool) -> str:
+    """A call of ``function`` on column ``u``: required arguments only, or every one spelled."""
+    args = ["u"]
+    for p in function.arguments[1:]:
+        if p.required:
+            value = REQUIRED[p.name]
+        elif spelled:
+            value = p.default
+        else:
+            continue
+        args.append(sql.literal(value, "[{}]"))
+    return f"{function.name}({', '.join(args)})"
+
+
+def _polars_call(function: ColumnFunction) -> pl.Expr:
+    given = {p.name: REQUIRED[p.name] for p in function.parameters if p.required}
+    if function.name == "parse":
+        given["fields"] = sql.PARSE_FIELDS
+    return getattr(pl.col("u").url, function.name)(**given)
+
+
+def test_every_function_is_in_duckdb_and_its_defaults_are_the_tables() -> None:
+    duckdb = pytest.importorskip("duckdb")
+    import urlnorm.duckdb
+
+    con = duckdb.connect()
+    urlnorm.duckdb.register(con)
+    registered = {
+        row[0] for row in con.sql("SELECT function_name FROM duckdb_functions()").fetchall()
+    }
+    assert {f.name for f in sql.FUNCTIONS} <= registered
+    assert {f"url_{name}" for name in NAMES} == {f.name for f in sql.FUNCTIONS}
+    con.register("urls", pa.table({"id": range(len(ROWS)), "u": pa.array(ROWS, pa.string())}))
+    for function in sql.FUNCTIONS:
+        short, spelled = _sql_call(function, False), _sql_call(function, True)
+        rows = con.sql(f"SELECT {short}, {spelled} FROM urls ORDER BY id").fetchall()
+        assert [a for a, _ in rows] == [b for _, b in rows], function.name
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_front_end_gives_the_same_values(name: str) -> None:
+    duckdb = pytest.importorskip("duckdb")
+    import urlnorm.duckdb
+
+    function = next(f for f in FUNCTIONS if f.name == name)
+    frame = pl.DataFrame({"u": ROWS}, schema={"u": pl.String})
+    expr = frame.select(_polars_call(function)).to_series()
+    given = {p.name: REQUIRED[p.name] for p in function.parameters if p.required}
+    if name == "parse":
+        given["fields"] = sql.PARSE_FIELDS
+    series = getattr(frame["u"].url, name)(**given)
+    assert series.to_list() == expr.to_list()
+    assert series.name == "u"
+    if name != "parse":
+        array = getattr(urlnorm.arrow, name)(pa.array(ROWS, pa.string()), **given)
+        assert array.to_pylist() == expr.to_list()
+    con = duckdb.connect()
+    urlnorm.duckdb.register(con)
+    con.register("urls", pa.table({"id": range(len(ROWS)), "u": pa.array(ROWS, pa.string())}))
+    call = _sql_call(next(f for f in sql.FUNCTIONS if f.column_function is function), False)
+    got = [row[0] for row in con.sql(f"SELECT {call} FROM urls ORDER BY id").fetchall()]
+    assert got == expr.to_list()
