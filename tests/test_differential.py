@@ -366,3 +366,71 @@ def test_parse_reports_bytes_that_are_not_utf8() -> None:
     ]
     encoded = series.url.parse("canonical", ["normalized"], invalid_utf8="encode").to_list()
     assert encoded[0] == {"normalized": "http://a.com/caf%E9"}
+
+
+# ---- the parts of a URL's serialisation (the SQL vocabulary): column twin against core twin ----
+
+URL_PARTS = [
+    "netloc",
+    "path_full",
+    "query_and_fragment",
+    "cut_query",
+    "cut_fragment",
+    "cut_query_and_fragment",
+    "domain_without_www",
+    "cut_www",
+    "registered_domain_with_www",
+    "hierarchy",
+    "path_hierarchy",
+    "query_param_names",
+]
+PART_EDGES = [
+    "web+demo:/.//not-a-host/x?q#f",
+    "foo:/a//b/",
+    "file:///C:/x/",
+    "http://a",
+    "http://a/?",
+    "http://a/#",
+    "https://u@www.a.com:81/x",
+    "https://:p@www.a.com/",
+    "mailto:x@y",
+    "foo:",
+    "foo://h",
+    "foo://www.h?q",
+    "http://www./",
+    "http://WWW.www.a.co.uk//x//y/?q=1&%C3%A9=2#f",
+    "https://www.blogspot.com/",
+    "http://[::1]:8080/a/",
+    None,
+    "http://[1",
+]
+
+
+def check_url_parts(values: list[str | None]) -> None:
+    from urlnorm.core import url_parts as core_parts
+
+    series = pl.Series("u", values, dtype=pl.String)
+    for name in URL_PARTS:
+        column = getattr(series.url, name)().to_list()
+        core = [None if v is None else getattr(core_parts, name)(v) for v in values]
+        mismatched = [(v, c, e) for v, c, e in zip(values, column, core, strict=True) if c != e]
+        assert not mismatched, (name, mismatched[:5])
+
+
+def test_url_parts_match_core_on_edges_and_wpt() -> None:
+    values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]
+    check_url_parts(PART_EDGES + values)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(EDGE_URL | COLUMN_VALUE, max_size=40))
+def test_url_parts_match_core_on_generated_urls(values: list[str | None]) -> None:
+    check_url_parts(values)
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason="../shared/corpora is not present")
+def test_url_parts_match_core_on_the_corpora() -> None:
+    values: list[str | None] = []
+    for name in CORPUS_FILES:
+        values += (CORPORA / name).read_text(encoding="utf-8-sig").splitlines()
+    check_url_parts(values[::4])  # a quarter: twelve functions on two paths, row by row

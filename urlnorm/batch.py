@@ -16,7 +16,7 @@ from typing import Any
 
 import polars as pl
 
-from urlnorm import analytics, engine
+from urlnorm import analytics, engine, url_parts
 from urlnorm.analytics import PslFile
 from urlnorm.core import outputs
 from urlnorm.core.filters import Filters
@@ -26,7 +26,7 @@ from urlnorm.functions import ColumnFunction
 
 Other = pl.Series | str
 # Batch functions that serve several column functions, told which by its name.
-_SHARED = ("domain_part", "component")
+_SHARED = ("domain_part", "component", "url_part")
 _DTYPES: dict[str, pl.DataType] = {
     "str": pl.String(),
     "bool": pl.Boolean(),
@@ -197,6 +197,11 @@ def host(series: pl.Series, mode: str = "whatwg") -> pl.Series:
 def component(series: pl.Series, function: str, mode: str = "whatwg") -> pl.Series:
     """The record field named as the column function is, from the split in ``mode``."""
     return engine.split(series, mode).frame.get_column(function).alias(series.name)
+
+
+def url_part(series: pl.Series, function: str) -> pl.Series:
+    """The part of each URL's serialisation named as the column function is."""
+    return getattr(url_parts, function)(series)  # type: ignore[no-any-return]
 
 
 def _filters(

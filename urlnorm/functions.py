@@ -518,6 +518,140 @@ FUNCTIONS: tuple[ColumnFunction, ...] = (
         """,
     ),
     _f(
+        "netloc",
+        "str",
+        """The authority of each URL, ``userinfo@host:port`` (RFC 3986 §3.2); null without a host.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["https://u:p@A.com:8443/x", "mailto:a@b"]).url.netloc().to_list()
+        ['u:p@a.com:8443', None]
+        """,
+        run="url_part",
+    ),
+    _f(
+        "path_full",
+        "str",
+        """The path of each URL with its ``?query`` and ``#fragment``.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a.com/p?x=1#f", "http://a.com"]).url.path_full().to_list()
+        ['/p?x=1#f', '/']
+        """,
+        run="url_part",
+    ),
+    _f(
+        "query_and_fragment",
+        "str",
+        """The query of each URL and its ``#fragment``; null if it has neither.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/?x=1#f", "http://a/#f", "http://a/"]).url.query_and_fragment().to_list()
+        ['x=1#f', '#f', None]
+        """,
+        run="url_part",
+    ),
+    _f(
+        "cut_query",
+        "str",
+        """Each URL serialised without its query (URL Standard §4.5).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["HTTP://a/p?x=1#f"]).url.cut_query().to_list()
+        ['http://a/p#f']
+        """,
+        run="url_part",
+    ),
+    _f(
+        "cut_fragment",
+        "str",
+        """Each URL serialised with "exclude fragment" (URL Standard §4.5).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["HTTP://a/p?x=1#f"]).url.cut_fragment().to_list()
+        ['http://a/p?x=1']
+        """,
+        run="url_part",
+    ),
+    _f(
+        "cut_query_and_fragment",
+        "str",
+        """Each URL serialised without its query and its fragment.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["HTTP://a/p?x=1#f"]).url.cut_query_and_fragment().to_list()
+        ['http://a/p']
+        """,
+        run="url_part",
+    ),
+    _f(
+        "domain_without_www",
+        "str",
+        """The host of each URL without a leading ``www.`` label.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://WWW.a.com/", "http://www2.a.com/"]).url.domain_without_www().to_list()
+        ['a.com', 'www2.a.com']
+        """,
+        run="url_part",
+    ),
+    _f(
+        "cut_www",
+        "str",
+        """Each URL serialised with its host's leading ``www.`` label removed.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["https://www.a.com/x?y#z"]).url.cut_www().to_list()
+        ['https://a.com/x?y#z']
+        """,
+        run="url_part",
+    ),
+    _f(
+        "registered_domain_with_www",
+        "str",
+        """The registered domain, as ``www.`` and it when the host is exactly that.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://www.a.co.uk/", "http://x.a.co.uk/"]).url.registered_domain_with_www().to_list()
+        ['www.a.co.uk', 'a.co.uk']
+        """,
+        run="url_part",
+    ),
+    _f(
+        "hierarchy",
+        "list[str]",
+        """Each URL cut after each run of ``/`` in its path, then with its query (no fragment).
+
+        A URL with an opaque path (``mailto:``) has none.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["https://a.com/b/c?d=1#e"]).url.hierarchy().to_list()
+        [['https://a.com/', 'https://a.com/b/', 'https://a.com/b/c', 'https://a.com/b/c?d=1']]
+        """,
+        run="url_part",
+    ),
+    _f(
+        "path_hierarchy",
+        "list[str]",
+        """The levels of ``hierarchy`` without the scheme and authority, the root left out.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["https://a.com/b/c?d=1"]).url.path_hierarchy().to_list()
+        [['/b/', '/b/c', '/b/c?d=1']]
+        """,
+        run="url_part",
+    ),
+    _f(
+        "query_param_names",
+        "list[str]",
+        """The decoded names of each query's parameters, in order (URL Standard §5.1).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["http://a/?q=1&id=2&q=3&%C3%A9"]).url.query_param_names().to_list()
+        [['q', 'id', 'q', 'é']]
+        """,
+        run="url_part",
+    ),
+    _f(
         "error",
         "str",
         """The error code of each invalid URL, null for valid ones and null inputs.
