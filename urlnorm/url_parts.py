@@ -15,7 +15,9 @@ from urlnorm.core.url_parts import WWW
 
 _FIELDS = ("normalized", "scheme", "host", "port", "path", "query", "fragment", "registered_domain")
 _ROW = "__urlnorm_row"
-href, host, path, query, fragment = (pl.col(n) for n in ("normalized", "host", "path", "query", "fragment"))
+href, host, path, query, fragment = (
+    pl.col(n) for n in ("normalized", "host", "path", "query", "fragment")
+)
 
 
 def _parsed(series: pl.Series) -> pl.DataFrame:
@@ -40,7 +42,9 @@ def _column(series: pl.Series, expr: pl.Expr) -> pl.Series:
 def netloc(series: pl.Series) -> pl.Series:
     """The authority of each URL (null without a host)."""
     start = pl.col("scheme").str.len_bytes() + 3  # after "scheme://"
-    return _column(series, pl.when(host.is_not_null()).then(href.str.slice(start, _PATH_START - start)))
+    return _column(
+        series, pl.when(host.is_not_null()).then(href.str.slice(start, _PATH_START - start))
+    )
 
 
 def path_full(series: pl.Series) -> pl.Series:
@@ -81,8 +85,10 @@ def domain_without_www(series: pl.Series) -> pl.Series:
 
 def cut_www(series: pl.Series) -> pl.Series:
     """Each URL with its host's leading ``www.`` label removed."""
-    port = pl.when(pl.col("port").is_null()).then(0).otherwise(
-        pl.col("port").cast(pl.String).str.len_bytes() + 1
+    port = (
+        pl.when(pl.col("port").is_null())
+        .then(0)
+        .otherwise(pl.col("port").cast(pl.String).str.len_bytes() + 1)
     )
     start = _PATH_START - port - host.str.len_bytes()
     cut = href.str.slice(0, start) + href.str.slice(start + len(WWW))
@@ -101,7 +107,9 @@ def _hierarchy(series: pl.Series, *, with_base: bool) -> pl.Series:
     opaque = host.is_null() & ~path.str.starts_with("/")
     ends = path.str.extract_all(r"[^/]*/+|[^/]+$").list.eval(pl.element().str.len_bytes().cum_sum())
     whole = pl.concat_str(path, pl.lit("?") + query, ignore_nulls=True)
-    with_query = pl.when(query.is_null()).then(ends).otherwise(ends.list.concat(whole.str.len_bytes()))
+    with_query = (
+        pl.when(query.is_null()).then(ends).otherwise(ends.list.concat(whole.str.len_bytes()))
+    )
     cut = frame.select(
         _ROW,
         pl.when(opaque).then(with_query.list.head(0)).otherwise(with_query).alias("end"),

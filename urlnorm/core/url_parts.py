@@ -197,4 +197,3 @@ def query_param_names(url: str) -> list[str] | None:
     """
     pairs = columns.query_pairs(url)
     return None if pairs is None else [pair["key"] for pair in pairs]
-
