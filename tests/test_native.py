@@ -25,11 +25,12 @@ import urlnorm
 import urlnorm.arrow
 from tests.strategies import PSL_LABELS
 from urlnorm import engine, native
-from urlnorm.core import columns, errors, host, outputs, redirects, resolve, rules
+from urlnorm.core import columns, errors, host, outputs, percent, redirects, resolve, rules
 from urlnorm.core.host_rules import HostRules, host_rules_rule
 from urlnorm.core.percent import encode_invalid_utf8
 from urlnorm.core.record import URL
 from urlnorm.engine import TEXT_FIELDS
+from urlnorm.functions import FUNCTIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 PROFILES = ["rfc3986", "whatwg", "canonical", "crawl"]
@@ -592,6 +593,10 @@ def test_the_kernel_and_python_name_the_same_things() -> None:
     assert set(kernel.HOST_RULE_FLAGS) == switches | {"keep_params"}
     assert kernel.REDIRECT_ENCODINGS == redirects.ENCODINGS
     assert kernel.HOST_TYPES == host.HOST_TYPES
+    # The component modes are the core's functions of the same names, and the table's.
+    coded = {f.name for f in FUNCTIONS if f.run == "percent_coding"}
+    assert set(kernel.COMPONENT_MODES) == coded
+    assert all(callable(getattr(percent, name)) for name in kernel.COMPONENT_MODES)
 
 
 @needs_kernel

@@ -16,9 +16,9 @@ from typing import Any
 
 import polars as pl
 
-from urlnorm import analytics, engine, url_parts
+from urlnorm import analytics, engine, native, url_parts
 from urlnorm.analytics import PslFile
-from urlnorm.core import outputs
+from urlnorm.core import outputs, percent
 from urlnorm.core.filters import Filters
 from urlnorm.core.profiles import Profile
 from urlnorm.core.providers import Provider
@@ -26,7 +26,7 @@ from urlnorm.functions import ColumnFunction
 
 Other = pl.Series | str
 # Batch functions that serve several column functions, told which by its name.
-_SHARED = ("domain_part", "component", "url_part")
+_SHARED = ("domain_part", "component", "url_part", "percent_coding")
 _DTYPES: dict[str, pl.DataType] = {
     "str": pl.String(),
     "bool": pl.Boolean(),
@@ -202,6 +202,12 @@ def component(series: pl.Series, function: str, mode: str = "whatwg") -> pl.Seri
 def url_part(series: pl.Series, function: str) -> pl.Series:
     """The part of each URL's serialisation named as the column function is."""
     return getattr(url_parts, function)(series)  # type: ignore[no-any-return]
+
+
+def percent_coding(series: pl.Series, function: str) -> pl.Series:
+    """Each text (any, not only URLs) encoded or decoded as the column function named says."""
+    kernel = partial(native.component, mode=function)
+    return engine.twin_column(series, kernel, getattr(percent, function), pl.String())
 
 
 def _filters(

@@ -652,6 +652,53 @@ FUNCTIONS: tuple[ColumnFunction, ...] = (
         run="url_part",
     ),
     _f(
+        "encode_component",
+        "str",
+        """Each text percent-encoded as a URL component (URL Standard §1.3, component set).
+
+        What ``encodeURIComponent`` gives: UTF-8, every code point but ASCII letters, digits
+        and ``-._~!'()*`` escaped.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["a b/é?&=~"]).url.encode_component().to_list()
+        ['a%20b%2F%C3%A9%3F%26%3D~']
+        """,
+        run="percent_coding",
+    ),
+    _f(
+        "decode_component",
+        "str",
+        """Each text percent-decoded, its bytes read as UTF-8 (U+FFFD for invalid ones).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["a%20b%2F%C3%A9+%zz"]).url.decode_component().to_list()
+        ['a b/é+%zz']
+        """,
+        run="percent_coding",
+    ),
+    _f(
+        "encode_form_component",
+        "str",
+        """Each text as the application/x-www-form-urlencoded serializer writes it (§5.2).
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["a b/é~*"]).url.encode_form_component().to_list()
+        ['a+b%2F%C3%A9%7E*']
+        """,
+        run="percent_coding",
+    ),
+    _f(
+        "decode_form_component",
+        "str",
+        """Each text as the application/x-www-form-urlencoded parser reads it (§5.1): ``+`` a space.
+
+        >>> import polars as pl, urlnorm
+        >>> pl.Series(["a+b%2B%C3%A9"]).url.decode_form_component().to_list()
+        ['a b+é']
+        """,
+        run="percent_coding",
+    ),
+    _f(
         "error",
         "str",
         """The error code of each invalid URL, null for valid ones and null inputs.

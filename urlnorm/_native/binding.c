@@ -234,6 +234,7 @@ static const char *const QUERY_FIELDS[] = {"query_mode", "name", NULL};
 static const char *const SELECT_FIELDS[] = {"keep", "names", NULL};
 static const char *const PARSE_FIELDS[] = {"profile", "outputs", "with_scheme", "trailing_comma", "psl_table", NULL};
 static const char *const UNWRAP_FIELDS[] = {"wrappers", NULL};
+static const char *const COMPONENT_FIELDS[] = {"component_mode", NULL};
 static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_NORMALIZE] = NORMALIZE_FIELDS, [UN_OP_NORMALIZE_RECORD] = NORMALIZE_FIELDS,
     [UN_OP_SPLIT] = SPLIT_FIELDS,         [UN_OP_JOIN] = JOIN_FIELDS,
@@ -241,6 +242,7 @@ static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_QUERY] = QUERY_FIELDS,         [UN_OP_PATH_SEGMENTS] = NO_FIELDS,
     [UN_OP_SELECT_PARAMS] = SELECT_FIELDS, [UN_OP_PARSE] = PARSE_FIELDS,
     [UN_OP_FILTER] = FILTER_FIELDS,       [UN_OP_UNWRAP] = UNWRAP_FIELDS,
+    [UN_OP_COMPONENT] = COMPONENT_FIELDS,
 };
 
 static Py_ssize_t count_names(const char *const *names) {
@@ -425,6 +427,11 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
     case UN_OP_JOIN: return int_field(option, "join_mode", &b->join_mode);
     case UN_OP_FILTER: return filters_from(option, &b->filters);
     case UN_OP_UNWRAP: return bytes_field(option, "wrappers", &b->wrappers.names, &b->wrappers.names_len);
+    case UN_OP_COMPONENT:
+        if (int_field(option, "component_mode", &b->component_mode) < 0) return -1;
+        if (b->component_mode < 0 || b->component_mode >= UN_N_COMPONENT_MODES)
+            return PyErr_SetString(PyExc_ValueError, "unknown component mode"), -1;
+        return 0;
     default: return 0;
     }
 }
@@ -624,6 +631,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "OP_NAMES", names_tuple(UN_OP_NAMES, UN_N_OPS)) < 0 ||
         PyModule_AddObject(m, "JOIN_MODES", names_tuple(UN_JOIN_MODE_NAMES, UN_N_JOIN_MODES)) < 0 ||
         PyModule_AddObject(m, "QUERY_MODES", names_tuple(UN_QUERY_MODE_NAMES, UN_N_QUERY_MODES)) < 0 ||
+        PyModule_AddObject(m, "COMPONENT_MODES", names_tuple(UN_COMPONENT_MODE_NAMES, UN_N_COMPONENT_MODES)) < 0 ||
         PyModule_AddObject(m, "UTF8_MODES", names_tuple(UN_UTF8_MODE_NAMES, UN_N_UTF8_MODES)) < 0 ||
         PyModule_AddObject(m, "PARSE_COLUMNS", names_tuple(UN_PARSE_COLUMN_NAMES, UN_PARSE_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "HOST_COLUMNS", host_columns()) < 0 ||

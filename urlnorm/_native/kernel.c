@@ -41,6 +41,7 @@ const char *const UN_OP_NAMES[UN_N_OPS] = {
     [UN_OP_NORMALIZE_RECORD] = "normalize_record", [UN_OP_SURT] = "surt", [UN_OP_HOST] = "host",
     [UN_OP_QUERY] = "query", [UN_OP_PATH_SEGMENTS] = "path_segments",
     [UN_OP_SELECT_PARAMS] = "select_params", [UN_OP_PARSE] = "parse", [UN_OP_FILTER] = "filter", [UN_OP_UNWRAP] = "unwrap",
+    [UN_OP_COMPONENT] = "component",
 };
 const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES] = {
     [UN_QUERY_PAIRS] = "pairs", [UN_QUERY_ALL] = "all", [UN_QUERY_FIRST] = "first",
@@ -301,7 +302,8 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;
     case UN_OP_FILTER: emit_reason(r, un_filter_reason(u, &b->filters, &w->ctx.scratch)); return;
     case UN_OP_SELECT_PARAMS:
-    case UN_OP_UNWRAP: un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len); break;
+    case UN_OP_UNWRAP:
+    case UN_OP_COMPONENT: un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len); break;
     case UN_OP_SURT: un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data); break;
     default: un_serialize(u, &r->data); /* straight into the output column */
     }
@@ -346,6 +348,10 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
         un_buf_put(&w->ctx.text, t, n);
         return w->ctx.text.failed ? UN_ERR_MEMORY : UN_OK;
     }
+    case UN_OP_COMPONENT: /* any text, not a URL: nothing to parse */
+        w->ctx.text.len = 0;
+        un_component(&w->ctx.text, p, n, b->component_mode, &w->ctx.scratch);
+        return w->ctx.text.failed ? UN_ERR_MEMORY : UN_OK;
     case UN_OP_SELECT_PARAMS:
         w->ctx.text.len = 0;
         un_select_parameters(&w->ctx, &w->url, p, n, &b->params, b->keep, &w->ctx.text);

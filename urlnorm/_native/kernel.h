@@ -34,7 +34,7 @@ extern const char *const UN_PARSE_COLUMN_NAMES[UN_PARSE_COLUMNS];
  * the text as written. */
 typedef enum {
     UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_HOST,
-    UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_OP_PARSE, UN_OP_FILTER, UN_OP_UNWRAP, UN_N_OPS,
+    UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_OP_PARSE, UN_OP_FILTER, UN_OP_UNWRAP, UN_OP_COMPONENT, UN_N_OPS,
 } un_op;
 extern const char *const UN_OP_NAMES[UN_N_OPS];
 
@@ -67,6 +67,7 @@ typedef struct {
     int keep;                        /* UN_OP_SELECT_PARAMS: keep them, or drop them */
     un_filters filters;              /* UN_OP_FILTER */
     un_params wrappers;              /* UN_OP_UNWRAP: the redirect wrappers' table */
+    int component_mode;              /* UN_OP_COMPONENT: UN_ENCODE_* or UN_DECODE_* */
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
     un_column input;

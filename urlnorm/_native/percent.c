@@ -42,15 +42,19 @@ uint8_t *un_reserve_encoded(un_buf *out, size_t n) {
 
 static void end_written(un_buf *out, const uint8_t *o) { out->len = (size_t)(o - out->data); }
 
-void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set) {
+/* Each byte of p in set as its escape; with space_as_plus a space as '+' (URL Standard §5.2). */
+static void encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set, int space_as_plus) {
     uint8_t *o = un_reserve_encoded(out, n);
     if (!o) return;
     for (size_t i = 0; i < n; i++) {
-        if (un_is(p[i], set)) o = un_write_escape(o, p[i]);
+        if (space_as_plus && p[i] == ' ') *o++ = '+';
+        else if (un_is(p[i], set)) o = un_write_escape(o, p[i]);
         else *o++ = p[i];
     }
     end_written(out, o);
 }
+
+void un_percent_encode(un_buf *out, const uint8_t *p, size_t n, uint16_t set) { encode(out, p, n, set, 0); }
 
 size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n) {
     if (n == 0) return 0;
@@ -134,3 +138,31 @@ void un_uppercase_escapes(uint8_t *p, size_t n) { rewrite_escapes(p, n, 0, 1); }
 size_t un_decode_unreserved(uint8_t *p, size_t n) { return rewrite_escapes(p, n, 1, 0); }
 
 size_t un_normalize_escapes(uint8_t *p, size_t n) { return rewrite_escapes(p, n, 1, 1); }
+
+/* Escapes decoded (in tmp, as decoding never writes past what it read), then the bytes as
+ * UTF-8 with U+FFFD for invalid ones; with plus_as_space a '+' first a space (§5.1). */
+static void decode(un_buf *out, const uint8_t *p, size_t n, un_buf *tmp, int plus_as_space) {
+    tmp->len = 0;
+    if (!un_buf_reserve(tmp, n)) {
+        out->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) tmp->data[i] = plus_as_space && p[i] == '+' ? ' ' : p[i];
+    tmp->len = un_percent_decode(tmp->data, tmp->data, n);
+    un_utf8_replace(out, tmp->data, tmp->len);
+}
+
+void un_form_decode(un_buf *out, const uint8_t *p, size_t n, un_buf *tmp) { decode(out, p, n, tmp, 1); }
+
+const char *const UN_COMPONENT_MODE_NAMES[UN_N_COMPONENT_MODES] = {
+    [UN_ENCODE_COMPONENT] = "encode_component", [UN_ENCODE_FORM] = "encode_form_component",
+    [UN_DECODE_COMPONENT] = "decode_component", [UN_DECODE_FORM] = "decode_form_component",
+};
+
+void un_component(un_buf *out, const uint8_t *p, size_t n, int mode, un_buf *tmp) {
+    switch (mode) {
+    case UN_ENCODE_COMPONENT: encode(out, p, n, UN_COMPONENT, 0); return;
+    case UN_ENCODE_FORM: encode(out, p, n, UN_FORM, 1); return;
+    default: decode(out, p, n, tmp, mode == UN_DECODE_FORM); return;
+    }
+}

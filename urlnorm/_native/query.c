@@ -136,18 +136,6 @@ int un_next_form_pair(const uint8_t **q, size_t *n, un_form_pair *pair) {
     return 0;
 }
 
-void un_form_decode(un_buf *out, const uint8_t *p, size_t n, un_buf *tmp) {
-    tmp->len = 0;
-    if (!un_buf_reserve(tmp, n)) {
-        out->failed = 1;
-        return;
-    }
-    for (size_t i = 0; i < n; i++) tmp->data[i] = p[i] == '+' ? ' ' : p[i];
-    /* Decoding never writes past what it has read, so it runs in place. */
-    tmp->len = un_percent_decode(tmp->data, tmp->data, n);
-    un_utf8_replace(out, tmp->data, tmp->len);
-}
-
 int un_form_name_is(const un_form_pair *pair, const uint8_t *name, size_t n, un_buf *tmp, un_buf *decoded) {
     if (!memchr(pair->name, '%', pair->name_len) && !memchr(pair->name, '+', pair->name_len)) {
         return pair->name_len == n && (n == 0 || memcmp(pair->name, name, n) == 0); /* decodes to itself */

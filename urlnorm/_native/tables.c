@@ -5,7 +5,7 @@
 
 const char *const UN_CLASS_NAMES[UN_N_CLASSES] = {
     "c0_control", "fragment", "query", "special_query", "path", "userinfo", "alpha", "digit",
-    "hexdig", "unreserved", "scheme_chars", "forbidden_host", "forbidden_domain",
+    "hexdig", "unreserved", "scheme_chars", "forbidden_host", "forbidden_domain", "component", "form",
 };
 
 un_tables un_t;

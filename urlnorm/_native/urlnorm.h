@@ -137,8 +137,10 @@ enum {
     UN_SCHEME_CHAR = 1 << 10,
     UN_FORBIDDEN_HOST = 1 << 11, /* URL Standard §3.2 */
     UN_FORBIDDEN_DOMAIN = 1 << 12,
+    UN_COMPONENT = 1 << 13, /* URL Standard §1.3 again: a component, a form's name or value */
+    UN_FORM = 1 << 14,
 };
-#define UN_N_CLASSES 13
+#define UN_N_CLASSES 15
 /* The classes by bit, as Python names them when it fills the table (native.class_table). */
 extern const char *const UN_CLASS_NAMES[UN_N_CLASSES];
 
@@ -279,6 +281,13 @@ size_t un_percent_decode(uint8_t *out, const uint8_t *p, size_t n); /* out has n
 uint8_t *un_reserve_encoded(un_buf *out, size_t n);
 uint8_t *un_write_escape(uint8_t *o, uint8_t byte);
 size_t un_write_percent(uint8_t **o, const uint8_t *field, const uint8_t *p, size_t n, size_t i);
+/* A name or value decoded: '+' as a space, escapes, then UTF-8 with U+FFFD for invalid bytes. */
+void un_form_decode(un_buf *out, const uint8_t *p, size_t n, un_buf *tmp);
+/* A text encoded or decoded as a component (core encode_component ... decode_form_component,
+ * by the names UN_COMPONENT_MODE_NAMES gives them); tmp is scratch. */
+enum { UN_ENCODE_COMPONENT, UN_ENCODE_FORM, UN_DECODE_COMPONENT, UN_DECODE_FORM, UN_N_COMPONENT_MODES };
+extern const char *const UN_COMPONENT_MODE_NAMES[UN_N_COMPONENT_MODES];
+void un_component(un_buf *out, const uint8_t *p, size_t n, int mode, un_buf *tmp);
 
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
 
@@ -472,8 +481,6 @@ typedef struct {
 } un_form_pair;
 /* The next pair of the query at *q (n bytes left), advancing past it; 0 when none is left. */
 int un_next_form_pair(const uint8_t **q, size_t *n, un_form_pair *pair);
-/* A name or value decoded: '+' as a space, escapes, then UTF-8 with U+FFFD for invalid bytes. */
-void un_form_decode(un_buf *out, const uint8_t *p, size_t n, un_buf *tmp);
 /* Whether the pair's decoded name is name[0, n) (tmp and decoded are scratch). */
 int un_form_name_is(const un_form_pair *pair, const uint8_t *name, size_t n, un_buf *tmp, un_buf *decoded);
 

@@ -11,7 +11,7 @@ import string
 
 from . import errors, uts46
 from .errors import URLError
-from .percent import C0_CONTROL, percent_decode_bytes, percent_encode
+from .percent import C0_CONTROL, decode_component, percent_encode
 
 # https://url.spec.whatwg.org/#forbidden-host-code-point
 FORBIDDEN_HOST = frozenset("\x00\t\n\r #/:<>?@[\\]^|")
@@ -268,7 +268,7 @@ def parse_host(text: str, *, special: bool) -> str:
         return "[" + serialize_ipv6(parse_ipv6(text[1:-1])) + "]"
     if not special:
         return parse_opaque_host(text)
-    domain = percent_decode_bytes(text).decode("utf-8", "replace")
+    domain = decode_component(text)
     ascii_domain = domain_to_ascii(domain)
     if ends_in_a_number(ascii_domain):
         return serialize_ipv4(parse_ipv4(ascii_domain))

@@ -63,6 +63,10 @@ SPECIAL_QUERY = QUERY | "'"
 PATH = QUERY | "?^`{}"
 # https://url.spec.whatwg.org/#userinfo-percent-encode-set
 USERINFO = PATH | "/:;=@[\\]|"
+# https://url.spec.whatwg.org/#component-percent-encode-set
+COMPONENT = USERINFO | "$%&+,"
+# https://url.spec.whatwg.org/#application-x-www-form-urlencoded-percent-encode-set
+FORM = COMPONENT | "!'()~"
 
 _ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
 # The lone surrogates Python's surrogateescape error handler decodes undecodable bytes to.
@@ -151,3 +155,46 @@ def decode_unreserved(text: str) -> str:
         return char
 
     return _map_escapes(text, one)
+
+
+def encode_component(text: str) -> str:
+    """UTF-8 percent-encode ``text`` with the component percent-encode set (§1.3).
+
+    What ``encodeURIComponent`` gives: every code point but ASCII letters, digits and
+    ``-._~!'()*`` is encoded.
+
+    >>> encode_component("a b/é?&=~")
+    'a%20b%2F%C3%A9%3F%26%3D~'
+    """
+    return percent_encode(text, COMPONENT)
+
+
+def encode_form_component(text: str) -> str:
+    """``text`` as the application/x-www-form-urlencoded serializer writes a name (§5.2).
+
+    The form percent-encode set, and a space as ``+``.
+
+    >>> encode_form_component("a b/é~*")
+    'a+b%2F%C3%A9%7E*'
+    """
+    return percent_encode(text, FORM).replace("%20", "+")
+
+
+def decode_component(text: str) -> str:
+    """Percent-decode ``text`` and decode the bytes as UTF-8, U+FFFD for invalid ones (§1.3).
+
+    >>> decode_component("a%20b%2F%C3%A9+%FF%zz")
+    'a b/é+\ufffd%zz'
+    """
+    return percent_decode_bytes(text).decode("utf-8", "replace")
+
+
+def decode_form_component(text: str) -> str:
+    """``text`` as the application/x-www-form-urlencoded parser reads a name (§5.1).
+
+    A ``+`` is a space, then as :func:`decode_component`.
+
+    >>> decode_form_component("a+b%2B%C3%A9")
+    'a b+é'
+    """
+    return decode_component(text.replace("+", " "))

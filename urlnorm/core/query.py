@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .percent import percent_decode_bytes
+from .percent import decode_form_component
 
 
 def parameters(query: str) -> list[str]:
@@ -71,12 +71,8 @@ def form_pairs(query: str) -> list[tuple[str, str]]:
     for part in parameters(query):
         if part:
             name, _, value = part.partition("=")
-            pairs.append((_form_decode(name), _form_decode(value)))
+            pairs.append((decode_form_component(name), decode_form_component(value)))
     return pairs
-
-
-def _form_decode(text: str) -> str:
-    return percent_decode_bytes(text.replace("+", " ")).decode("utf-8", "replace")
 
 
 def select_parameters(query: str, names: frozenset[str], *, keep: bool) -> str | None:

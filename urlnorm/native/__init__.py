@@ -18,6 +18,7 @@ from urlnorm.native.extension import KernelMissingWarning, Status, available, st
 from urlnorm.native.fuzz import fuzz_header
 from urlnorm.native.operations import (
     Op,
+    component,
     filter_reason,
     host_column,
     join,
@@ -43,6 +44,7 @@ __all__ = [
     "Status",
     "as_kernel_array",
     "available",
+    "component",
     "configured_threads",
     "filter_reason",
     "frame",

@@ -223,6 +223,12 @@ def query(column: Column, mode: str, name: str = "") -> pl.Series:
     return _column(Op("query", option, answer=answerer(None)), column)
 
 
+def component(column: Column, mode: str) -> pl.Series:
+    """Each row (any text) encoded or decoded as ``mode`` names (core ``percent.<mode>``)."""
+    option = {"component_mode": extension.loaded().COMPONENT_MODES.index(mode)}
+    return _column(Op("component", option, answer=answerer(None)), column)
+
+
 def path_segments(column: Column) -> pl.Series:
     """Each valid row's path segments (core ``path.segments``), a list a row."""
     op = Op("path_segments", {}, answer=answerer(None))

@@ -21,6 +21,8 @@ _ENCODE_SETS = {
     "special_query": percent.SPECIAL_QUERY,
     "path": percent.PATH,
     "userinfo": percent.USERINFO,
+    "component": percent.COMPONENT,
+    "form": percent.FORM,
 }
 _CLASSES = {
     "alpha": percent.ALPHA,
