@@ -210,39 +210,18 @@ def percent_coding(series: pl.Series, function: str) -> pl.Series:
     return engine.twin_column(series, kernel, getattr(percent, function), pl.String())
 
 
-def _filters(
-    max_length: int,
-    max_depth: int,
-    max_repeats: int,
-    schemes: Sequence[str],
-    extensions: Sequence[str],
-) -> Filters:
-    return Filters(max_length, max_depth, max_repeats, tuple(schemes), tuple(extensions))
+def _filters(schemes: Sequence[str], extensions: Sequence[str], **thresholds: int) -> Filters:
+    return Filters(schemes=tuple(schemes), extensions=tuple(extensions), **thresholds)
 
 
-def filter_reason(
-    series: pl.Series,
-    max_length: int,
-    max_depth: int,
-    max_repeats: int,
-    schemes: Sequence[str],
-    extensions: Sequence[str],
-) -> pl.Series:
-    """The first reason to keep each URL out of a crawl, or null."""
-    settings = _filters(max_length, max_depth, max_repeats, schemes, extensions)
-    return analytics.filter_reason(series, settings).alias(series.name)
+def filter_reason(series: pl.Series, **settings: Any) -> pl.Series:
+    """The first reason to keep each URL out of a crawl, or null (``settings``: Filters')."""
+    return analytics.filter_reason(series, _filters(**settings)).alias(series.name)
 
 
-def is_crawlable(
-    series: pl.Series,
-    max_length: int,
-    max_depth: int,
-    max_repeats: int,
-    schemes: Sequence[str],
-    extensions: Sequence[str],
-) -> pl.Series:
+def is_crawlable(series: pl.Series, **settings: Any) -> pl.Series:
     """Whether no filter keeps the URL out; null for null."""
-    reason = filter_reason(series, max_length, max_depth, max_repeats, schemes, extensions)
+    reason = filter_reason(series, **settings)
     return _unless_null(series, reason.is_null())
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -731,6 +732,18 @@ FUNCTIONS: tuple[ColumnFunction, ...] = (
 BY_NAME = {f.name: f for f in FUNCTIONS}
 # The doctests of the table's entries, run with this module's.
 __test__ = {f.name: f.doc for f in FUNCTIONS}
+
+
+class Namespace:
+    """Every column function as an attribute, each made by ``make`` (Spark's, Ray's ``url``)."""
+
+    def __init__(self, make: Callable[[ColumnFunction], Callable[..., Any]]) -> None:
+        for entry in FUNCTIONS:
+            setattr(self, entry.name, make(entry))
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        """An unknown name: the error lists the column functions."""
+        raise AttributeError(f"no column function {name!r}; choose from {', '.join(BY_NAME)}")
 
 
 def function(name: str) -> ColumnFunction:

@@ -100,17 +100,4 @@ def _dataset_function(function: functions.ColumnFunction) -> Callable[..., Any]:
     return call
 
 
-class DatasetFunctions:
-    """Every column function on a Ray dataset: ``url.host(dataset, "u", output="host")``."""
-
-    def __init__(self) -> None:
-        for function in functions.FUNCTIONS:
-            setattr(self, function.name, _dataset_function(function))
-
-    def __getattr__(self, name: str) -> Callable[..., Any]:
-        """An unknown name: the error lists the column functions."""
-        known = ", ".join(functions.BY_NAME)
-        raise AttributeError(f"no column function {name!r}; choose from {known}")
-
-
-url = DatasetFunctions()
+url = functions.Namespace(_dataset_function)

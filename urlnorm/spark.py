@@ -316,17 +316,4 @@ def _column_function(function: functions.ColumnFunction) -> Callable[..., Column
     return call
 
 
-class ColumnFunctions:
-    """Every column function as a Spark Column function: ``url.host(F.col("u"))``."""
-
-    def __init__(self) -> None:
-        for function in functions.FUNCTIONS:
-            setattr(self, function.name, _column_function(function))
-
-    def __getattr__(self, name: str) -> Callable[..., Column]:
-        """An unknown name: the error lists the column functions."""
-        known = ", ".join(functions.BY_NAME)
-        raise AttributeError(f"no column function {name!r}; choose from {known}")
-
-
-url = ColumnFunctions()
+url = functions.Namespace(_column_function)
