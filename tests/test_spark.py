@@ -354,6 +354,10 @@ def test_spark_sql_over_parquet_writes_parquet(spark, lake_parquet: Path, tmp_pa
     assert got["record"].struct.field("host").to_list() == source["url"].url.host().to_list()
 
 
+# A value for each required argument of the SQL functions.
+REQUIRED = {"base": "http://a/b/c", "other": "http://www.a.com/", "name": "q", "names": ["q"]}
+
+
 def test_spark_sql_has_every_function_and_the_tables_defaults(spark) -> None:
     """Each column function in Spark SQL; left-out arguments are the table's defaults."""
     import urlnorm.spark
@@ -362,11 +366,10 @@ def test_spark_sql_has_every_function_and_the_tables_defaults(spark) -> None:
     urlnorm.spark.register(spark)
     listed = {row[0] for row in spark.sql("SHOW USER FUNCTIONS LIKE 'url_*'").collect()}
     assert {name.split(".")[-1] for name in listed} >= {f.name for f in sql.FUNCTIONS}
-    required = {"base": "http://a/b/c", "other": "http://www.a.com/", "name": "q", "names": ["q"]}
 
     def call(function: sql.Function, spelled: bool) -> str:
         args = ["u"] + [
-            sql.literal(required[p.name] if p.required else p.default, "array({})")
+            sql.literal(REQUIRED[p.name] if p.required else p.default, "array({})")
             for p in function.arguments[1:]
             if p.required or spelled
         ]
@@ -387,7 +390,6 @@ def test_spark_sql_has_every_function_and_the_tables_defaults(spark) -> None:
 
 def _polars_call(function) -> pl.Expr:
     """The Polars expression an SQL call with its required test values stands for."""
-    required = {"base": "http://a/b/c", "other": "http://www.a.com/", "name": "q", "names": ["q"]}
-    given = {p.name: required[p.name] for p in function.arguments[1:] if p.required}
+    given = {p.name: REQUIRED[p.name] for p in function.arguments[1:] if p.required}
     given.update({k: v for k, v in function.fixed.items() if k == "fields"})
     return getattr(pl.col("u").url, function.column_function.name)(**given)

@@ -292,14 +292,7 @@ def origin(series: pl.Series) -> pl.Series:
     return analytics.origins(series)
 
 
-def error(
-    series: pl.Series,
-    profile: str | Profile | None = None,
-    mode: str = "whatwg",
-    invalid_utf8: str = "error",
-) -> pl.Series:
-    """The error code of each invalid row."""
-    return engine.error_codes(series, profile, mode, invalid_utf8)
+error = engine.error_codes
 
 
 def is_valid(

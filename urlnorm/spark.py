@@ -48,19 +48,10 @@ def _task_threads() -> int:
     return context.cpus() if context is not None else native.threads()
 
 
-def _series(array: pa.Array) -> pl.Series:
-    return pl.Series(pl.from_arrow(array))
-
-
-def _arrow(series: pl.Series) -> pa.Array:
-    """A result as Arrow without a copy (text stays ``string_view``, which Spark reads)."""
-    return sql.one_array(series.to_arrow(compat_level=pl.CompatLevel.newest()))
-
-
 def _analytics(name: str, urls: pa.Array) -> pa.Array:
     """One column function of the URL alone over a batch, with its defaults."""
     function = functions.function(name)
-    return _arrow(batch.runner(function)(_series(urls), **function.defaults()))
+    return sql.arrow_of(batch.runner(function)(sql.series_of(urls), **function.defaults()))
 
 
 def _batch_columns(
@@ -301,7 +292,7 @@ def _column_function(function: functions.ColumnFunction) -> Callable[..., Column
 
         def on_batch(*arrays: pa.Array) -> pa.Array:
             run = batch.runner(function)
-            return _arrow(run(*(_series(a) for a in arrays), **params))
+            return sql.arrow_of(run(*(sql.series_of(a) for a in arrays), **params))
 
         returns = spark_type(batch.dtype(function, params))
         return _arrow_udf(on_batch, len(columns), returns)(*columns)

@@ -81,13 +81,14 @@ def sql_type(
     return struct.format(", ".join(listed))
 
 
-def _series(column: pa.Array) -> pl.Series:
+def series_of(column: pa.Array) -> pl.Series:
+    """An Arrow array as a Polars Series (no copy where Arrow allows)."""
     series = pl.from_arrow(column)
     assert isinstance(series, pl.Series)
     return series
 
 
-def _arrow(series: pl.Series) -> pa.Array:
+def arrow_of(series: pl.Series) -> pa.Array:
     """A Polars column as one Arrow array without a copy (text stays ``string_view``)."""
     return one_array(series.to_arrow(compat_level=pl.CompatLevel.newest()))
 
@@ -136,10 +137,10 @@ class Function:
         """The function over one batch's argument columns, one call per distinct argument set."""
         names = [p.name for p in self.arguments]
         frame = pl.DataFrame(
-            [_series(one_array(c)).alias(n) for n, c in zip(names, columns, strict=True)]
+            [series_of(one_array(c)).alias(n) for n, c in zip(names, columns, strict=True)]
         )
         values = [p.name for p in self.arguments if p.kind != "url"]
-        return _arrow(per_value(frame, values, self._run, self._nulls))
+        return arrow_of(per_value(frame, values, self._run, self._nulls))
 
     def _run(self, rows: pl.DataFrame, values: dict[str, Any]) -> pl.Series:
         """The batch function on ``rows`` with one set of argument ``values``."""

@@ -20,9 +20,13 @@ href, host, path, query, fragment = (
 )
 
 
-def _parsed(series: pl.Series) -> pl.DataFrame:
-    """The href and record of each row (null fields for an invalid row), from the kernel."""
-    return engine.parse(series, "whatwg", fields=_FIELDS).frame
+def _parsed(series: pl.Series, *exprs: pl.Expr) -> pl.DataFrame:
+    """The fields ``exprs`` read of each row (null for an invalid row), from one kernel pass.
+
+    Only those: the registered domain, a Public Suffix List lookup, is found only if used.
+    """
+    used = {name for expr in exprs for name in expr.meta.root_names()}
+    return engine.parse(series, "whatwg", fields=tuple(f for f in _FIELDS if f in used)).frame
 
 
 def _tail(part: pl.Expr, mark: str) -> pl.Expr:
@@ -36,7 +40,7 @@ _PATH_START = _LENGTH - path.str.len_bytes() - _QUERY - _FRAGMENT
 
 
 def _column(series: pl.Series, expr: pl.Expr) -> pl.Series:
-    return _parsed(series).select(expr).to_series().alias(series.name)
+    return _parsed(series, expr).select(expr).to_series().alias(series.name)
 
 
 def netloc(series: pl.Series) -> pl.Series:
@@ -103,20 +107,20 @@ def registered_domain_with_www(series: pl.Series) -> pl.Series:
 
 def _hierarchy(series: pl.Series, *, with_base: bool) -> pl.Series:
     """Each URL (or path) cut after each run of ``/`` in its path, then with its query."""
-    frame = _parsed(series).with_row_index(_ROW)
     opaque = host.is_null() & ~path.str.starts_with("/")
     ends = path.str.extract_all(r"[^/]*/+|[^/]+$").list.eval(pl.element().str.len_bytes().cum_sum())
     whole = pl.concat_str(path, pl.lit("?") + query, ignore_nulls=True)
     with_query = (
         pl.when(query.is_null()).then(ends).otherwise(ends.list.concat(whole.str.len_bytes()))
     )
-    cut = frame.select(
-        _ROW,
+    columns = (
         pl.when(opaque).then(with_query.list.head(0)).otherwise(with_query).alias("end"),
         whole.alias("whole"),
         href.str.slice(0, _PATH_START).alias("base"),
-        pl.col("normalized").is_null().alias("invalid"),
-    ).explode("end", empty_as_null=True)
+        href.is_null().alias("invalid"),
+    )
+    frame = _parsed(series, *columns).with_row_index(_ROW)
+    cut = frame.select(_ROW, *columns).explode("end", empty_as_null=True)
     end = pl.col("end")
     prefix = pl.when(end.is_not_null()).then(pl.col("whole").str.slice(0, end))
     level = pl.col("base") + prefix if with_base else pl.when(prefix != "/").then(prefix)
