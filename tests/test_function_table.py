@@ -22,7 +22,14 @@ import urlnorm
 import urlnorm.arrow
 from urlnorm import cli, sql
 from urlnorm.choices import CC_INDEX
-from urlnorm.functions import FUNCTIONS, ColumnFunction, command_columns, markdown_table
+from urlnorm.functions import (
+    FUNCTIONS,
+    ColumnFunction,
+    bound,
+    command_columns,
+    markdown_table,
+    signature,
+)
 from urlnorm.polars import UrlExprNamespace, UrlSeriesNamespace
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,6 +69,47 @@ def test_the_readme_table_is_made_from_the_function_table() -> None:
     readme = (ROOT / "README.md").read_text("utf-8")
     block = readme.split("<!-- functions:begin -->\n")[1].split("<!-- functions:end -->")[0]
     assert block == markdown_table(), "README's table: paste urlnorm.functions.markdown_table()"
+
+
+def _python_binding(sig: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """What Python itself binds (or the TypeError it raises) for a method's call."""
+    try:
+        call = sig.bind(None, *args, **kwargs)
+    except TypeError as error:
+        return TypeError, str(error)
+    call.apply_defaults()
+    return {k: v for k, v in call.arguments.items() if k != "self"}
+
+
+def _calls(function: ColumnFunction) -> list[tuple[tuple[Any, ...], dict[str, Any]]]:
+    """Calls of every shape: by position, by name, too many, twice, unknown, missing."""
+    names = [p.name for p in function.parameters]
+    values = tuple(f"v{i}" for i in range(len(names)))
+    return [
+        ((), {}),
+        (values, {}),
+        ((*values, "extra"), {}),
+        ((), dict(zip(names, values, strict=True))),
+        (values[:1], dict(zip(names[:1], values[:1], strict=True))),
+        (values[:1], dict(zip(names[1:], values[1:], strict=True))),
+        ((), {"no_such_parameter": 1}),
+    ]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_bound_arguments_are_pythons_own_binding(name: str) -> None:
+    # bound() binds without inspect on the hot path: it must accept, fill and refuse as
+    # Python's binding does, for every function's signature.
+    function = next(f for f in FUNCTIONS if f.name == name)
+    sig = signature(function, "str", method=True)
+    for args, kwargs in _calls(function):
+        expected = _python_binding(sig, args, kwargs)
+        if isinstance(expected, dict):
+            got = bound(sig, args, kwargs)
+            assert (got, list(got)) == (expected, list(expected)), (args, kwargs)
+        else:
+            with pytest.raises(TypeError, match=expected[1]):
+                bound(sig, args, kwargs)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -806,9 +806,45 @@ def bound(sig: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any])
     >>> bound(signature(function("key"), "str", method=True), ("crawl",), {})
     {'profile': 'crawl', 'strict': False}
     """
+    plan = _plan(sig)
+    if len(args) <= len(plan.positional):
+        given = dict(zip(plan.positional[: len(args)], args, strict=True))
+        merged = {**plan.defaults, **given, **kwargs}
+        if kwargs.keys().isdisjoint(given) and merged.keys() == plan.names:
+            return {name: merged[name] for name in plan.order}
+    # A call Python would refuse: inspect's binding raises its TypeError.
     call = sig.bind(None, *args, **kwargs)
     call.apply_defaults()
     return {k: v for k, v in call.arguments.items() if k != "self"}
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A method signature's parameters after ``self``, as :func:`bound` reads them."""
+
+    order: tuple[str, ...]
+    positional: tuple[str, ...]
+    defaults: dict[str, Any]
+    names: frozenset[str]
+
+
+# Every call binds its arguments: inspect's binding would cost more than a small batch's work.
+_PLANS: dict[int, tuple[inspect.Signature, _Plan]] = {}
+
+
+def _plan(sig: inspect.Signature) -> _Plan:
+    kept = _PLANS.get(id(sig))
+    if kept is None or kept[0] is not sig:
+        params = list(sig.parameters.values())[1:]
+        empty, keyword = inspect.Parameter.empty, inspect.Parameter.KEYWORD_ONLY
+        plan = _Plan(
+            order=tuple(p.name for p in params),
+            positional=tuple(p.name for p in params if p.kind != keyword),
+            defaults={p.name: p.default for p in params if p.default is not empty},
+            names=frozenset(p.name for p in params),
+        )
+        kept = _PLANS[id(sig)] = (sig, plan)
+    return kept[1]
 
 
 # How the README's table names each output type.

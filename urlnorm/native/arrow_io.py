@@ -76,7 +76,8 @@ def frame(slices: list[Any], *, one_chunk: bool = True) -> pl.DataFrame:
     are joined one by one: rechunking a frame runs on Polars' thread pool, which a forked
     worker does not have.
     """
-    whole = pl.DataFrame(SliceStream(slices))
+    # A struct series unnested: the frame constructor's dispatch would cost as much again.
+    whole = pl.Series(SliceStream(slices)).struct.unnest()
     if one_chunk and len(slices) > 1:
         return pl.DataFrame([column.rechunk() for column in whole.iter_columns()])
     return whole

@@ -14,7 +14,7 @@ from urlnorm.core.filters import CALENDAR_KEYS, LOCAL_NAMES, NON_GLOBAL_NETWORKS
 from urlnorm.core.redirects import WRAPPERS, Wrapper
 from urlnorm.native import extension, slicing, tables
 from urlnorm.native.answers import answerer
-from urlnorm.native.arrow_io import _FIXED, Column, _capsules, _nbytes, _readable, frame
+from urlnorm.native.arrow_io import Column, _capsules, _nbytes, _readable, frame
 from urlnorm.native.profiles import NativeProfile, _length_prefixed, redirects_table
 from urlnorm.result import Result
 
@@ -49,8 +49,7 @@ def _run_slices(
     tables.give(psl=op.psl)
     column = _readable(column)
     base = None if base is None else _readable(base)
-    workers = slicing.threads()
-    starts = [start for start, _ in slicing._slices(len(column), _nbytes(column), workers)]
+    starts, workers = slicing.starts(len(column), _nbytes(column))
     return kernel.run(  # type: ignore[no-any-return]
         kernel.OP_NAMES.index(op.name),
         op.option,
@@ -83,20 +82,26 @@ def _asking(status: pl.Series) -> pl.Series:
     return (status >= first).arg_true()
 
 
-def _finish(op: Op, column: Column, columns: tuple[str, ...], *, one_chunk: bool = True) -> Result:
-    """The operation's result, its text columns named by ``columns`` in order.
+def _finish(
+    op: Op,
+    column: Column,
+    names: tuple[str, ...],
+    renamed: tuple[str, ...] | None = None,
+    *,
+    one_chunk: bool = True,
+) -> Result:
+    """The operation's result: the kernel's columns ``names`` (called ``renamed``), its errors.
 
-    ``port``, if named, is the kernel's port column.
+    Only the columns asked for leave the kernel, each named by the kernel or renamed one by
+    one: a frame's rename, select or drop each run a query, which a small batch (a SQL
+    engine's, a streaming morsel) would pay on every call.
     """
-    out, left_kernel = _run(op, column, one_chunk=one_chunk)
-    # Series renamed one by one: a frame's rename and select each run a query, which a small
-    # batch (a SQL engine's, a streaming morsel) would pay on every call.
-    texts = (series for series in out.iter_columns() if series.name not in _FIXED)
-    named = dict(zip((name for name in columns if name != "port"), texts, strict=True))
-    if "port" in columns:
-        named["port"] = out.get_column("port")
-    selected = pl.DataFrame([named[name].alias(name) for name in columns])
-    return Result(selected, out.get_column("error"), left_kernel)
+    out, left_kernel = _run(op, column, names=(*names, "error"), one_chunk=one_chunk)
+    *values, errors = out.iter_columns()
+    if renamed is not None:
+        values = [value.alias(name) for value, name in zip(values, renamed, strict=True)]
+    first, *rest = values
+    return Result(first.to_frame().hstack(rest), errors, left_kernel)
 
 
 def _column(op: Op, column: Column) -> pl.Series:
@@ -117,7 +122,7 @@ def normalize(
     """
     option = {"profile": profile.spec}
     op = Op("normalize", option, encode_invalid_utf8, answerer(profile), profile.uses_psl)
-    return _finish(op, column, ("url",))
+    return _finish(op, column, ("text",), ("url",))
 
 
 def normalize_record(
@@ -139,7 +144,7 @@ def surt(
     """The SURT key of every row normalised by ``profile`` (:func:`urlnorm.surt` per row)."""
     option = {"profile": profile.spec, "with_scheme": with_scheme, "trailing_comma": trailing_comma}
     op = Op("surt", option, answer=answerer(profile), psl=profile.uses_psl)
-    return _finish(op, column, ("surt",))
+    return _finish(op, column, ("text",), ("surt",))
 
 
 def parse_slices(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -163,7 +164,7 @@ class NativeProfile:
     spec: dict[str, Any]
     psl_table: int = 0  # the kernel's table of the profile's list file, for registered domains
 
-    @property
+    @cached_property
     def uses_psl(self) -> str | None:
         """The process's list, if the kernel reads it for a rule (``strip_www``: all of it).
 
@@ -206,10 +207,26 @@ def native_prefix(profile: Profile) -> tuple[NativeProfile | None, tuple[rules.R
     return head, tuple(r for r in rest if isinstance(r, rules.Rule))
 
 
+# The same profile object, asked again (every batch asks): its form without hashing its rules.
+# Each entry holds its profile, so an id is not reused while it is kept.
+_BY_IDENTITY: dict[int, tuple[Profile, NativeProfile | None]] = {}
+_IDENTITIES_KEPT = 256
+
+
 def native_profile(profile: Profile) -> NativeProfile | None:
     """The kernel's form of ``profile``, or None if a rule of it exists only in Python."""
     if extension.KERNEL is None:
         return None
+    kept = _BY_IDENTITY.get(id(profile))
+    if kept is not None and kept[0] is profile:
+        return kept[1]
+    if len(_BY_IDENTITY) >= _IDENTITIES_KEPT:
+        _BY_IDENTITY.clear()
+    _BY_IDENTITY[id(profile)] = (profile, _by_value(profile))
+    return _BY_IDENTITY[id(profile)][1]
+
+
+def _by_value(profile: Profile) -> NativeProfile | None:
     key = (profile.mode, profile.rules, profile.surt_records, profile.psl)
     if key not in _NATIVE_PROFILES:
         specs = [_rule_spec(r) for r in profile.rules]

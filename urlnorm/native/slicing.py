@@ -56,6 +56,18 @@ def threads() -> int:
     return whole if call is None else min(call, whole)
 
 
+def starts(length: int, nbytes: int) -> tuple[list[int], int]:
+    """The first row of each slice of a batch, and the threads to run them on.
+
+    A batch too small for two slices is one, whatever the threads (not asked: a small batch
+    would pay more for asking than for its rows).
+    """
+    if nbytes < 2 * MIN_SLICE_BYTES:
+        return [0], 1
+    workers = threads()
+    return [start for start, _ in _slices(length, nbytes, workers)], workers
+
+
 def _slices(length: int, nbytes: int, workers: int | None = None) -> Iterator[tuple[int, int]]:
     """(start, rows) of each slice: one a thread, each of MIN_SLICE_BYTES to MAX_SLICE_BYTES.
 
