@@ -153,7 +153,10 @@ def test_each_call_uses_its_share_of_the_cores(monkeypatch: pytest.MonkeyPatch) 
     try:
         connection = duckdb.connect(config={"threads": 2})
         urlnorm.duckdb.register(connection)
-        connection.sql("SELECT url_normalize('http://a/')").fetchall()
+        # Batches big enough for two slices: a smaller one never asks for threads.
+        connection.sql(
+            "SELECT url_normalize('http://example.com/' || i) FROM range(20000) t(i)"
+        ).fetchall()
     finally:
         native.set_threads(None)
     assert seen and set(seen) == {1}

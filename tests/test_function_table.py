@@ -242,3 +242,42 @@ def test_every_front_end_gives_the_same_values(name: str) -> None:
     call = _sql_call(next(f for f in sql.FUNCTIONS if f.column_function is function), False)
     got = [row[0] for row in con.sql(f"SELECT {call} FROM urls ORDER BY id").fetchall()]
     assert got == expr.to_list()
+
+
+_ARGUMENT_COLUMNS = {
+    "constant": ["crawl"] * 4,
+    "varying": ["crawl", "rfc3986", "crawl", "canonical"],
+    "null at the end": ["crawl", "crawl", "crawl", None],
+    "null first": [None, "crawl", "crawl", "crawl"],
+    "all null": [None] * 4,
+}
+
+
+@pytest.mark.parametrize("case", list(_ARGUMENT_COLUMNS))
+def test_sql_arguments_run_once_per_distinct_value_in_row_order(case: str) -> None:
+    # A constant argument takes one call on every row; any other value, null included,
+    # takes its own call on its rows, and the answers come back in row order.
+    urls = ["HTTP://A.com:80/x?utm_source=1", "http://b/%7e", "http://c/./d", "http://e:99999/"]
+    frame = pl.DataFrame({"u": urls, "p": _ARGUMENT_COLUMNS[case], "n": [["x"]] * 3 + [["y"]]})
+    calls: list[dict[str, Any]] = []
+
+    def run(rows: pl.DataFrame, values: dict[str, Any]) -> pl.Series:
+        calls.append(values)
+        profile = values["p"] or "rfc3986"
+        return rows.get_column("u").url.normalize(profile).alias("out")
+
+    got = sql.per_value(frame, ["p"], run, lambda values, length: None).to_list()
+    expected = [
+        pl.Series([u]).url.normalize(p or "rfc3986").item()
+        for u, p in zip(urls, _ARGUMENT_COLUMNS[case], strict=True)
+    ]
+    assert got == expected
+    assert sorted(map(str, calls)) == sorted({str({"p": p}) for p in _ARGUMENT_COLUMNS[case]})
+    lists = sql.per_value(frame, ["n"], lambda rows, values: rows.get_column("u"), lambda *_: None)
+    assert lists.to_list() == urls
+
+
+def test_sql_arguments_of_an_empty_batch() -> None:
+    frame = pl.DataFrame({"u": [], "p": []}, schema={"u": pl.String, "p": pl.String})
+    out = sql.per_value(frame, ["p"], lambda rows, values: rows.get_column("u"), lambda *_: None)
+    assert out.len() == 0
