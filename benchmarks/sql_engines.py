@@ -107,12 +107,21 @@ CLICKHOUSE = {
 LISTS = ("query_param_names", "hierarchy", "path_hierarchy")
 
 
-def _clickhouse_column(source: Path, function: str) -> pl.Series:
-    """ClickHouse's answer for each row, in the file's row order (its reader runs in parallel)."""
+def _clickhouse_column(source: Path, function: str, lists: bool) -> pl.DataFrame:
+    """ClickHouse's answer for each row (``v``), in the file's row order, and whether it is UTF-8.
+
+    ``decodeURLComponent`` returns bytes that are not UTF-8 as they are: such an answer is
+    NULL here, with ``utf8`` false, rather than text no reader can decode.
+    """
     import chdb
 
-    sql = f"SELECT {function}(url) AS v FROM file('{source}', Parquet) ORDER BY id"
-    return pl.from_arrow(chdb.to_arrowTable(chdb.query(sql, "Arrow")))["v"]  # type: ignore[index]
+    valid = "arrayAll(x -> isValidUTF8(x), v)" if lists else "isValidUTF8(v)"
+    sql = (
+        f"SELECT if({valid}, v, {'[]' if lists else 'NULL'}) AS v, {valid} AS utf8 "
+        f"FROM (SELECT id, {function}(url) AS v FROM file('{source}', Parquet)) ORDER BY id"
+    )
+    table = chdb.to_arrowTable(chdb.query(sql, "Arrow"))
+    return pl.DataFrame(pl.from_arrow(table)).with_columns(pl.col("utf8").cast(pl.Boolean))
 
 
 def difference(ours: Any, theirs: Any, error: str | None) -> str:
@@ -173,14 +182,14 @@ def clickhouse_figures(source: Path, repeat: int) -> dict[str, Any]:
         sql = f"SELECT sum(length({function}(url))) FROM file('{source}', Parquet)"
         figures[f"clickhouse {function}"] = best(lambda sql=sql: chdb.query(sql, "CSV"), repeat)
         figures[f"urlnorm {name}"] = best(_polars_sum(source, ours, lists=name in LISTS), repeat)
+        theirs = _clickhouse_column(source, function, lists=name in LISTS)
         compared = pl.DataFrame(
-            {
-                "ours": frame.select(ours).to_series(),
-                "theirs": _clickhouse_column(source, function),
-                "error": errors,
-            }
+            {"ours": frame.select(ours).to_series(), "theirs": theirs["v"], "error": errors}
         )
-        kinds = [difference(*row) for row in compared.iter_rows()]
+        kinds = [
+            difference(*row) if utf8 else "bytes that are not UTF-8"
+            for row, utf8 in zip(compared.iter_rows(), theirs["utf8"], strict=True)
+        ]
         counts = pl.Series(kinds).value_counts(sort=True)
         figures[f"differences {name}"] = {
             kind: count / len(kinds) for kind, count in counts.iter_rows()
