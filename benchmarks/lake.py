@@ -109,7 +109,7 @@ def upload(local: Path, prefix: str, env: dict[str, str]) -> None:
     for file in sorted(local.rglob("*.parquet")):
         remote = f"{prefix}/{file.relative_to(local).as_posix()}"
         pl.scan_parquet(file).sink_parquet(remote, storage_options=options)
-    from urlnorm import storage
+    from urlnorm.lake import storage
 
     storage.put(f"{prefix}/_SUCCESS", b"", options)
 

@@ -8,7 +8,7 @@ import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
 from urlnorm import io, targets
-from urlnorm.dataset import Source
+from urlnorm.lake.dataset import Source
 from urlnorm.targets import Target
 
 from . import SAMPLE_DATA
@@ -26,7 +26,7 @@ def run(
 ) -> dict[str, object]:
     """Write views per (domain, path) to ``target``; parameters and referrers beside it.
 
-    ``source`` is any input :func:`urlnorm.dataset.resolve` takes; ``target`` a file, a
+    ``source`` is any input :func:`urlnorm.lake.dataset.resolve` takes; ``target`` a file, a
     dataset or a table, with the parameters and referrers as its siblings (``NAME.params``,
     ``NAME.referrers``). Each URL is parsed once (``url.parse`` in ``whatwg``, the URL as
     browsers read it); the parameters are decoded once per distinct page URL, weighted by its

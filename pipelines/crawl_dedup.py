@@ -7,9 +7,10 @@ from pathlib import Path
 import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
-from urlnorm import dataset, engine, io, jobs, targets
+from urlnorm import engine, io, jobs, targets
 from urlnorm.choices import InputError
-from urlnorm.dataset import Source
+from urlnorm.lake import dataset
+from urlnorm.lake.dataset import Source
 from urlnorm.polars import dedup_keyed, dedup_summary
 from urlnorm.targets import Target
 

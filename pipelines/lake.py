@@ -8,8 +8,9 @@ from pathlib import Path
 import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
-from urlnorm import dataset, engine, io, runs, targets
-from urlnorm.dataset import Source
+from urlnorm import engine, io, targets
+from urlnorm.lake import dataset, runs
+from urlnorm.lake.dataset import Source
 from urlnorm.targets import Target
 
 from . import SAMPLE_DATA
@@ -28,7 +29,7 @@ def run(
 ) -> dict[str, object]:
     """Valid rows with their components to ``target``; the others, with why, to quarantine.
 
-    ``source`` is any input :func:`urlnorm.dataset.resolve` takes (a file, glob, Hive folder,
+    ``source`` is any input :func:`urlnorm.lake.dataset.resolve` takes (a file, glob, Hive folder,
     object-store prefix, Delta or Iceberg table); ``target`` a file, a dataset or a table,
     whose quarantine is its sibling (``NAME.quarantine``). Nothing is dropped silently: rows
     in = rows out + rows quarantined (a null URL is invalid, and so is a malformed line of a

@@ -15,8 +15,6 @@ from publicsuffixlist import PublicSuffixList
 import urlnorm
 from tests.conftest import load_wpt
 from tests.strategies import ASCII_LABEL, IDN_LABELS, IPV4, IPV6, PSL_LABELS
-from urlnorm import analytics
-from urlnorm.analytics import DOMAIN_FIELDS
 from urlnorm.core import host as core_host
 from urlnorm.core import path as core_path
 from urlnorm.core import public_suffix
@@ -24,6 +22,8 @@ from urlnorm.core import query as core_query
 from urlnorm.core.origin import origin
 from urlnorm.core.public_suffix import domain_parts
 from urlnorm.core.whatwg import SPECIAL_SCHEMES, parse
+from urlnorm.engine import analytics
+from urlnorm.engine.analytics import DOMAIN_FIELDS
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPORA = ROOT.parent / "shared" / "corpora"

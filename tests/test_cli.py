@@ -223,7 +223,30 @@ def test_lake_pipeline_streams_millions_of_rows(tmp_path: Path) -> None:
 
 def test_readme_layout_names_every_module() -> None:
     layout = (ROOT / "README.md").read_text().split("## Layout", 1)[1].split("\n## ", 1)[0]
-    packages = ["urlnorm", "urlnorm/core", "urlnorm/native", "pipelines"]
-    modules = {p.stem for pkg in packages for p in (ROOT / pkg).glob("*.py")} - {"__init__"}
-    named = set(re.findall(r"`(?:[\w/]*/)?(\w+)(?:\.py)?`", layout))
+    packages = [p.parent for p in (ROOT / "urlnorm").rglob("__init__.py")] + [ROOT / "pipelines"]
+    modules = {p.stem for pkg in packages for p in pkg.glob("*.py")} - {"__init__"}
+    modules |= {pkg.name for pkg in packages if pkg != ROOT / "urlnorm"}
+    named = set(re.findall(r"`(?:[\w/]*/)?(\w+)(?:\.py|/)?`", layout))
     assert sorted(modules - named) == []
+
+
+def test_every_module_imports_first_in_a_fresh_process() -> None:
+    # Polars' import loads the url namespace, which needs the engine: a module that imports
+    # Polars while the engine is half loaded must not find it so. One process imports each
+    # module first, as a user's script or a Spark worker may.
+    root = ROOT / "urlnorm"
+    modules = sorted(
+        ".".join(("urlnorm", *p.relative_to(root).with_suffix("").parts)).removesuffix(".__init__")
+        for p in root.rglob("*.py")
+        if "_native" not in p.parts
+    )
+    script = (
+        "import subprocess, sys\n"
+        "bad = [m for m in sys.argv[1:] if subprocess.run("
+        "[sys.executable, '-c', 'import ' + m], capture_output=True).returncode]\n"
+        "print(' '.join(bad))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, *modules], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == []

@@ -282,8 +282,8 @@ def test_sample_seeds_differ_and_n_bounds() -> None:
 
 
 def test_site_keys_equal_core() -> None:
-    from urlnorm import analytics
     from urlnorm.core import columns
+    from urlnorm.engine import analytics
 
     rows = corpus_values()
     got = analytics.site_keys(pl.Series(rows, dtype=pl.String)).to_list()

@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 from tests.s3_server import free_port, s3_options, s3_server
-from urlnorm.seen import SeenKeys
+from urlnorm.lake.seen import SeenKeys
 
 URLNORM = str(Path(sys.executable).with_name("urlnorm"))
 URLS = [
@@ -316,7 +316,7 @@ def test_s3_dataset_in_and_partitioned_dataset_out(tmp_path: Path, s3: dict[str,
 def test_s3_line_format_keeps_its_dirty_file_guarantees(tmp_path: Path, s3: dict[str, str]) -> None:
     csv = b'url,n\nhttp://A.example/,1\n"http://b.example/,2\nhttp://c.example/\xff,3\n'
     options = s3_options(s3)
-    from urlnorm import storage
+    from urlnorm.lake import storage
 
     storage.put("s3://lake/raw/links.csv", csv, options)
     out = tmp_path / "o.parquet"
@@ -433,7 +433,7 @@ def test_lake_pipeline_dataset_in_and_out_on_s3(tmp_path: Path, s3: dict[str, st
     clean = pl.read_parquet("s3://lake/clean/", storage_options=options, hive_partitioning=True)
     bad = pl.read_parquet("s3://lake/clean.quarantine/", storage_options=options)
     assert clean.height + bad.height == 21 and bad["error"].null_count() == 0
-    from urlnorm import storage
+    from urlnorm.lake import storage
 
     assert storage.exists("s3://lake/clean.quarantine/_SUCCESS", options)
 

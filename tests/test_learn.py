@@ -11,7 +11,8 @@ import pytest
 
 import urlnorm
 from tests.test_cli import cli
-from urlnorm import dataset, io, learn
+from urlnorm import io, learn
+from urlnorm.lake import dataset
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "sample-data"))

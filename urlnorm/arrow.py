@@ -3,7 +3,7 @@
 Every column function of :mod:`urlnorm.functions` is here by its name, with its parameters
 and defaults (``urlnorm.arrow.normalize(array, "canonical")``). Input may be ``string``,
 ``large_string``, ``string_view`` or their ``binary`` forms; it is viewed as a Polars Series
-without copying where Arrow allows, run through its batch function (:mod:`urlnorm.batch`; the
+without copying where Arrow allows, run through its batch function (:mod:`urlnorm.engine.batch`; the
 kernel reads the buffers as they are), and returned as Arrow (``large_string`` text). A second
 URL column (``join``'s base) is a string or an array of the same length. Binary rows that are
 not UTF-8 get null and ``invalid-UTF-8``, or with ``invalid_utf8="encode"`` their undecodable
@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import polars as pl
 import pyarrow as pa
 
-from urlnorm import batch, engine
+from urlnorm import engine
 from urlnorm.core import outputs
 from urlnorm.core.profiles import Profile
+from urlnorm.engine import batch
 from urlnorm.functions import FUNCTIONS, ColumnFunction, bound, signature
 
 ArrowStrings: TypeAlias = "pa.Array | pa.ChunkedArray"

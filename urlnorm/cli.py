@@ -77,7 +77,8 @@ def elapsed(label: str, *, quiet: bool) -> Iterator[None]:
 
 def cmd_normalize(args: argparse.Namespace) -> None:
     """Normalise a column (optionally split and deduplicate it) into a file, dataset or table."""
-    from urlnorm import io, jobs, progress, targets
+    from urlnorm import io, jobs, targets
+    from urlnorm.command import progress
 
     source = _source(args)
     layout = targets.Layout(tuple(args.partition_by), args.max_rows_per_file, args.sort)
@@ -110,7 +111,7 @@ def cmd_normalize(args: argparse.Namespace) -> None:
 
 def _source(args: argparse.Namespace) -> Any:
     """The input the command's arguments name (a file, glob, folder, prefix or table)."""
-    from urlnorm import dataset, storage
+    from urlnorm.lake import dataset, storage
 
     return dataset.resolve(
         args.input,
@@ -122,7 +123,7 @@ def _source(args: argparse.Namespace) -> Any:
 
 
 def _total(source: Any) -> int | None:
-    from urlnorm import dataset
+    from urlnorm.lake import dataset
 
     return dataset.row_total(source)
 
@@ -149,7 +150,8 @@ def cmd_stats(args: argparse.Namespace) -> None:
 
 def _read(args: argparse.Namespace, *columns: str) -> pl.DataFrame:
     """The input's ``columns`` (the URL column first), read with a progress bar."""
-    from urlnorm import io, progress
+    from urlnorm import io
+    from urlnorm.command import progress
 
     notes = io.ReadNotes()
     source = _source(args)
@@ -197,7 +199,8 @@ def cmd_report(args: argparse.Namespace) -> None:
     except ImportError:
         message = "the report needs matplotlib: pip install 'polars-urlnorm[report]'"
         raise InputError(message) from None
-    from urlnorm import io, report
+    from urlnorm import io
+    from urlnorm.command import report
 
     urls = _read(args, args.column).to_series()
     with elapsed("summarising", quiet=args.quiet):

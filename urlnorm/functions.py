@@ -1,7 +1,7 @@
 """The column functions: the one place each is declared, and every front-end's source.
 
 An entry names the function, the batch function that runs it (a Series in, a Series out, in
-:mod:`urlnorm.batch`), its parameters with their one default, its output type and its
+:mod:`urlnorm.engine.batch`), its parameters with their one default, its output type and its
 documentation. The Polars ``url`` namespaces, :mod:`urlnorm.arrow`, the SQL functions of
 :mod:`urlnorm.sql` (DuckDB, Spark SQL), the Spark and Ray helpers, the command line's
 ``--columns`` and the README's table of functions are all made from :data:`FUNCTIONS`.
@@ -83,7 +83,7 @@ class Parameter:
 
 @dataclass(frozen=True)
 class ColumnFunction:
-    """One column function: ``run`` is the name of its batch function in :mod:`urlnorm.batch`."""
+    """One column function: ``run`` names its batch function in :mod:`urlnorm.engine.batch`."""
 
     name: str
     run: str

@@ -20,12 +20,12 @@ from typing import BinaryIO
 
 import polars as pl
 
-from urlnorm import dataset, storage, tables
 from urlnorm.choices import WRITERS, InputError
 from urlnorm.core.profiles import Profile
-from urlnorm.dataset import Source
+from urlnorm.lake import dataset, storage, tables
+from urlnorm.lake.dataset import Source
 from urlnorm.polars import UrlExprNamespace
-from urlnorm.read_notes import LINE_ERROR, ReadNotes
+from urlnorm.readers.notes import LINE_ERROR, ReadNotes
 
 __all__ = [
     "LINE_ERROR",
@@ -56,8 +56,9 @@ def scan(
 ) -> pl.LazyFrame:
     """A lazy table with ``column`` from ``source``; plain text becomes a single column.
 
-    ``source`` is a :class:`~urlnorm.dataset.Source` or what :func:`urlnorm.dataset.resolve`
-    takes (a file, glob, folder, object-store URL, ``delta:``/``iceberg:`` table, ``-``). The
+    ``source`` is a :class:`~urlnorm.lake.dataset.Source` or what
+    :func:`urlnorm.lake.dataset.resolve` takes (a file, glob, folder, object-store URL,
+    ``delta:``/``iceberg:`` table, ``-``). The
     line formats are read as bytes (:mod:`urlnorm.readers`): their URL column is Binary, and
     a table that can hold malformed lines has :data:`LINE_ERROR`. ``notes`` receives what the
     read met. A URL column that holds neither text nor bytes is an error, before any row is
@@ -177,7 +178,7 @@ def read_notes(notes: ReadNotes) -> dict[str, object]:
 
 def url_text(column: str) -> pl.Expr:
     """The URL column read as bytes, as text: U+FFFD for bytes that are not UTF-8."""
-    from urlnorm.lines import decoded  # only a line format's URL column is read as bytes
+    from urlnorm.readers.lines import decoded  # only a line format's URL column is read as bytes
 
     return pl.col(column).map_batches(
         lambda s: decoded(s)[0], return_dtype=pl.String, is_elementwise=True

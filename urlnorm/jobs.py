@@ -14,14 +14,15 @@ from functools import partial
 
 import polars as pl
 
-from urlnorm import dataset, engine, io, runs, targets
+from urlnorm import engine, io, targets
 from urlnorm.choices import BATCH_BYTES, CC_INDEX, InputError
+from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
-from urlnorm.dataset import Source
 from urlnorm.functions import function
+from urlnorm.lake import dataset, runs
+from urlnorm.lake.dataset import Source
 from urlnorm.polars import UrlExprNamespace, dedup_keyed
-from urlnorm.progress import Counter, Unshown
-from urlnorm.read_notes import ReadNotes
+from urlnorm.readers.notes import ReadNotes
 from urlnorm.targets import Layout, Target
 
 
@@ -70,7 +71,7 @@ def normalize(
 ) -> runs.Summary:
     """Normalise ``source``'s URL column into ``target`` as ``options`` say.
 
-    ``source`` and ``target`` are anything :func:`urlnorm.dataset.resolve` and
+    ``source`` and ``target`` are anything :func:`urlnorm.lake.dataset.resolve` and
     :func:`urlnorm.targets.resolve` take. A dataset or table target is written a batch of
     input files at a time and resumes an earlier run of the same job; a file is written
     whole. Errors a user can fix raise :class:`~urlnorm.choices.InputError` before anything

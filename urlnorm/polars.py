@@ -1,7 +1,7 @@
 """The ``url`` namespace on Polars expressions and Series (registered when urlnorm is imported).
 
 Its methods are made from the column-function table (:mod:`urlnorm.functions`): each runs its
-batch function (:mod:`urlnorm.batch`), over batches with ``map_batches`` on an expression, so
+batch function (:mod:`urlnorm.engine.batch`), over batches with ``map_batches`` on an expression, so
 it works eagerly, in ``LazyFrame`` plans and in the streaming engine. Invalid rows give null
 (see ``url.error`` for the reason) unless ``strict=True``, which raises
 :class:`urlnorm.URLError` naming the first bad row of the batch. Also here: ``dedup`` and its
@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
-from urlnorm import batch, engine
+from urlnorm import engine
 from urlnorm.choices import KEEP
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
+from urlnorm.engine import batch
 from urlnorm.functions import FUNCTIONS, ColumnFunction, bound, signature
 
 _OTHER = "__urlnorm_other"

@@ -22,10 +22,10 @@ from pyspark.sql import Column, DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 from pyspark.sql.types import IntegerType, StringType, StructField, StructType
 
-from urlnorm import arrow, batch, functions, native, sql
+from urlnorm import arrow, functions, native, sql
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
-from urlnorm.engine import RECORD_FIELDS
+from urlnorm.engine import RECORD_FIELDS, batch
 
 # The column functions ``normalize`` can add: those of the URL alone whose result is text.
 ANALYTICS = tuple(

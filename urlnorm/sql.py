@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 import pyarrow as pa
 
-from urlnorm import batch, engine
+from urlnorm import engine
+from urlnorm.engine import batch
 from urlnorm.functions import FUNCTIONS as COLUMN_FUNCTIONS
 from urlnorm.functions import ColumnFunction, Parameter
 

@@ -3,7 +3,7 @@
 ClickHouse's URL functions (and Pinot's copies) work on the text as written, with no parser;
 these take the same names' meanings from the URL Standard's record and serializer (§4.1,
 §4.5), so every answer is that of the URL a browser would fetch. Each takes a URL string and
-gives None for one that does not parse. Their column twins are in :mod:`urlnorm.url_parts`.
+gives None for one that does not parse. Their column twins are in :mod:`urlnorm.engine.url_parts`.
 
 - the authority (RFC 3986 §3.2, ClickHouse's ``netloc``): ``userinfo@host:port``;
 - the path with its query and fragment (``pathFull``), the query with its fragment;

@@ -28,13 +28,14 @@ from pathlib import Path
 
 import polars as pl
 
-from urlnorm import dataset, io, storage, targets
+from urlnorm import io, targets
 from urlnorm.choices import BATCH_BYTES, InputError
+from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
-from urlnorm.dataset import Source
-from urlnorm.progress import Counter, Unshown
-from urlnorm.read_notes import ReadNotes
-from urlnorm.seen import SeenKeys
+from urlnorm.lake import dataset, storage
+from urlnorm.lake.dataset import Source
+from urlnorm.lake.seen import SeenKeys
+from urlnorm.readers.notes import ReadNotes
 from urlnorm.targets import COMPLETE_PROPERTY, INPUTS_PROPERTY, RUN_PROPERTY, Layout, Target
 
 LEDGER = "_urlnorm"

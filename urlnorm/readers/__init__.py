@@ -28,8 +28,8 @@ from urlnorm.choices import InputError
 from urlnorm.core import errors
 from urlnorm.core.percent import ESCAPED_BYTE
 from urlnorm.lazy import LazyModule
-from urlnorm.lines import CHUNK_BYTES, decoded, invalid_utf8_rows, line_chunks
-from urlnorm.read_notes import LINE_ERROR, ReadNotes
+from urlnorm.readers.lines import CHUNK_BYTES, decoded, invalid_utf8_rows, line_chunks
+from urlnorm.readers.notes import LINE_ERROR, ReadNotes
 
 if TYPE_CHECKING:
     import pyarrow.compute as pc

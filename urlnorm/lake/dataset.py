@@ -20,8 +20,8 @@ from urllib.parse import unquote
 
 import polars as pl
 
-from urlnorm import storage
 from urlnorm.choices import InputError
+from urlnorm.lake import storage
 
 # Files and folders whose name starts with these are not data (Spark's and Hive's convention,
 # which Polars follows): markers, ledgers, checksums, a writer's temporary folders.

@@ -2,7 +2,7 @@
 
 The rows are counted as Polars' streaming engine reads them (a pass-through batch function
 right after the scan), so the bar moves with the real work, deduplication included. The bar
-is drawn on standard error (:mod:`urlnorm.progress_bar`), and only when standard error is a
+is drawn on standard error (:mod:`urlnorm.command.progress_bar`), and only when standard error is a
 terminal; otherwise neither the bar's library (a twentieth of a second to import) nor the
 total (a pass over a text file) is loaded.
 """
@@ -46,7 +46,7 @@ def rows(label: str, total: Callable[[], int | None], *, quiet: bool = False) ->
     if quiet or not sys.stderr.isatty():
         yield Unshown()
         return
-    from urlnorm import progress_bar
+    from urlnorm.command import progress_bar
 
     with progress_bar.shown(label, total()) as counter:
         yield counter

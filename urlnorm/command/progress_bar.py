@@ -1,4 +1,4 @@
-"""The progress bar a terminal shows (see :mod:`urlnorm.progress`), drawn by `rich`."""
+"""The progress bar a terminal shows (see :mod:`urlnorm.command.progress`), drawn by `rich`."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ class RowCounter:
     def track(self, frame: pl.LazyFrame) -> pl.LazyFrame:
         """``frame`` with its rows counted as the streaming engine reads them.
 
-        Only a shown bar has a counter (:func:`urlnorm.progress.rows` decides): a frame-level
-        batch function costs the streaming engine about a tenth of a cheap job.
+        Only a shown bar has a counter (:func:`urlnorm.command.progress.rows` decides): a
+        frame-level batch function costs the streaming engine about a tenth of a cheap job.
         """
         schema = frame.collect_schema()
         return frame.map_batches(self, schema=schema, streamable=True)

@@ -4,7 +4,7 @@ Each is the one implementation of a column function (:mod:`urlnorm.functions`) f
 front-end: the Polars namespaces map it over batches, :mod:`urlnorm.arrow` and the SQL
 functions call it on a view of an Arrow array. A second URL column (``join``'s base) comes as
 a Series of the same length or one string. The work itself is in :mod:`urlnorm.engine` and
-:mod:`urlnorm.analytics`, which choose the kernel or the core.
+:mod:`urlnorm.engine.analytics`, which choose the kernel or the core.
 """
 
 from __future__ import annotations
@@ -16,28 +16,38 @@ from typing import Any
 
 import polars as pl
 
-from urlnorm import analytics, engine, native, url_parts
-from urlnorm.analytics import PslFile
+from urlnorm import engine, native
 from urlnorm.core import outputs, percent
 from urlnorm.core.filters import Filters
 from urlnorm.core.profiles import Profile
 from urlnorm.core.providers import Provider
+from urlnorm.engine import analytics, url_parts
+from urlnorm.engine.analytics import PslFile
 from urlnorm.functions import ColumnFunction
 
 Other = pl.Series | str
 # Batch functions that serve several column functions, told which by its name.
 _SHARED = ("domain_part", "component", "url_part", "percent_coding")
-_DTYPES: dict[str, pl.DataType] = {
-    "str": pl.String(),
-    "bool": pl.Boolean(),
-    "u16": pl.UInt16(),
-    "u32": pl.UInt32(),
-    "u64": pl.UInt64(),
-    "list[str]": pl.List(pl.String()),
-    "params": analytics.PARAMS_DTYPE,
-    "record": engine.SPLIT_DTYPE,
-    "cc_index": analytics.CC_INDEX_DTYPE,
-}
+
+
+@cache
+def _dtypes() -> dict[str, pl.DataType]:
+    """Each output kind's Polars type.
+
+    Made on first use: the engine and analytics modules that define some of them may still
+    be loading when this one is imported (Polars' own import brings in the ``url`` namespace).
+    """
+    return {
+        "str": pl.String(),
+        "bool": pl.Boolean(),
+        "u16": pl.UInt16(),
+        "u32": pl.UInt32(),
+        "u64": pl.UInt64(),
+        "list[str]": pl.List(pl.String()),
+        "params": analytics.PARAMS_DTYPE,
+        "record": engine.SPLIT_DTYPE,
+        "cc_index": analytics.CC_INDEX_DTYPE,
+    }
 
 
 @cache
@@ -56,7 +66,7 @@ def dtype(function: ColumnFunction, params: Mapping[str, Any]) -> pl.DataType:
     """
     if function.returns == "fields":
         return parse_dtype(params["fields"])
-    return _DTYPES[function.returns]
+    return _dtypes()[function.returns]
 
 
 def _column(result: engine.Result, name: str, series: pl.Series, strict: bool) -> pl.Series:
@@ -292,7 +302,18 @@ def origin(series: pl.Series) -> pl.Series:
     return analytics.origins(series)
 
 
-error = engine.error_codes
+def error(
+    series: pl.Series,
+    profile: str | Profile | None = None,
+    mode: str = "whatwg",
+    invalid_utf8: str = "error",
+) -> pl.Series:
+    """Each row's error code: of ``normalize`` by ``profile``, or of ``split`` in ``mode``."""
+    if profile is None:
+        result = engine.split(series, mode, invalid_utf8=invalid_utf8)
+    else:
+        result = engine.normalize(series, profile, invalid_utf8=invalid_utf8)
+    return result.errors.alias(series.name)
 
 
 def is_valid(

@@ -12,7 +12,6 @@ install) the core runs once per distinct value: the same results, by the same re
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -31,15 +30,15 @@ from urlnorm.core.resolve import join as core_join
 from urlnorm.core.split import MODES as SPLIT_MODES
 from urlnorm.core.split import split as core_split
 from urlnorm.core.surt import surt as core_surt
+from urlnorm.engine.result import Result
 from urlnorm.lazy import LazyModule
-from urlnorm.result import Result
 
 if TYPE_CHECKING:
     import pyarrow as pa
 else:
     pa = LazyModule("pyarrow")
 
-RECORD_FIELDS = tuple(f.name for f in fields(URL))
+RECORD_FIELDS = outputs.RECORD_FIELDS
 RECORD_SCHEMA: dict[str, pl.DataType] = {
     name: pl.UInt16() if name == "port" else pl.String() for name in RECORD_FIELDS
 }
@@ -469,20 +468,6 @@ def record_struct(result: Result, series: pl.Series) -> pl.Series:
     valid = series.is_not_null() & result.errors.is_null()
     frame = pl.DataFrame({"record": result.frame.to_struct(), "valid": valid})
     return frame.select(pl.when("valid").then("record")).to_series().alias(series.name)
-
-
-def error_codes(
-    series: pl.Series,
-    profile: str | Profile | None = None,
-    mode: str = "whatwg",
-    invalid_utf8: str = "error",
-) -> pl.Series:
-    """Each row's error code: of ``normalize`` by ``profile``, or of ``split`` in ``mode``."""
-    if profile is None:
-        result = split(series, mode, invalid_utf8=invalid_utf8)
-    else:
-        result = normalize(series, profile, invalid_utf8=invalid_utf8)
-    return result.errors.alias(series.name)
 
 
 def raise_first_error(errors: pl.Series, series: pl.Series) -> None:

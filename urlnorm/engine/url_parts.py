@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from urlnorm import analytics, engine
+from urlnorm import engine
 from urlnorm.core.url_parts import WWW
+from urlnorm.engine import analytics
 
 _FIELDS = ("normalized", "scheme", "host", "port", "path", "query", "fragment", "registered_domain")
 _ROW = "__urlnorm_row"

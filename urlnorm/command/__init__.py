@@ -1,0 +1,1 @@
+"""The command line's helpers: its progress display and its HTML report."""

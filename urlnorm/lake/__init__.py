@@ -1,0 +1,1 @@
+"""The lake layer: inputs, object stores, table commits, outputs' runs, seen keys."""
