@@ -95,21 +95,21 @@ def _scan(source: Source, files: Sequence[str], column: str, notes: ReadNotes) -
         return pl.scan_iceberg(source.base, catalog=tables.catalog(source.catalog))
     if source.format == "parquet":
         return dataset.scan_parquet(source, tuple(files))
-    from urlnorm import readers  # pyarrow and NumPy, which a Parquet job never needs
+    from urlnorm.readers import formats  # pyarrow and NumPy, which a Parquet job never needs
 
     if source.kind == "stdin":
-        return readers.scan("-", source.format, column, notes)
+        return formats.scan("-", source.format, column, notes)
     frames = [_scan_lines(source, f, column, notes) for f in files]
     return frames[0] if len(frames) == 1 else pl.concat(frames, how="diagonal_relaxed")
 
 
 def _scan_lines(source: Source, file: str, column: str, notes: ReadNotes) -> pl.LazyFrame:
     """One line-format file, a remote one through a local copy, with its partition columns."""
-    from urlnorm import readers
+    from urlnorm.readers import formats
 
     local = storage.fetched(file, source.options) if storage.is_remote(file) else file
     mine = notes if len(source.files) == 1 else notes.of(file)
-    frame = readers.scan(local, source.format, column, mine)
+    frame = formats.scan(local, source.format, column, mine)
     values = dataset.partition_values(source.base, file)
     return frame.with_columns(pl.lit(v, pl.String).alias(k) for k, v in values.items())
 
