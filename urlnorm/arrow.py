@@ -28,7 +28,8 @@ from urlnorm.functions import FUNCTIONS, ColumnFunction, bound, signature
 ArrowStrings: TypeAlias = "pa.Array | pa.ChunkedArray"
 
 
-def _series(array: ArrowStrings) -> pl.Series:
+def series_of(array: ArrowStrings) -> pl.Series:
+    """An Arrow array as a Polars Series (no copy where Arrow allows)."""
     series = pl.from_arrow(array)
     assert isinstance(series, pl.Series)
     return series
@@ -145,8 +146,8 @@ def _function(function: ColumnFunction) -> Callable[..., pa.Array]:
         params = bound(sig, args, kwargs)
         run = batch.runner(function)
         if second is not None and not isinstance(params[second.name], str):
-            params[second.name] = _series(params[second.name])
-        return _arrow(run(_series(array), **params))
+            params[second.name] = series_of(params[second.name])
+        return _arrow(run(series_of(array), **params))
 
     call.__name__ = call.__qualname__ = function.name
     call.__doc__ = function.doc

@@ -51,7 +51,7 @@ def _task_threads() -> int:
 def _analytics(name: str, urls: pa.Array) -> pa.Array:
     """One column function of the URL alone over a batch, with its defaults."""
     function = functions.function(name)
-    return sql.arrow_of(batch.runner(function)(sql.series_of(urls), **function.defaults()))
+    return sql.arrow_of(batch.runner(function)(arrow.series_of(urls), **function.defaults()))
 
 
 def _batch_columns(
@@ -292,7 +292,7 @@ def _column_function(function: functions.ColumnFunction) -> Callable[..., Column
 
         def on_batch(*arrays: pa.Array) -> pa.Array:
             run = batch.runner(function)
-            return sql.arrow_of(run(*(sql.series_of(a) for a in arrays), **params))
+            return sql.arrow_of(run(*(arrow.series_of(a) for a in arrays), **params))
 
         returns = spark_type(batch.dtype(function, params))
         return _arrow_udf(on_batch, len(columns), returns)(*columns)

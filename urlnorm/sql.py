@@ -26,6 +26,7 @@ import polars as pl
 import pyarrow as pa
 
 from urlnorm import engine
+from urlnorm.arrow import series_of
 from urlnorm.engine import batch
 from urlnorm.functions import FUNCTIONS as COLUMN_FUNCTIONS
 from urlnorm.functions import ColumnFunction, Parameter
@@ -80,13 +81,6 @@ def sql_type(
         field.format(f.name, sql_type(f.dtype, names, struct, field, array)) for f in dtype.fields
     )
     return struct.format(", ".join(listed))
-
-
-def series_of(column: pa.Array) -> pl.Series:
-    """An Arrow array as a Polars Series (no copy where Arrow allows)."""
-    series = pl.from_arrow(column)
-    assert isinstance(series, pl.Series)
-    return series
 
 
 def arrow_of(series: pl.Series) -> pa.Array:
