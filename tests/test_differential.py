@@ -436,6 +436,43 @@ def test_url_parts_match_core_on_the_corpora() -> None:
     check_url_parts(values[::4])  # a quarter: twelve functions on two paths, row by row
 
 
+# ---- one record field a column: the split asks the kernel for that field alone ----------------
+
+RECORD_FUNCTIONS = ("scheme", "port", "path", "query", "fragment")
+
+
+def _core_field(value: str | None, name: str, mode: str) -> Any:
+    from urlnorm.core.errors import URLError
+    from urlnorm.core.split import split as core_split
+
+    try:
+        return None if value is None else getattr(core_split(value, mode), name)
+    except URLError:
+        return None
+
+
+def check_record_functions(values: list[str | None]) -> None:
+    series = pl.Series("u", values, dtype=pl.String)
+    for mode in ("whatwg", "generic"):
+        for name in RECORD_FUNCTIONS:
+            column = getattr(series.url, name)(mode).to_list()
+            core = [_core_field(v, name, mode) for v in values]
+            mismatched = [(v, c, e) for v, c, e in zip(values, column, core, strict=True) if c != e]
+            assert not mismatched, (mode, name, mismatched[:5])
+
+
+def test_record_functions_match_core_on_edges_and_wpt() -> None:
+    """Fields of the authority come from a parse as far as the port: same fields, same errors."""
+    values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]
+    check_record_functions(PART_EDGES + values)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(EDGE_URL | COLUMN_VALUE, max_size=40))
+def test_record_functions_match_core_on_generated_urls(values: list[str | None]) -> None:
+    check_record_functions(values)
+
+
 # ---- components encoded and decoded: any text, kernel against core ---------------------------
 
 COMPONENTS = [

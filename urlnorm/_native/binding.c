@@ -226,7 +226,7 @@ static const char *const FILTER_FIELDS[] = {"max_length", "max_depth", "max_repe
                                             "calendar_keys", "local_names", "blocks", NULL};
 static const char *const NO_FIELDS[] = {NULL};
 static const char *const NORMALIZE_FIELDS[] = {"profile", NULL};
-static const char *const SPLIT_FIELDS[] = {"generic", NULL};
+static const char *const SPLIT_FIELDS[] = {"generic", "to_port", NULL};
 static const char *const JOIN_FIELDS[] = {"join_mode", NULL};
 static const char *const SURT_FIELDS[] = {"profile", "with_scheme", "trailing_comma", NULL};
 static const char *const HOST_FIELDS[] = {"host_column", "psl_table", NULL};
@@ -235,6 +235,7 @@ static const char *const SELECT_FIELDS[] = {"keep", "names", NULL};
 static const char *const PARSE_FIELDS[] = {"profile", "outputs", "with_scheme", "trailing_comma", "psl_table", NULL};
 static const char *const UNWRAP_FIELDS[] = {"wrappers", NULL};
 static const char *const COMPONENT_FIELDS[] = {"component_mode", NULL};
+static const char *const URL_PART_FIELDS[] = {"url_part", "psl_table", NULL};
 static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_NORMALIZE] = NORMALIZE_FIELDS, [UN_OP_NORMALIZE_RECORD] = NORMALIZE_FIELDS,
     [UN_OP_SPLIT] = SPLIT_FIELDS,         [UN_OP_JOIN] = JOIN_FIELDS,
@@ -242,7 +243,7 @@ static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_QUERY] = QUERY_FIELDS,         [UN_OP_PATH_SEGMENTS] = NO_FIELDS,
     [UN_OP_SELECT_PARAMS] = SELECT_FIELDS, [UN_OP_PARSE] = PARSE_FIELDS,
     [UN_OP_FILTER] = FILTER_FIELDS,       [UN_OP_UNWRAP] = UNWRAP_FIELDS,
-    [UN_OP_COMPONENT] = COMPONENT_FIELDS,
+    [UN_OP_COMPONENT] = COMPONENT_FIELDS, [UN_OP_URL_PART] = URL_PART_FIELDS,
 };
 
 static Py_ssize_t count_names(const char *const *names) {
@@ -410,7 +411,7 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
     case UN_OP_NORMALIZE_RECORD:
         b->profile = prof;
         return profile_from(field(option, "profile"), prof);
-    case UN_OP_SPLIT: return bool_field(option, "generic", &b->generic);
+    case UN_OP_SPLIT: return bool_field(option, "generic", &b->generic) < 0 ? -1 : bool_field(option, "to_port", &b->to_port);
     case UN_OP_HOST:
         if (int_field(option, "host_column", &b->host_column) < 0 || int_field(option, "psl_table", &b->psl_table) < 0) return -1;
         if (b->host_column < 0 || b->host_column >= UN_N_HOST_COLUMNS) return PyErr_SetString(PyExc_ValueError, "unknown host column"), -1;
@@ -418,7 +419,7 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
     case UN_OP_QUERY:
         if (int_field(option, "query_mode", &b->query_mode) < 0 || bytes_field(option, "name", (const char **)&b->name, &b->name_len) < 0)
             return -1;
-        if (b->query_mode < UN_QUERY_PAIRS || b->query_mode > UN_QUERY_FIRST) return PyErr_SetString(PyExc_ValueError, "unknown query mode"), -1;
+        if (b->query_mode < 0 || b->query_mode >= UN_N_QUERY_MODES) return PyErr_SetString(PyExc_ValueError, "unknown query mode"), -1;
         return 0;
     case UN_OP_SELECT_PARAMS:
         if (bool_field(option, "keep", &b->keep) < 0 || bytes_field(option, "names", &b->params.names, &len) < 0) return -1;
@@ -432,6 +433,10 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
         if (b->component_mode < 0 || b->component_mode >= UN_N_COMPONENT_MODES)
             return PyErr_SetString(PyExc_ValueError, "unknown component mode"), -1;
         return 0;
+    case UN_OP_URL_PART:
+        if (int_field(option, "url_part", &b->url_part) < 0 || int_field(option, "psl_table", &b->psl_table) < 0) return -1;
+        if (b->url_part < 0 || b->url_part >= UN_N_URL_PARTS) return PyErr_SetString(PyExc_ValueError, "unknown URL part"), -1;
+        return psl_table_in_range(b->psl_table) ? 0 : -1;
     default: return 0;
     }
 }
@@ -632,6 +637,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "JOIN_MODES", names_tuple(UN_JOIN_MODE_NAMES, UN_N_JOIN_MODES)) < 0 ||
         PyModule_AddObject(m, "QUERY_MODES", names_tuple(UN_QUERY_MODE_NAMES, UN_N_QUERY_MODES)) < 0 ||
         PyModule_AddObject(m, "COMPONENT_MODES", names_tuple(UN_COMPONENT_MODE_NAMES, UN_N_COMPONENT_MODES)) < 0 ||
+        PyModule_AddObject(m, "URL_PARTS", names_tuple(UN_URL_PART_NAMES, UN_N_URL_PARTS)) < 0 ||
         PyModule_AddObject(m, "UTF8_MODES", names_tuple(UN_UTF8_MODE_NAMES, UN_N_UTF8_MODES)) < 0 ||
         PyModule_AddObject(m, "PARSE_COLUMNS", names_tuple(UN_PARSE_COLUMN_NAMES, UN_PARSE_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "HOST_COLUMNS", host_columns()) < 0 ||

@@ -41,10 +41,10 @@ const char *const UN_OP_NAMES[UN_N_OPS] = {
     [UN_OP_NORMALIZE_RECORD] = "normalize_record", [UN_OP_SURT] = "surt", [UN_OP_HOST] = "host",
     [UN_OP_QUERY] = "query", [UN_OP_PATH_SEGMENTS] = "path_segments",
     [UN_OP_SELECT_PARAMS] = "select_params", [UN_OP_PARSE] = "parse", [UN_OP_FILTER] = "filter", [UN_OP_UNWRAP] = "unwrap",
-    [UN_OP_COMPONENT] = "component",
+    [UN_OP_COMPONENT] = "component", [UN_OP_URL_PART] = "url_part",
 };
 const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES] = {
-    [UN_QUERY_PAIRS] = "pairs", [UN_QUERY_ALL] = "all", [UN_QUERY_FIRST] = "first",
+    [UN_QUERY_PAIRS] = "pairs", [UN_QUERY_ALL] = "all", [UN_QUERY_FIRST] = "first", [UN_QUERY_NAMES] = "names",
 };
 const char *const UN_UTF8_MODE_NAMES[UN_N_UTF8_MODES] = {
     [UN_UTF8_TEXT] = "text", [UN_UTF8_ERROR] = "error", [UN_UTF8_ENCODE] = "encode",
@@ -96,7 +96,8 @@ void un_ctx_free(un_ctx *c) {
 static int wants(const un_batch *b, int output) { return b->op == UN_OP_PARSE && (b->outputs >> output & 1u); }
 int un_record_out(const un_batch *b) { return b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD || wants(b, UN_OUT_RECORD); }
 int un_list_out(const un_batch *b) {
-    return b->op == UN_OP_PATH_SEGMENTS || (b->op == UN_OP_QUERY && b->query_mode != UN_QUERY_FIRST);
+    return b->op == UN_OP_PATH_SEGMENTS || (b->op == UN_OP_QUERY && b->query_mode != UN_QUERY_FIRST) ||
+           (b->op == UN_OP_URL_PART && un_url_part_is_list(b->url_part));
 }
 int un_text_columns(const un_batch *b) {
     if (b->op == UN_OP_QUERY && b->query_mode == UN_QUERY_PAIRS) return 2;
@@ -229,17 +230,19 @@ static void emit_query(const un_batch *b, un_result *r, worker *w, int64_t row) 
     const un_url *u = &w->url;
     const uint8_t *q = u->has_query ? u->query.data : NULL;
     size_t n = u->has_query ? u->query.len : 0;
-    int found = 0;
+    int found = 0, by_name = b->query_mode == UN_QUERY_ALL || b->query_mode == UN_QUERY_FIRST;
     for (un_form_pair pair; un_next_form_pair(&q, &n, &pair);) {
-        if (b->query_mode != UN_QUERY_PAIRS && !un_form_name_is(&pair, b->name, b->name_len, &w->ctx.scratch, &w->ctx.scratch2)) continue;
-        if (b->query_mode == UN_QUERY_PAIRS) {
+        if (by_name && !un_form_name_is(&pair, b->name, b->name_len, &w->ctx.scratch, &w->ctx.scratch2)) continue;
+        if (!by_name) {
             size_t start = r->data.len;
             un_form_decode(&r->data, pair.name, pair.name_len, &w->ctx.scratch);
             commit(&r->text[0], r, start);
         }
-        size_t start = r->data.len;
-        un_form_decode(&r->data, pair.value, pair.value_len, &w->ctx.scratch);
-        commit(&r->text[b->query_mode == UN_QUERY_PAIRS], r, start);
+        if (b->query_mode != UN_QUERY_NAMES) {
+            size_t start = r->data.len;
+            un_form_decode(&r->data, pair.value, pair.value_len, &w->ctx.scratch);
+            commit(&r->text[b->query_mode == UN_QUERY_PAIRS], r, start);
+        }
         found = 1;
         if (b->query_mode == UN_QUERY_FIRST) break;
     }
@@ -252,6 +255,42 @@ static void emit_segments(un_result *r, const un_url *u, int64_t row) {
     size_t at = 0, start, len;
     while (un_next_segment(u->path.data, u->path.len, &at, &start, &len)) put_bytes(&r->text[0], r, u->path.data + start, len);
     end_list(r, row, 1);
+}
+
+/* The levels of the row's hierarchy (core url_parts.hierarchy, path_hierarchy): views of its
+ * one href, each a prefix of it or of its path; none for an opaque path. */
+static void emit_levels(const un_batch *b, un_result *r, const un_url *u, int64_t row) {
+    size_t at[UN_N_FIELDS], start = r->data.len, level = 0, end;
+    if (!un_opaque_path(u)) {
+        un_serialize_spans(u, &r->data, at);
+        size_t path = at[UN_FIELD_PATH];
+        while (!r->data.failed && un_next_level(u, &level, &end)) {
+            if (b->url_part == UN_URL_PART_HIERARCHY) un_builder_view(&r->text[0], &r->data, start, path + end - start);
+            else if (end != 1 || r->data.data[path] != '/') un_builder_view(&r->text[0], &r->data, path, end);
+        }
+    }
+    end_list(r, row, 1);
+}
+
+/* The registered domain, as the host when that is "www." and it (core url_parts). */
+static void emit_registered_with_www(const un_batch *b, un_result *r, worker *w) {
+    const un_url *u = &w->url;
+    if (!has_part(w, b->psl_table, UN_PART_REGISTERED)) {
+        un_builder_null(&r->text[0]);
+        return;
+    }
+    const uint8_t *domain = w->name.data + w->parts.start[UN_PART_REGISTERED];
+    size_t n = w->parts.len[UN_PART_REGISTERED];
+    int with_www = un_host_has_www(u) && u->host.len == n + 4 && memcmp(u->host.data + 4, domain, n) == 0;
+    put_bytes(&r->text[0], r, with_www ? u->host.data : domain, with_www ? u->host.len : n);
+}
+
+static void emit_url_part(const un_batch *b, un_result *r, worker *w, int64_t row) {
+    size_t start = r->data.len;
+    if (un_url_part_is_list(b->url_part)) emit_levels(b, r, &w->url, row);
+    else if (b->url_part == UN_URL_PART_REGISTERED_DOMAIN_WITH_WWW) emit_registered_with_www(b, r, w);
+    else if (un_url_part(&w->url, b->url_part, &r->data)) commit(&r->text[0], r, start);
+    else un_builder_null(&r->text[0]);
 }
 
 /* A filter reason's name (UN_FILTER_*), or null for none. */
@@ -300,6 +339,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_HOST: emit_host(b, r, w); return;
     case UN_OP_QUERY: emit_query(b, r, w, row); return;
     case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;
+    case UN_OP_URL_PART: emit_url_part(b, r, w, row); return;
     case UN_OP_FILTER: emit_reason(r, un_filter_reason(u, &b->filters, &w->ctx.scratch)); return;
     case UN_OP_SELECT_PARAMS:
     case UN_OP_UNWRAP:
@@ -336,8 +376,12 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
     case UN_OP_SURT:
     case UN_OP_PARSE: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
     case UN_OP_SPLIT:
-        return b->generic ? un_split_generic(p, n, &w->url) : un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
+        if (b->generic) return un_split_generic(p, n, &w->url);
+        return b->to_port ? un_whatwg_parse_host(&w->ctx, p, n, &w->url) : un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
     case UN_OP_HOST: return un_whatwg_parse_host(&w->ctx, p, n, &w->url);
+    case UN_OP_URL_PART:
+        if (un_url_part_of_authority(b->url_part)) return un_whatwg_parse_host(&w->ctx, p, n, &w->url);
+        return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
     case UN_OP_QUERY:
     case UN_OP_PATH_SEGMENTS:
     case UN_OP_FILTER: return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);

@@ -29,18 +29,20 @@ extern const char *const UN_PARSE_COLUMN_NAMES[UN_PARSE_COLUMNS];
  * last rules only Python has; SURT emits the normalised URL's SURT key. */
 /* HOST parses a URL as far as its host and emits one of: the host, its type, or one of its
  * Public Suffix List parts (UN_HOST_*). QUERY emits the query's form-urlencoded pairs (a list a row:
- * keys and values), every value of one name (a list), or its first value. PATH_SEGMENTS emits
+ * keys and values), every value of one name (a list), its first value, or every name (a list). PATH_SEGMENTS emits
  * the path's segments (a list a row). SELECT_PARAMS keeps or drops parameters by raw key in
- * the text as written. */
+ * the text as written. URL_PART emits a part of the href or the href cut short (UN_URL_PART_*), or
+ * for a hierarchy its levels (a list a row). */
 typedef enum {
     UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_HOST,
-    UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_OP_PARSE, UN_OP_FILTER, UN_OP_UNWRAP, UN_OP_COMPONENT, UN_N_OPS,
+    UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_OP_PARSE, UN_OP_FILTER, UN_OP_UNWRAP, UN_OP_COMPONENT,
+    UN_OP_URL_PART, UN_N_OPS,
 } un_op;
 extern const char *const UN_OP_NAMES[UN_N_OPS];
 
 /* The host, its type, a Public Suffix List part, or its site (the registered domain, else the host). */
 enum { UN_HOST_TEXT, UN_HOST_TYPE, UN_HOST_PARTS, UN_HOST_SITE = UN_HOST_PARTS + UN_N_PARTS, UN_N_HOST_COLUMNS };
-enum { UN_QUERY_PAIRS, UN_QUERY_ALL, UN_QUERY_FIRST, UN_N_QUERY_MODES };
+enum { UN_QUERY_PAIRS, UN_QUERY_ALL, UN_QUERY_FIRST, UN_QUERY_NAMES, UN_N_QUERY_MODES };
 extern const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES];
 /* How a batch's input is read: text (UTF-8 by Arrow's guarantee), or binary whose rows that
  * are not UTF-8 are errors, or have their bad bytes percent-encoded. */
@@ -56,6 +58,7 @@ typedef struct {
     const un_profile *profile; /* UN_OP_NORMALIZE, NORMALIZE_RECORD, SURT, PARSE */
     unsigned outputs;          /* UN_OP_PARSE: a bit for each UN_OUT_* asked for */
     int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
+    int to_port;               /* UN_OP_SPLIT (whatwg): parse only as far as the port */
     int join_mode;             /* UN_OP_JOIN */
     int with_scheme, trailing_comma; /* UN_OP_SURT, UN_OP_PARSE */
     int psl_table;                   /* UN_OP_HOST, UN_OP_PARSE: the Public Suffix List table */
@@ -68,6 +71,7 @@ typedef struct {
     un_filters filters;              /* UN_OP_FILTER */
     un_params wrappers;              /* UN_OP_UNWRAP: the redirect wrappers' table */
     int component_mode;              /* UN_OP_COMPONENT: UN_ENCODE_* or UN_DECODE_* */
+    int url_part;                    /* UN_OP_URL_PART: UN_URL_PART_* */
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
     un_column input;

@@ -168,18 +168,28 @@ def _on_core(
     return Result(frame, codes, text.drop_nulls().len())
 
 
-def _record(url: URL) -> dict[str, Any]:
-    return {name: getattr(url, name) for name in RECORD_FIELDS}
+def _fields(url: URL, fields: tuple[str, ...]) -> dict[str, Any]:
+    return {name: getattr(url, name) for name in fields}
 
 
-def split(series: pl.Series, mode: str = "whatwg", *, invalid_utf8: str = "error") -> Result:
-    """Split a column into the URL record's columns (:func:`urlnorm.split` per row)."""
+def split(
+    series: pl.Series,
+    mode: str = "whatwg",
+    *,
+    invalid_utf8: str = "error",
+    fields: tuple[str, ...] = RECORD_FIELDS,
+) -> Result:
+    """Split a column into the URL record's columns ``fields`` (:func:`urlnorm.split` per row).
+
+    Only the fields asked for leave the kernel: one field of a record costs one column.
+    """
     if mode not in SPLIT_MODES:
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
     encode = _check_utf8_option(invalid_utf8)
+    schema = {name: RECORD_SCHEMA[name] for name in fields}
     return _twins(
-        lambda: native.split(series, mode, RECORD_FIELDS, encode_invalid_utf8=encode),
-        lambda: _on_core(series, lambda v: _record(core_split(v, mode)), RECORD_SCHEMA, encode),
+        lambda: native.split(series, mode, fields, encode_invalid_utf8=encode),
+        lambda: _on_core(series, lambda v: _fields(core_split(v, mode), fields), schema, encode),
     )
 
 

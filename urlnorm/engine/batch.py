@@ -206,12 +206,14 @@ def host(series: pl.Series, mode: str = "whatwg") -> pl.Series:
 
 def component(series: pl.Series, function: str, mode: str = "whatwg") -> pl.Series:
     """The record field named as the column function is, from the split in ``mode``."""
-    return engine.split(series, mode).frame.get_column(function).alias(series.name)
+    return engine.split(series, mode, fields=(function,)).frame.to_series().alias(series.name)
 
 
 def url_part(series: pl.Series, function: str) -> pl.Series:
     """The part of each URL's serialisation named as the column function is."""
-    return getattr(url_parts, function)(series)  # type: ignore[no-any-return]
+    if function == "query_param_names":
+        return url_parts.query_param_names(series)
+    return url_parts.part(series, function)
 
 
 def percent_coding(series: pl.Series, function: str) -> pl.Series:

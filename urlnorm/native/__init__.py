@@ -31,6 +31,7 @@ from urlnorm.native.operations import (
     split,
     surt,
     unwrap_redirects,
+    url_part,
 )
 from urlnorm.native.profiles import NativeProfile, native_prefix, native_profile
 from urlnorm.native.slicing import configured_threads, set_threads, threads, threads_per_call
@@ -66,4 +67,5 @@ __all__ = [
     "threads",
     "threads_per_call",
     "unwrap_redirects",
+    "url_part",
 ]

@@ -187,11 +187,20 @@ def _parse_op(
     return Op("parse", option, encode, answerer(profile), psl)
 
 
+_AUTHORITY_FIELDS = ("scheme", "username", "password", "host", "port")
+
+
 def split(
     column: Column, mode: str, fields: tuple[str, ...], *, encode_invalid_utf8: bool = False
 ) -> Result:
-    """Split every row into the URL record's columns ``fields`` (:func:`urlnorm.split`)."""
-    op = Op("split", {"generic": mode == "generic"}, encode_invalid_utf8, answerer(None))
+    """Split every row into the URL record's columns ``fields`` (:func:`urlnorm.split`).
+
+    Fields of the scheme and authority alone are read from a parse as far as the port, which
+    gives the same fields and validity (no later state of the URL Standard's parser fails).
+    """
+    to_port = mode == "whatwg" and set(fields) <= set(_AUTHORITY_FIELDS)
+    option = {"generic": mode == "generic", "to_port": to_port}
+    op = Op("split", option, encode_invalid_utf8, answerer(None))
     return _finish(op, column, fields, one_chunk=False)
 
 
@@ -218,7 +227,7 @@ def query(column: Column, mode: str, name: str = "") -> pl.Series:
     """Each valid row's query as form-urlencoded pairs (URL Standard §5.1, core form_pairs).
 
     ``pairs``: a list of ``{key, value}``; ``all``: a list of the values named ``name``;
-    ``first``: the first of those, or null.
+    ``first``: the first of those, or null; ``names``: a list of the keys.
     """
     kernel = extension.loaded()
     option = {
@@ -238,6 +247,19 @@ def path_segments(column: Column) -> pl.Series:
     """Each valid row's path segments (core ``path.segments``), a list a row."""
     op = Op("path_segments", {}, answer=answerer(None))
     return _column(op, column)
+
+
+def url_part(column: Column, part: str) -> pl.Series:
+    """Each valid row's ``part`` of its href (core ``url_parts.<part>``), a list for a hierarchy.
+
+    The registered domain is read from the process's list with its private section, as
+    :func:`urlnorm.core.columns.host_column` does by default.
+    """
+    kernel = extension.loaded()
+    table = tables.psl_table(None, include_private=True)
+    option = {"url_part": kernel.URL_PARTS.index(part), "psl_table": table}
+    psl = "all" if part == "registered_domain_with_www" else None
+    return _column(Op("url_part", option, answer=answerer(None), psl=psl), column)
 
 
 def join(column: Column, base: Column, mode: str) -> tuple[Result, pl.Series]:

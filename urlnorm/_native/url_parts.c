@@ -1,0 +1,122 @@
+/* Parts of a URL's serialisation, and the URL cut short (core/url_parts.py).
+ *
+ * Every part is a span of the href (URL Standard §4.5) or two spans joined, found from where
+ * un_serialize_spans put each field: nothing is parsed or serialised again. The levels of a
+ * hierarchy are prefixes of the href, so the kernel hands them out as views of one
+ * serialisation. */
+#include <string.h>
+
+#include "urlnorm.h"
+
+const char *const UN_URL_PART_NAMES[UN_N_URL_PARTS] = {
+    [UN_URL_PART_NETLOC] = "netloc",
+    [UN_URL_PART_PATH_FULL] = "path_full",
+    [UN_URL_PART_QUERY_AND_FRAGMENT] = "query_and_fragment",
+    [UN_URL_PART_CUT_QUERY] = "cut_query",
+    [UN_URL_PART_CUT_FRAGMENT] = "cut_fragment",
+    [UN_URL_PART_CUT_QUERY_AND_FRAGMENT] = "cut_query_and_fragment",
+    [UN_URL_PART_DOMAIN_WITHOUT_WWW] = "domain_without_www",
+    [UN_URL_PART_CUT_WWW] = "cut_www",
+    [UN_URL_PART_REGISTERED_DOMAIN_WITH_WWW] = "registered_domain_with_www",
+    [UN_URL_PART_HIERARCHY] = "hierarchy",
+    [UN_URL_PART_PATH_HIERARCHY] = "path_hierarchy",
+};
+
+static const char WWW[] = "www.";
+#define WWW_LEN (sizeof WWW - 1)
+
+int un_url_part_is_list(int part) { return part == UN_URL_PART_HIERARCHY || part == UN_URL_PART_PATH_HIERARCHY; }
+
+int un_url_part_of_authority(int part) {
+    return part == UN_URL_PART_NETLOC || part == UN_URL_PART_DOMAIN_WITHOUT_WWW || part == UN_URL_PART_REGISTERED_DOMAIN_WITH_WWW;
+}
+
+/* Whether the host begins with a "www." label and has more after it (core _without_www). */
+int un_host_has_www(const un_url *u) {
+    return u->has_host && u->host.len > WWW_LEN && memcmp(u->host.data, WWW, WWW_LEN) == 0;
+}
+
+/* Where the href just written at out[start, end) has each piece: its '?' (or where it would
+ * be) and its '#' (or its end). */
+typedef struct {
+    size_t start, path, query_mark, fragment_mark, end;
+} href_spans;
+
+static href_spans spans_of(const un_url *u, const size_t at[UN_N_FIELDS], size_t start, size_t end) {
+    href_spans h = {.start = start, .path = at[UN_FIELD_PATH], .end = end};
+    h.fragment_mark = u->has_fragment ? at[UN_FIELD_FRAGMENT] - 1 : end;
+    h.query_mark = u->has_query ? at[UN_FIELD_QUERY] - 1 : h.fragment_mark;
+    return h;
+}
+
+/* out's bytes from start become [a, b) then [c, d) of themselves (each at or after start). */
+static void keep_spans(un_buf *out, size_t start, size_t a, size_t b, size_t c, size_t d) {
+    memmove(out->data + start, out->data + a, b - a);
+    memmove(out->data + start + (b - a), out->data + c, d - c);
+    out->len = start + (b - a) + (d - c);
+}
+
+/* The part's spans of the href; 0 where the part is null. */
+static int cut(const un_url *u, int part, const href_spans *h, un_buf *out) {
+    size_t s = h->start, e = h->end, none = h->end;
+    switch (part) {
+    case UN_URL_PART_NETLOC:
+        if (!u->has_host) return 0;
+        keep_spans(out, s, s + u->scheme.len + 3, h->path, none, none); /* after "scheme://" */
+        return 1;
+    case UN_URL_PART_PATH_FULL: keep_spans(out, s, h->path, e, none, none); return 1;
+    case UN_URL_PART_QUERY_AND_FRAGMENT:
+        if (!u->has_query && !u->has_fragment) return 0;
+        keep_spans(out, s, u->has_query ? h->query_mark + 1 : h->fragment_mark, e, none, none);
+        return 1;
+    case UN_URL_PART_CUT_QUERY: keep_spans(out, s, s, h->query_mark, h->fragment_mark, e); return 1;
+    case UN_URL_PART_CUT_FRAGMENT: keep_spans(out, s, s, h->fragment_mark, none, none); return 1;
+    case UN_URL_PART_CUT_QUERY_AND_FRAGMENT: keep_spans(out, s, s, h->query_mark, none, none); return 1;
+    default: return 0;
+    }
+}
+
+static int cut_www(const un_url *u, const size_t at[UN_N_FIELDS], size_t start, un_buf *out) {
+    if (un_host_has_www(u)) keep_spans(out, start, start, at[UN_FIELD_HOST], at[UN_FIELD_HOST] + WWW_LEN, out->len);
+    return 1;
+}
+
+static int domain_without_www(const un_url *u, un_buf *out) {
+    if (!u->has_host) return 0;
+    size_t skip = un_host_has_www(u) ? WWW_LEN : 0;
+    un_buf_put(out, u->host.data + skip, u->host.len - skip);
+    return 1;
+}
+
+int un_url_part(const un_url *u, int part, un_buf *out) {
+    if (part == UN_URL_PART_DOMAIN_WITHOUT_WWW) return domain_without_www(u, out);
+    size_t at[UN_N_FIELDS], start = out->len;
+    un_serialize_spans(u, out, at);
+    if (out->failed) return 0;
+    if (part == UN_URL_PART_CUT_WWW) return cut_www(u, at, start, out);
+    href_spans h = spans_of(u, at, start, out->len);
+    if (cut(u, part, &h, out)) return 1;
+    out->len = start;
+    return 0;
+}
+
+int un_opaque_path(const un_url *u) { return !u->has_host && !(u->path.len && u->path.data[0] == '/'); }
+
+/* The end of the next level after *at in the path and its "?query" (core _path_prefixes): after
+ * each run of '/' (a piece [^/]*\/+), at the path's end if no '/' ends it, then with the query. */
+int un_next_level(const un_url *u, size_t *at, size_t *end) {
+    const uint8_t *p = u->path.data;
+    size_t n = u->path.len, i = *at;
+    if (i < n) {
+        while (i < n && p[i] != '/') i++;
+        while (i < n && p[i] == '/') i++;
+        *at = *end = i;
+        return 1;
+    }
+    if (i == n && u->has_query) {
+        *at = n + 1;
+        *end = n + 1 + u->query.len;
+        return 1;
+    }
+    return 0;
+}
