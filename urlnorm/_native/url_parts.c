@@ -83,8 +83,9 @@ static int cut_www(const un_url *u, const size_t at[UN_N_FIELDS], size_t start, 
 
 static int domain_without_www(const un_url *u, un_buf *out) {
     if (!u->has_host) return 0;
-    size_t skip = un_host_has_www(u) ? WWW_LEN : 0;
-    un_buf_put(out, u->host.data + skip, u->host.len - skip);
+    /* An empty host has no memory to point into, so no offset is added to it. */
+    if (un_host_has_www(u)) un_buf_put(out, u->host.data + WWW_LEN, u->host.len - WWW_LEN);
+    else un_buf_put(out, u->host.data, u->host.len);
     return 1;
 }
 
