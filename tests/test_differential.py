@@ -461,6 +461,21 @@ def check_record_functions(values: list[str | None]) -> None:
             assert not mismatched, (mode, name, mismatched[:5])
 
 
+@pytest.mark.parametrize(
+    "fields", [("scheme", "username", "password", "port"), ("host", "query", "fragment"), ("path",)]
+)
+def test_a_split_of_some_fields_matches_core(fields: tuple[str, ...]) -> None:
+    """A split asked for some fields parses only as far as they need; rows and errors alike."""
+    values: list[str | None] = PART_EDGES + [c["input"] for c in load_wpt("urltestdata.json")]
+    result = urlnorm.engine.split(pl.Series("u", values, dtype=pl.String), fields=fields)
+    assert result.frame.columns == list(fields)
+    for name in fields:
+        core = [_core_field(v, name, "whatwg") for v in values]
+        assert result.frame.get_column(name).to_list() == core, name
+    invalid = [v is not None and _core_field(v, "scheme", "whatwg") is None for v in values]
+    assert result.errors.is_not_null().to_list() == invalid
+
+
 def test_record_functions_match_core_on_edges_and_wpt() -> None:
     """Fields of the authority come from a parse as far as the port: same fields, same errors."""
     values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]

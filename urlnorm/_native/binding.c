@@ -226,7 +226,7 @@ static const char *const FILTER_FIELDS[] = {"max_length", "max_depth", "max_repe
                                             "calendar_keys", "local_names", "blocks", NULL};
 static const char *const NO_FIELDS[] = {NULL};
 static const char *const NORMALIZE_FIELDS[] = {"profile", NULL};
-static const char *const SPLIT_FIELDS[] = {"generic", "to_port", NULL};
+static const char *const SPLIT_FIELDS[] = {"generic", "extent", NULL};
 static const char *const JOIN_FIELDS[] = {"join_mode", NULL};
 static const char *const SURT_FIELDS[] = {"profile", "with_scheme", "trailing_comma", NULL};
 static const char *const HOST_FIELDS[] = {"host_column", "psl_table", NULL};
@@ -411,7 +411,10 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
     case UN_OP_NORMALIZE_RECORD:
         b->profile = prof;
         return profile_from(field(option, "profile"), prof);
-    case UN_OP_SPLIT: return bool_field(option, "generic", &b->generic) < 0 ? -1 : bool_field(option, "to_port", &b->to_port);
+    case UN_OP_SPLIT:
+        if (bool_field(option, "generic", &b->generic) < 0 || int_field(option, "extent", &b->extent) < 0) return -1;
+        if (b->extent < 0 || b->extent >= UN_N_EXTENTS) return PyErr_SetString(PyExc_ValueError, "unknown parse extent"), -1;
+        return 0;
     case UN_OP_HOST:
         if (int_field(option, "host_column", &b->host_column) < 0 || int_field(option, "psl_table", &b->psl_table) < 0) return -1;
         if (b->host_column < 0 || b->host_column >= UN_N_HOST_COLUMNS) return PyErr_SetString(PyExc_ValueError, "unknown host column"), -1;
@@ -638,6 +641,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "QUERY_MODES", names_tuple(UN_QUERY_MODE_NAMES, UN_N_QUERY_MODES)) < 0 ||
         PyModule_AddObject(m, "COMPONENT_MODES", names_tuple(UN_COMPONENT_MODE_NAMES, UN_N_COMPONENT_MODES)) < 0 ||
         PyModule_AddObject(m, "URL_PARTS", names_tuple(UN_URL_PART_NAMES, UN_N_URL_PARTS)) < 0 ||
+        PyModule_AddObject(m, "PARSE_EXTENTS", names_tuple(UN_EXTENT_NAMES, UN_N_EXTENTS)) < 0 ||
         PyModule_AddObject(m, "UTF8_MODES", names_tuple(UN_UTF8_MODE_NAMES, UN_N_UTF8_MODES)) < 0 ||
         PyModule_AddObject(m, "PARSE_COLUMNS", names_tuple(UN_PARSE_COLUMN_NAMES, UN_PARSE_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "HOST_COLUMNS", host_columns()) < 0 ||

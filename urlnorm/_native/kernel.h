@@ -58,7 +58,7 @@ typedef struct {
     const un_profile *profile; /* UN_OP_NORMALIZE, NORMALIZE_RECORD, SURT, PARSE */
     unsigned outputs;          /* UN_OP_PARSE: a bit for each UN_OUT_* asked for */
     int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
-    int to_port;               /* UN_OP_SPLIT (whatwg): parse only as far as the port */
+    int extent;                /* UN_OP_SPLIT (whatwg): how far the parse goes, UN_EXTENT_* */
     int join_mode;             /* UN_OP_JOIN */
     int with_scheme, trailing_comma; /* UN_OP_SURT, UN_OP_PARSE */
     int psl_table;                   /* UN_OP_HOST, UN_OP_PARSE: the Public Suffix List table */

@@ -341,6 +341,13 @@ int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, u
  * those of the whole parse, since no later state can fail; path, query and fragment are left
  * empty. */
 int un_whatwg_parse_host(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
+/* The whole parse but the path, which is left empty: the query and fragment are those of the
+ * whole parse, since the path states stop at the first '?' or '#' and cannot fail. */
+int un_whatwg_parse_no_path(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
+/* How far a split parses (UN_EXTENT_NAMES): the whole URL, as far as its port, or all but
+ * its path. */
+enum { UN_EXTENT_WHOLE, UN_EXTENT_AUTHORITY, UN_EXTENT_NO_PATH, UN_N_EXTENTS };
+extern const char *const UN_EXTENT_NAMES[UN_N_EXTENTS];
 /* The parse followed by the percent rules (uppercase_percent_hex, decode_unreserved), which
  * it applies to the path, query and fragment as it writes them: the userinfo and host are
  * left to un_apply_percent_rules_to_authority. */

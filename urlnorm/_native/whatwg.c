@@ -609,7 +609,30 @@ const uint8_t *un_remove_whitespace(un_buf *out, const uint8_t *p, size_t *n) {
     return out->data;
 }
 
-enum { PARSE_TO_HOST = 1, PARSE_ESCAPES = 2 };
+enum { PARSE_TO_HOST = 1, PARSE_ESCAPES = 2, PARSE_NO_PATH = 4 };
+
+const char *const UN_EXTENT_NAMES[UN_N_EXTENTS] = {
+    [UN_EXTENT_WHOLE] = "whole", [UN_EXTENT_AUTHORITY] = "authority", [UN_EXTENT_NO_PATH] = "no_path",
+};
+
+/* The states from s on, one byte a step, until the input ends or a state at or after last. */
+static state run_states(parser *P, state s, state last) {
+    while (P->ptr <= P->n && s < last) {
+        s = step(P, s, P->ptr < P->n ? P->in[P->ptr] : END);
+        P->ptr++;
+    }
+    return s;
+}
+
+/* The path left empty: the path states (§4.4 path start, path, opaque path) stop at the first
+ * '?' or '#' after the authority and cannot fail, so the query or fragment starts there. */
+static state skip_path(parser *P) {
+    long i = P->ptr;
+    while (i < P->n && P->in[i] != '?' && P->in[i] != '#') i++;
+    P->ptr = i + 1;
+    if (i == P->n) return S_PATH;
+    return P->in[i] == '?' ? start_query(P) : start_fragment(P);
+}
 
 /* Flattened: the parse's helpers in other files (the host parser, the percent writers) are
  * inlined into it, which link-time optimisation alone does not do (4% of a clean row). */
@@ -618,14 +641,12 @@ __attribute__((flatten)) static int parse(un_ctx *c, const uint8_t *p, size_t n,
     const uint8_t *in = n ? un_remove_whitespace(&c->input, p, &n) : p;
     if (!in) return UN_ERR_MEMORY;
     parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .mark = -1, .seg_start = -1, .escapes = how & PARSE_ESCAPES};
-    state s = S_SCHEME_START;
     /* The states from S_PATH_START on (S_FAILED aside) cannot fail: they only percent-encode,
-     * so a parse for the host stops there. One comparison a step either way. */
-    state last = how & PARSE_TO_HOST ? S_PATH_START : S_FAILED;
-    while (P.ptr <= P.n && s < last) {
-        s = step(&P, s, P.ptr < P.n ? P.in[P.ptr] : END);
-        P.ptr++;
-    }
+     * so a parse for the host stops there, and one without the path goes on from its end. One
+     * comparison a step either way. */
+    state s = run_states(&P, S_SCHEME_START, how & (PARSE_TO_HOST | PARSE_NO_PATH) ? S_PATH_START : S_FAILED);
+    if (how & PARSE_NO_PATH && s >= S_PATH_START && s <= S_OPAQUE_PATH) s = skip_path(&P);
+    if (how & PARSE_NO_PATH && s != S_FAILED) s = run_states(&P, s, S_FAILED);
     if (s == S_FAILED) return P.err;
     /* The record: an empty username or password is absent (core ParsedURL.to_record). */
     u->has_username = u->username.len > 0;
@@ -638,5 +659,7 @@ int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, u
 }
 
 int un_whatwg_parse_host(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, PARSE_TO_HOST); }
+
+int un_whatwg_parse_no_path(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, PARSE_NO_PATH); }
 
 int un_whatwg_parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, PARSE_ESCAPES); }

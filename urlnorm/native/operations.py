@@ -187,7 +187,18 @@ def _parse_op(
     return Op("parse", option, encode, answerer(profile), psl)
 
 
-_AUTHORITY_FIELDS = ("scheme", "username", "password", "host", "port")
+_AUTHORITY_FIELDS = frozenset(("scheme", "username", "password", "host", "port"))
+
+
+def extent(fields: tuple[str, ...]) -> str:
+    """How far a WHATWG parse must go for ``fields``: ``authority``, ``no_path`` or ``whole``.
+
+    >>> extent(("scheme", "port")), extent(("host", "query")), extent(("path",))
+    ('authority', 'no_path', 'whole')
+    """
+    if _AUTHORITY_FIELDS.issuperset(fields):
+        return "authority"
+    return "no_path" if (_AUTHORITY_FIELDS | {"query", "fragment"}).issuperset(fields) else "whole"
 
 
 def split(
@@ -195,11 +206,12 @@ def split(
 ) -> Result:
     """Split every row into the URL record's columns ``fields`` (:func:`urlnorm.split`).
 
-    Fields of the scheme and authority alone are read from a parse as far as the port, which
-    gives the same fields and validity (no later state of the URL Standard's parser fails).
+    A parse goes only as far as the fields asked for need (``extent``): no state of the URL
+    Standard's parser after the port can fail, so the fields given and the rows' errors are
+    those of the whole parse.
     """
-    to_port = mode == "whatwg" and set(fields) <= set(_AUTHORITY_FIELDS)
-    option = {"generic": mode == "generic", "to_port": to_port}
+    kernel = extension.loaded()
+    option = {"generic": mode == "generic", "extent": kernel.PARSE_EXTENTS.index(extent(fields))}
     op = Op("split", option, encode_invalid_utf8, answerer(None))
     return _finish(op, column, fields, one_chunk=False)
 

@@ -166,7 +166,7 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     static const int psl_tables[4] = {UN_PSL_ALL, UN_PSL_ICANN, FUZZ_OWN_TABLE, UN_PSL_TABLES - 1};
     un_batch b = {.op = (un_op)((selector >> 1) % UN_N_OPS), .psl_table = psl_tables[(selector >> 6) & 3],
                   .query_mode = selector % UN_N_QUERY_MODES, .component_mode = selector % UN_N_COMPONENT_MODES, .url_part = selector % UN_N_URL_PARTS, .host_column = selector % UN_N_HOST_COLUMNS,
-                  .params = {.names = "\001q\003utm", .names_len = 6, .prefixes = "", .prefixes_len = 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .to_port = selector & 128, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
+                  .params = {.names = "\001q\003utm", .names_len = 6, .prefixes = "", .prefixes_len = 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .extent = (selector >> 5) % UN_N_EXTENTS, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
                   .profile = &profiles[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
                   .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input, .filters = FUZZ_FILTERS,
                   .outputs = (unsigned)(selector >> 2 ^ selector << 3) & ((1u << UN_N_OUTPUTS) - 1)};
