@@ -69,6 +69,29 @@ static void check_parse_escapes(const uint8_t *p, size_t n) {
     if (status == UN_OK && (fused.len != out.len || (out.len && memcmp(fused.data, out.data, out.len) != 0))) abort();
 }
 
+static int same_field(const un_buf *a, const un_buf *b) { return a->len == b->len && (!a->len || memcmp(a->data, b->data, a->len) == 0); }
+
+/* A parse that stops after the port, or skips the path, gives the whole parse's status and
+ * the fields it keeps: no later state can fail, and the path states end at '?' or '#'. */
+static void check_extents(const uint8_t *p, size_t n) {
+    static un_url part;
+    ctx.recall = fixed_recall;
+    int expected = un_whatwg_parse(&ctx, p, n, NULL, &url);
+    for (int extent = UN_EXTENT_AUTHORITY; extent < UN_N_EXTENTS; extent++) {
+        int status = extent == UN_EXTENT_AUTHORITY ? un_whatwg_parse_host(&ctx, p, n, &part) : un_whatwg_parse_no_path(&ctx, p, n, &part);
+        if (status != expected) abort();
+        if (status != UN_OK) continue;
+        if (!same_field(&part.scheme, &url.scheme) || !same_field(&part.username, &url.username) ||
+            !same_field(&part.password, &url.password) || !same_field(&part.host, &url.host) ||
+            part.has_host != url.has_host || part.port != url.port)
+            abort();
+        if (extent == UN_EXTENT_NO_PATH && (part.has_query != url.has_query || part.has_fragment != url.has_fragment ||
+                                            !same_field(&part.query, &url.query) || !same_field(&part.fragment, &url.fragment)))
+            abort();
+    }
+    ctx.recall = NULL;
+}
+
 static void no_release(struct ArrowSchema *s) { s->release = NULL; }
 static void no_release_array(struct ArrowArray *a) { a->release = NULL; }
 
@@ -208,6 +231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (un_whatwg_parse(&ctx, p, n, NULL, &url) == UN_OK) check_href(&url);
     if (un_split_generic(p, n, &url) == UN_OK) check_href(&url);
     check_parse_escapes(p, n);
+    check_extents(p, n);
     const un_profile *prof = &profiles[selector % FUZZ_N_PROFILES];
     normalize_with_answers(prof, p, n);
     const uint8_t *nl = memchr(p, '\n', n);
