@@ -281,3 +281,38 @@ def test_sql_arguments_of_an_empty_batch() -> None:
     frame = pl.DataFrame({"u": [], "p": []}, schema={"u": pl.String, "p": pl.String})
     out = sql.per_value(frame, ["p"], lambda rows, values: rows.get_column("u"), lambda *_: None)
     assert out.len() == 0
+
+
+def _sql_function(name: str) -> sql.Function:
+    return next(f for f in sql.FUNCTIONS if f.name == name)
+
+
+@pytest.mark.parametrize(
+    "profiles",
+    [
+        ["canonical"] * 4,  # a constant: one call, the URLs alone converted
+        [None] * 4,  # NULL for a parameter with a default: NULL rows
+        ["canonical", "rfc3986", None, "canonical"],  # per value
+    ],
+)
+def test_sql_function_on_arrow_arguments_per_row(profiles: list[str | None]) -> None:
+    urls = ["HTTP://A.com:80/x?utm_source=1", "http://b/%7e", "http://c/./d", None]
+    got = _sql_function("url_normalize")(
+        pa.chunked_array([pa.array(urls, pa.string())]),
+        pa.array(profiles, pa.string()),
+        pa.array(["error"] * 4),
+    )
+    expected = [
+        None if p is None else pl.Series([u], dtype=pl.String).url.normalize(p).item()
+        for u, p in zip(urls, profiles, strict=True)
+    ]
+    assert got.to_pylist() == expected
+
+
+def test_sql_function_with_a_constant_list_argument_and_an_empty_batch() -> None:
+    strip = _sql_function("url_strip_params")
+    urls = pa.array(["http://a/?x=1&y=2", "http://b/?y=3"])
+    names = pa.array([["x"], ["x"]], pa.list_(pa.string()))
+    assert strip(urls, names).to_pylist() == ["http://a/?y=2", "http://b/?y=3"]
+    empty = strip(pa.array([], pa.string()), pa.array([], pa.list_(pa.string())))
+    assert len(empty) == 0
