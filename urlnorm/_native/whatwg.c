@@ -616,7 +616,7 @@ const char *const UN_EXTENT_NAMES[UN_N_EXTENTS] = {
 };
 
 /* The states from s on, one byte a step, until the input ends or a state at or after last. */
-static state run_states(parser *P, state s, state last) {
+UN_HOT state run_states(parser *P, state s, state last) {
     while (P->ptr <= P->n && s < last) {
         s = step(P, s, P->ptr < P->n ? P->in[P->ptr] : END);
         P->ptr++;
