@@ -24,6 +24,7 @@ from urlnorm.core.providers import Provider
 from urlnorm.engine import analytics, url_parts
 from urlnorm.engine.analytics import PslFile
 from urlnorm.functions import ColumnFunction
+from urlnorm.functions import function as table_entry
 
 Other = pl.Series | str
 # Batch functions that serve several column functions, told which by its name.
@@ -213,7 +214,7 @@ def url_part(series: pl.Series, function: str) -> pl.Series:
     """The part of each URL's serialisation named as the column function is."""
     if function == "query_param_names":
         return url_parts.query_param_names(series)
-    return url_parts.part(series, function)
+    return url_parts.part(series, function, dtype(table_entry(function), {}))
 
 
 def percent_coding(series: pl.Series, function: str) -> pl.Series:

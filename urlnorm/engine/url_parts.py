@@ -14,17 +14,15 @@ import polars as pl
 from urlnorm import engine, native
 from urlnorm.core import url_parts as core_parts
 
-# The parts whose answer is a list a row (the levels of a hierarchy).
-LISTS = ("hierarchy", "path_hierarchy")
 
-
-def part(series: pl.Series, name: str) -> pl.Series:
+def part(series: pl.Series, name: str, dtype: pl.DataType) -> pl.Series:
     """Each row's part ``name`` (a function of :mod:`urlnorm.core.url_parts`); null if invalid.
 
-    >>> part(pl.Series(["HTTP://u@www.a.com:81/b/c?d#e", "x"]), "cut_www").to_list()
+    ``dtype`` is the function table's output type: text, or a list for a hierarchy.
+
+    >>> part(pl.Series(["HTTP://u@www.a.com:81/b/c?d#e", "x"]), "cut_www", pl.String()).to_list()
     ['http://u@a.com:81/b/c?d#e', None]
     """
-    dtype = pl.List(pl.String()) if name in LISTS else pl.String()
     kernel = partial(native.url_part, part=name)
     return engine.twin_column(series, kernel, getattr(core_parts, name), dtype)
 
