@@ -92,16 +92,15 @@ def _finish(
 ) -> Result:
     """The operation's result: the kernel's columns ``names`` (called ``renamed``), its errors.
 
-    Only the columns asked for leave the kernel, each named by the kernel or renamed one by
-    one: a frame's rename, select or drop each run a query, which a small batch (a SQL
-    engine's, a streaming morsel) would pay on every call.
+    Only the columns asked for leave the kernel. The error column is taken out and the rest
+    renamed in place: a frame's rename, select or drop each run a query, which a small batch
+    (a SQL engine's, a streaming morsel) would pay on every call.
     """
     out, left_kernel = _run(op, column, names=(*names, "error"), one_chunk=one_chunk)
-    *values, errors = out.iter_columns()
+    errors = out.drop_in_place("error")
     if renamed is not None:
-        values = [value.alias(name) for value, name in zip(values, renamed, strict=True)]
-    first, *rest = values
-    return Result(first.to_frame().hstack(rest), errors, left_kernel)
+        out.columns = list(renamed)
+    return Result(out, errors, left_kernel)
 
 
 def _column(op: Op, column: Column) -> pl.Series:
