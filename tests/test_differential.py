@@ -379,7 +379,6 @@ URL_PARTS = [
     "cut_query_and_fragment",
     "domain_without_www",
     "cut_www",
-    "registered_domain_with_www",
     "hierarchy",
     "path_hierarchy",
     "query_param_names",

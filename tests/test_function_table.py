@@ -71,6 +71,34 @@ def test_the_readme_table_is_made_from_the_function_table() -> None:
     assert block == markdown_table(), "README's table: paste urlnorm.functions.markdown_table()"
 
 
+def _clickhouse_mapping() -> dict[str, str]:
+    """The README's table of ClickHouse's URL functions: each name and urlnorm's function."""
+    readme = (ROOT / "README.md").read_text("utf-8")
+    block = readme.split("| ClickHouse | urlnorm |")[1].split("\n\n")[0]
+    rows = [line.split("|") for line in block.splitlines()[2:]]
+    return {row[1].strip(" `"): row[2].strip(" `") for row in rows}
+
+
+def test_the_readme_maps_each_clickhouse_url_function_to_a_function_of_the_table() -> None:
+    mapping = _clickhouse_mapping()
+    assert len(mapping) == 28
+    assert sorted(set(mapping.values()) - set(NAMES)) == []
+
+
+def test_both_registered_domain_cuts_are_the_registered_domain() -> None:
+    """``www`` is a label like any other to the Public Suffix List.
+
+    So ClickHouse's two cuts (which differ in whether a leading ``www.`` is dropped first)
+    are one function here; only ``www.`` right under a suffix is its own registered domain.
+    """
+    mapping = _clickhouse_mapping()
+    assert mapping["cutToFirstSignificantSubdomain"] == "registered_domain"
+    assert mapping["cutToFirstSignificantSubdomainWithWWW"] == "registered_domain"
+    hosts = ["www.example.com", "WWW.Example.COM", "www.www.example.com", "www.co.uk", "co.uk"]
+    got = pl.Series([f"http://{h}/" for h in hosts]).url.registered_domain().to_list()
+    assert got == ["example.com", "example.com", "example.com", "www.co.uk", None]
+
+
 def _python_binding(sig: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """What Python itself binds (or the TypeError it raises) for a method's call."""
     try:

@@ -607,17 +607,6 @@ FUNCTIONS: tuple[ColumnFunction, ...] = (
         run="url_part",
     ),
     _f(
-        "registered_domain_with_www",
-        "str",
-        """The registered domain, as ``www.`` and it when the host is exactly that.
-
-        >>> import polars as pl, urlnorm
-        >>> pl.Series(["http://www.a.co.uk/", "http://x.a.co.uk/"]).url.registered_domain_with_www().to_list()
-        ['www.a.co.uk', 'a.co.uk']
-        """,
-        run="url_part",
-    ),
-    _f(
         "hierarchy",
         "list[str]",
         """Each URL cut after each run of ``/`` in its path, then with its query (no fragment).

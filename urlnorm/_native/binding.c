@@ -235,7 +235,7 @@ static const char *const SELECT_FIELDS[] = {"keep", "names", NULL};
 static const char *const PARSE_FIELDS[] = {"profile", "outputs", "with_scheme", "trailing_comma", "psl_table", NULL};
 static const char *const UNWRAP_FIELDS[] = {"wrappers", NULL};
 static const char *const COMPONENT_FIELDS[] = {"component_mode", NULL};
-static const char *const URL_PART_FIELDS[] = {"url_part", "psl_table", NULL};
+static const char *const URL_PART_FIELDS[] = {"url_part", NULL};
 static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_NORMALIZE] = NORMALIZE_FIELDS, [UN_OP_NORMALIZE_RECORD] = NORMALIZE_FIELDS,
     [UN_OP_SPLIT] = SPLIT_FIELDS,         [UN_OP_JOIN] = JOIN_FIELDS,
@@ -437,9 +437,9 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
             return PyErr_SetString(PyExc_ValueError, "unknown component mode"), -1;
         return 0;
     case UN_OP_URL_PART:
-        if (int_field(option, "url_part", &b->url_part) < 0 || int_field(option, "psl_table", &b->psl_table) < 0) return -1;
+        if (int_field(option, "url_part", &b->url_part) < 0) return -1;
         if (b->url_part < 0 || b->url_part >= UN_N_URL_PARTS) return PyErr_SetString(PyExc_ValueError, "unknown URL part"), -1;
-        return psl_table_in_range(b->psl_table) ? 0 : -1;
+        return 0;
     default: return 0;
     }
 }

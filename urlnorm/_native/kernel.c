@@ -272,23 +272,9 @@ static void emit_levels(const un_batch *b, un_result *r, const un_url *u, int64_
     end_list(r, row, 1);
 }
 
-/* The registered domain, as the host when that is "www." and it (core url_parts). */
-static void emit_registered_with_www(const un_batch *b, un_result *r, worker *w) {
-    const un_url *u = &w->url;
-    if (!has_part(w, b->psl_table, UN_PART_REGISTERED)) {
-        un_builder_null(&r->text[0]);
-        return;
-    }
-    const uint8_t *domain = w->name.data + w->parts.start[UN_PART_REGISTERED];
-    size_t n = w->parts.len[UN_PART_REGISTERED];
-    int with_www = un_host_has_www(u) && u->host.len == n + 4 && memcmp(u->host.data + 4, domain, n) == 0;
-    put_bytes(&r->text[0], r, with_www ? u->host.data : domain, with_www ? u->host.len : n);
-}
-
 static void emit_url_part(const un_batch *b, un_result *r, worker *w, int64_t row) {
     size_t start = r->data.len;
     if (un_url_part_is_list(b->url_part)) emit_levels(b, r, &w->url, row);
-    else if (b->url_part == UN_URL_PART_REGISTERED_DOMAIN_WITH_WWW) emit_registered_with_www(b, r, w);
     else if (un_url_part(&w->url, b->url_part, &r->data)) commit(&r->text[0], r, start);
     else un_builder_null(&r->text[0]);
 }

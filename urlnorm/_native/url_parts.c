@@ -17,7 +17,6 @@ const char *const UN_URL_PART_NAMES[UN_N_URL_PARTS] = {
     [UN_URL_PART_CUT_QUERY_AND_FRAGMENT] = "cut_query_and_fragment",
     [UN_URL_PART_DOMAIN_WITHOUT_WWW] = "domain_without_www",
     [UN_URL_PART_CUT_WWW] = "cut_www",
-    [UN_URL_PART_REGISTERED_DOMAIN_WITH_WWW] = "registered_domain_with_www",
     [UN_URL_PART_HIERARCHY] = "hierarchy",
     [UN_URL_PART_PATH_HIERARCHY] = "path_hierarchy",
 };
@@ -28,11 +27,11 @@ static const char WWW[] = "www.";
 int un_url_part_is_list(int part) { return part == UN_URL_PART_HIERARCHY || part == UN_URL_PART_PATH_HIERARCHY; }
 
 int un_url_part_of_authority(int part) {
-    return part == UN_URL_PART_NETLOC || part == UN_URL_PART_DOMAIN_WITHOUT_WWW || part == UN_URL_PART_REGISTERED_DOMAIN_WITH_WWW;
+    return part == UN_URL_PART_NETLOC || part == UN_URL_PART_DOMAIN_WITHOUT_WWW;
 }
 
 /* Whether the host begins with a "www." label and has more after it (core _without_www). */
-int un_host_has_www(const un_url *u) {
+static int host_has_www(const un_url *u) {
     return u->has_host && u->host.len > WWW_LEN && memcmp(u->host.data, WWW, WWW_LEN) == 0;
 }
 
@@ -77,14 +76,14 @@ static int cut(const un_url *u, int part, const href_spans *h, un_buf *out) {
 }
 
 static int cut_www(const un_url *u, const size_t at[UN_N_FIELDS], size_t start, un_buf *out) {
-    if (un_host_has_www(u)) keep_spans(out, start, start, at[UN_FIELD_HOST], at[UN_FIELD_HOST] + WWW_LEN, out->len);
+    if (host_has_www(u)) keep_spans(out, start, start, at[UN_FIELD_HOST], at[UN_FIELD_HOST] + WWW_LEN, out->len);
     return 1;
 }
 
 static int domain_without_www(const un_url *u, un_buf *out) {
     if (!u->has_host) return 0;
     /* An empty host has no memory to point into, so no offset is added to it. */
-    if (un_host_has_www(u)) un_buf_put(out, u->host.data + WWW_LEN, u->host.len - WWW_LEN);
+    if (host_has_www(u)) un_buf_put(out, u->host.data + WWW_LEN, u->host.len - WWW_LEN);
     else un_buf_put(out, u->host.data, u->host.len);
     return 1;
 }

@@ -318,14 +318,13 @@ int un_next_segment(const uint8_t *p, size_t n, size_t *at, size_t *start, size_
 enum {
     UN_URL_PART_NETLOC, UN_URL_PART_PATH_FULL, UN_URL_PART_QUERY_AND_FRAGMENT, UN_URL_PART_CUT_QUERY, UN_URL_PART_CUT_FRAGMENT,
     UN_URL_PART_CUT_QUERY_AND_FRAGMENT, UN_URL_PART_DOMAIN_WITHOUT_WWW, UN_URL_PART_CUT_WWW,
-    UN_URL_PART_REGISTERED_DOMAIN_WITH_WWW, UN_URL_PART_HIERARCHY, UN_URL_PART_PATH_HIERARCHY, UN_N_URL_PARTS,
+    UN_URL_PART_HIERARCHY, UN_URL_PART_PATH_HIERARCHY, UN_N_URL_PARTS,
 };
 extern const char *const UN_URL_PART_NAMES[UN_N_URL_PARTS];
 int un_url_part_is_list(int part);
 /* Whether the part is read from the scheme and authority alone, which a parse as far as the
  * port gives (un_whatwg_parse_host): the later states cannot make the URL invalid. */
 int un_url_part_of_authority(int part);
-int un_host_has_www(const un_url *u);
 /* A text part (not the registered domain's, which needs the Public Suffix List, nor a list)
  * appended to out; 0, and out as it was, where the part is null. */
 int un_url_part(const un_url *u, int part, un_buf *out);

@@ -127,19 +127,6 @@ def cut_www(url: str) -> str | None:
     return None if record is None else serialize(replace(record, host=_without_www(record.host)))
 
 
-def registered_domain_with_www(url: str) -> str | None:
-    """The registered domain, as ``www.`` and it when the host is exactly that.
-
-    >>> registered_domain_with_www("http://www.a.co.uk/"), registered_domain_with_www("http://x.a.co.uk/")
-    ('www.a.co.uk', 'a.co.uk')
-    """
-    record = _record(url)
-    domain = columns.host_column(url, "registered_domain")
-    if record is None or domain is None:
-        return None
-    return record.host if record.host == WWW + domain else domain
-
-
 def _path_prefixes(record: URL) -> list[str]:
     """The path cut after each run of ``/``, the whole path, and it with its query."""
     ends, end = [], 0

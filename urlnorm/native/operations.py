@@ -261,16 +261,9 @@ def path_segments(column: Column) -> pl.Series:
 
 
 def url_part(column: Column, part: str) -> pl.Series:
-    """Each valid row's ``part`` of its href (core ``url_parts.<part>``), a list for a hierarchy.
-
-    The registered domain is read from the process's list with its private section, as
-    :func:`urlnorm.core.columns.host_column` does by default.
-    """
-    kernel = extension.loaded()
-    table = tables.psl_table(None, include_private=True)
-    option = {"url_part": kernel.URL_PARTS.index(part), "psl_table": table}
-    psl = "all" if part == "registered_domain_with_www" else None
-    return _column(Op("url_part", option, answer=answerer(None), psl=psl), column)
+    """Each valid row's ``part`` of its href (core ``url_parts.<part>``), a list for a hierarchy."""
+    option = {"url_part": extension.loaded().URL_PARTS.index(part)}
+    return _column(Op("url_part", option, answer=answerer(None)), column)
 
 
 def join(column: Column, base: Column, mode: str) -> tuple[Result, pl.Series]:
