@@ -91,7 +91,7 @@ un_import un_column_import(const struct ArrowSchema *s, const struct ArrowArray 
 typedef struct {
     atomic_int refs;
     un_result r;
-    int64_t data_size;
+    int64_t data_size, names_size;
     int n;
     struct ArrowArray node[MAX_NODES];
     struct ArrowArray *kids[MAX_NODES];
@@ -165,9 +165,14 @@ static int64_t count_nulls(const un_buf *validity, int64_t rows) {
     return rows - valid;
 }
 
-static int view_column(trees *t, const un_builder *b, const char *name) {
-    const void *buffers[4] = {validity_if(&b->validity, b->nulls), or_nothing(b->views.data), or_nothing(t->a->r.data.data), &t->a->data_size};
+/* A column of views into data, whose size is *size (the views' one variadic buffer). */
+static int views_into(trees *t, const un_builder *b, const char *name, const un_buf *data, const int64_t *size) {
+    const void *buffers[4] = {validity_if(&b->validity, b->nulls), or_nothing(b->views.data), or_nothing(data->data), size};
     return add(t, "vu", name, b->length, b->nulls, 4, buffers);
+}
+
+static int view_column(trees *t, const un_builder *b, const char *name) {
+    return views_into(t, b, name, &t->a->r.data, &t->a->data_size);
 }
 
 static int fixed_column(trees *t, const char *format, const char *name, const un_buf *values, const un_buf *validity, int64_t rows) {
@@ -214,7 +219,7 @@ static int columns(trees *t, const un_batch *b, int64_t rows, int *top) {
     if (b->op == UN_OP_PARSE && (b->outputs >> UN_OUT_KEY_HASH & 1u))
         top[n++] = fixed_column(t, "L", "key_hash", &r->key_hash, &r->key_hash_validity, rows);
     top[n++] = fixed_column(t, "C", "status", &r->status, NULL, rows);
-    top[n++] = view_column(t, &r->errors, "error");
+    top[n++] = views_into(t, &r->errors, "error", &r->error_names, &t->a->names_size);
     return n;
 }
 
@@ -259,7 +264,7 @@ int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *
         return -1;
     }
     t.a->r = *r;
-    t.a->data_size = (int64_t)t.a->r.data.len;
+    t.a->data_size = (int64_t)t.a->r.data.len, t.a->names_size = (int64_t)t.a->r.error_names.len;
     const void *none[1] = {NULL};
     int root = add(&t, "+s", "", rows, 0, 1, none), top[MAX_NODES];
     int n = columns(&t, b, rows, top);

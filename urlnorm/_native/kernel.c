@@ -64,6 +64,7 @@ void un_result_free(un_result *r) {
     un_buf_free(&r->data);
     for (int i = 0; i < UN_N_COLUMNS; i++) un_builder_free(&r->text[i]);
     un_builder_free(&r->errors);
+    un_buf_free(&r->error_names);
     un_buf_free(&r->port);
     un_buf_free(&r->port_validity);
     un_buf_free(&r->key_hash);
@@ -351,7 +352,7 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
         if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 0, 0);
     }
     un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
-    if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->data, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
+    if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->error_names, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
     else un_builder_null(&r->errors);
 }
 
@@ -522,8 +523,8 @@ static void reserve_outputs(const un_batch *b, un_result *r) {
     size_t rows = (size_t)b->input.length, bytes = input_bytes(&b->input);
     un_buf_reserve(&r->data, bytes + bytes / 8 + 1024);
     for (int i = 1; i < UN_N_ERRORS; i++) {
-        r->error_at[i] = r->data.len;
-        un_buf_puts(&r->data, UN_ERROR_NAMES[i]);
+        r->error_at[i] = r->error_names.len;
+        un_buf_puts(&r->error_names, UN_ERROR_NAMES[i]);
     }
     for (int i = 0; i < un_text_columns(b); i++)
         if (un_text_wanted(b, i)) un_builder_reserve(&r->text[i], rows);
@@ -550,7 +551,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     }
     worker_free(&w);
     for (int i = 0; i < un_text_columns(b); i++) failed |= un_builder_failed(&r->text[i]);
-    failed |= un_builder_failed(&r->errors) || r->data.failed;
+    failed |= un_builder_failed(&r->errors) || r->data.failed || r->error_names.failed;
     failed |= r->status.failed || r->port.failed || r->port_validity.failed;
     failed |= r->key_hash.failed || r->key_hash_validity.failed;
     failed |= r->list_offsets.failed || r->list_validity.failed;

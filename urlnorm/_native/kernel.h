@@ -86,10 +86,13 @@ typedef struct {
     un_buf list_offsets, list_validity; /* list outputs: int32 offsets into the text columns */
     int64_t list_nulls;
     un_builder errors;            /* the error code's name, else null */
+    /* The error names the error column's views point into: not data, so that joining a run's
+     * slices into one chunk carries a few hundred bytes for that column, not the text. */
+    un_buf error_names;
     un_buf port, port_validity;   /* split: uint16 per row and its bitmap */
     un_buf key_hash, key_hash_validity; /* parse: uint64 per row and its bitmap */
     un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* left unanswered */
-    size_t error_at[UN_N_ERRORS]; /* where each error name is in data */
+    size_t error_at[UN_N_ERRORS]; /* where each error name is in error_names */
     int64_t asked;                /* rows that asked a question (not one the worker recalled) */
 } un_result;
 
