@@ -325,8 +325,7 @@ int un_url_part_is_list(int part);
 /* Whether the part is read from the scheme and authority alone, which a parse as far as the
  * port gives (un_whatwg_parse_host): the later states cannot make the URL invalid. */
 int un_url_part_of_authority(int part);
-/* A text part (not the registered domain's, which needs the Public Suffix List, nor a list)
- * appended to out; 0, and out as it was, where the part is null. */
+/* A text part (not a list) appended to out; 0, and out as it was, where the part is null. */
 int un_url_part(const un_url *u, int part, un_buf *out);
 int un_opaque_path(const un_url *u);
 /* The next level of a hierarchy: its end in the path followed by "?query"; 0 after the last. */
