@@ -10,6 +10,7 @@ front-end must give the same values on the same rows. Spark SQL is checked in te
 from __future__ import annotations
 
 import inspect
+from array import array as machine_array
 from pathlib import Path
 from typing import Any
 
@@ -335,6 +336,45 @@ def test_sql_function_on_arrow_arguments_per_row(profiles: list[str | None]) -> 
         for u, p in zip(urls, profiles, strict=True)
     ]
     assert got.to_pylist() == expected
+
+
+def _offset_strings(values: list[str], start: int, large: bool = False) -> pa.Array:
+    """A text array whose offsets begin at ``start`` (as one read over FFI or IPC may)."""
+    data = b"#" * start + "".join(values).encode()
+    ends = [start]
+    for value in values:
+        ends.append(ends[-1] + len(value.encode()))
+    kind, code = (pa.large_string(), "q") if large else (pa.string(), "i")
+    offsets = pa.py_buffer(machine_array(code, ends).tobytes())
+    return pa.Array.from_buffers(kind, len(values), [None, offsets, pa.py_buffer(data)])
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        pa.array(["canonical"] * 2048),
+        pa.array(["canonical"] * 2047 + ["canonicaL"]),  # the last row differs
+        pa.array(["ab", "", "a", "b"]),  # the same bytes, cut otherwise
+        pa.array(["abab", ""]),
+        pa.array(["ab", "cd"]),  # the same offsets, other bytes
+        pa.array(["", "", ""]),
+        pa.array(["", "x"]),
+        pa.array(["x", "x", "y"]).slice(0, 2),
+        pa.array(["y", "x", "x"]).slice(1, 2),  # sliced: left to the hash
+        pa.array(["é", "é"], pa.large_string()),
+        pa.array(["é", "e"], pa.large_string()),
+        _offset_strings(["ab", "ab"], 3),
+        _offset_strings(["ab", "ba"], 3, large=True),
+        pa.array(["a", None, "a"]),
+        pa.array(["a", "a"], pa.string_view()),
+    ],
+    ids=lambda array: f"{array.type}:{array.to_pylist()[:3]}",
+)
+def test_sql_constant_arguments_are_found_on_the_buffers_as_by_hashing(array: pa.Array) -> None:
+    # Found on the buffers where the layout allows (two memory comparisons), the answer must
+    # be the one counting distinct values gives.
+    values = array.to_pylist()
+    assert sql._arrow_constant(array) == (len(set(values)) == 1)
 
 
 def test_sql_function_with_a_constant_list_argument_and_an_empty_batch() -> None:
