@@ -363,7 +363,8 @@ values = pl.Series([f"HTTP://H{i % 9}.example:80/{i}/../p" for i in range(200_00
 expected = values.url.normalize("canonical")  # the parent's threads are running
 
 def child(queue):
-    queue.put(values.url.normalize("canonical").equals(expected))
+    got = values.url.normalize("canonical")
+    queue.put(got.equals(expected) and got.n_chunks() == 1)
 
 ctx = multiprocessing.get_context("fork")
 queue = ctx.Queue()
@@ -375,10 +376,19 @@ process.join(timeout=60)
 
 
 @needs_kernel
-def test_a_forked_child_has_threads_of_its_own() -> None:
-    # Spark and Ray fork their workers: the parent's kept threads do not exist in the child.
+@pytest.mark.parametrize("threads", ["", "8"])
+def test_a_forked_child_has_threads_of_its_own(threads: str) -> None:
+    # Spark and Ray fork their workers: the parent's kept threads do not exist in the child,
+    # nor Polars' pool, so the slices (two, or eight) are joined without it.
+    env = {k: v for k, v in os.environ.items() if k != "URLNORM_THREADS"}
+    env.update({"URLNORM_THREADS": threads} if threads else {})
     run = subprocess.run(
-        [sys.executable, "-c", FORKED], capture_output=True, text=True, timeout=120, check=True
+        [sys.executable, "-c", FORKED],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+        env=env,
     )
     assert run.stdout.split() == ["True"], run.stderr
 

@@ -72,12 +72,14 @@ def frame(slices: list[Any], *, one_chunk: bool = True) -> pl.DataFrame:
     Polars takes the slices over as one stream, in one call (a call a slice cost some 25
     microseconds each). A column the engine gathers from or scatters into must be one chunk
     (a chunked column makes every later gather many times slower); joining the slices copies
-    every view, which a column that is only handed back to the caller need not pay. Columns
-    are joined one by one: rechunking a frame runs on Polars' thread pool, which a forked
-    worker does not have.
+    every view, which a column that is only handed back to the caller need not pay. The
+    slices are joined as one struct series, on this thread: rechunking a frame runs on
+    Polars' thread pool, which a forked worker does not have, and joining its columns one by
+    one costs a call each (measured on two-slice 2,048-row batches: 53 against 86
+    microseconds, 32 unjoined).
     """
     # A struct series unnested: the frame constructor's dispatch would cost as much again.
-    whole = pl.Series(SliceStream(slices)).struct.unnest()
+    whole = pl.Series(SliceStream(slices))
     if one_chunk and len(slices) > 1:
-        return pl.DataFrame([column.rechunk() for column in whole.iter_columns()])
-    return whole
+        whole = whole.rechunk()
+    return whole.struct.unnest()
