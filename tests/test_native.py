@@ -247,6 +247,22 @@ def test_threads_split_large_batches_the_same_way() -> None:
         native.set_threads(0)
 
 
+@pytest.mark.parametrize(
+    ("value", "threads"),
+    [("", None), ("0", None), ("1", 1), (" 3\n", 3), ("-1", "-1"), ("two", "two")],
+)
+def test_threads_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, value: str, threads: int | str | None
+) -> None:
+    # Unset, empty or 0 leave it to Polars' pool; anything but a whole number is named.
+    monkeypatch.setenv("URLNORM_THREADS", value)
+    if isinstance(threads, str):
+        with pytest.raises(ValueError, match=f"URLNORM_THREADS .*'{threads}'"):
+            native.slicing.configured_threads()
+        return
+    assert native.slicing.configured_threads() == (threads or pl.thread_pool_size())
+
+
 # In a fresh process: which tables the kernel has after a canonical parse, then after one
 # that reads the Public Suffix List.
 PSL_ON_FIRST_USE = """

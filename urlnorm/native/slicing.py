@@ -46,7 +46,23 @@ def threads_per_call(threads: int) -> Iterator[None]:
 
 def configured_threads() -> int:
     """The threads set for the process: ``set_threads``, ``URLNORM_THREADS`` or Polars' pool."""
-    return _threads or int(os.environ.get("URLNORM_THREADS", 0)) or pl.thread_pool_size()
+    return _threads or threads_from(os.environ.get("URLNORM_THREADS", "")) or pl.thread_pool_size()
+
+
+def threads_from(text: str) -> int:
+    """``URLNORM_THREADS`` as a count: 0 (Polars' pool decides) when empty or 0.
+
+    >>> threads_from(" 3 "), threads_from(""), threads_from("0")
+    (3, 0, 0)
+    >>> threads_from("two")
+    Traceback (most recent call last):
+    ...
+    ValueError: URLNORM_THREADS must be a whole number of threads, not 'two'
+    """
+    text = text.strip()
+    if text and not (text.isascii() and text.isdigit()):
+        raise ValueError(f"URLNORM_THREADS must be a whole number of threads, not {text!r}")
+    return int(text or 0)
 
 
 def threads() -> int:
