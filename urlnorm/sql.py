@@ -209,7 +209,7 @@ def _same_strings(array: pa.Array) -> bool | None:
 @functools.lru_cache(maxsize=64)
 def _even_offsets(rows: int, size: int, width: int) -> bytes:
     """The offsets buffer of ``rows`` values of ``size`` bytes each (native byte order)."""
-    ends = range(0, (rows + 1) * size, size) if size else [0] * (rows + 1)
+    ends = [row * size for row in range(rows + 1)]
     return machine_array("i" if width == 4 else "q", ends).tobytes()
 
 
