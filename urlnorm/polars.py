@@ -42,6 +42,9 @@ def _expr_method(function: ColumnFunction) -> Callable[..., pl.Expr]:
         run = batch.runner(function)
         dtype = batch.dtype(function, params)
         if second is None:
+            compiled = batch.expression(function, params, self._expr)
+            if compiled is not None:
+                return compiled
             fn = partial(run, **params)
             return self._expr.map_batches(fn, return_dtype=dtype, is_elementwise=True)
         other = params.pop(second.name)

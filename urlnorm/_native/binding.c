@@ -12,12 +12,14 @@
 #endif
 #include <Python.h>
 #include <limits.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <structmember.h>
 
-#include "c_data.h"
+#include "plugin.h"
 
 /* ---- Slice: one slice's outputs, handed over through the Arrow PyCapsule interface -------- */
 
@@ -358,8 +360,9 @@ static int python_answer(void *data, int kind, const uint8_t *question, size_t n
     return code;
 }
 
-/* Rows every run has read, so that a test can count how often a job passes over its rows. */
-static unsigned long long rows_run;
+/* Rows every run has read, so that a test can count how often a job passes over its rows
+ * (Polars' threads add theirs without the GIL). */
+static atomic_ullong rows_run;
 
 /* filter: the thresholds, then the lists (length-prefixed names) and the address blocks
  * (UN_BLOCK_SIZE bytes each). */
@@ -493,7 +496,7 @@ static PyObject *run_batch(un_batch *b, PyObject *starts, int threads, answerer 
         if (a->error_type) PyErr_Restore(a->error_type, a->error, a->traceback);
         if (failed && !PyErr_Occurred()) PyErr_SetString(PyExc_MemoryError, "the kernel ran out of memory or met a malformed array");
         if (!failed) out = results_to_python(b, results, bounds, n_slices, columns);
-        rows_run += (unsigned long long)b->input.length;
+        atomic_fetch_add(&rows_run, (unsigned long long)b->input.length);
         for (int i = 0; i < n_slices; i++) un_result_free(&results[i]);
     }
     PyMem_Free(results);
@@ -543,6 +546,107 @@ static PyObject *run(PyObject *self, PyObject *args) {
     for (int i = 0; i < 2; i++) release(&local[i]);
     PyMem_Free(local);
     return out;
+}
+
+/* ---- calls Polars runs (plugin.h) ------------------------------------------------------------ */
+
+/* A compiled call and the Python objects its options point into, kept for the process. */
+typedef struct {
+    un_call call;
+    PyObject *key, *option, *answer, *columns;
+} held_call;
+
+/* The answerer's exception as one line, "urlnorm: Type: message"; the exception is dropped. */
+static void describe_error(answerer *a, char *why, size_t why_len) {
+    PyErr_NormalizeException(&a->error_type, &a->error, &a->traceback);
+    PyObject *name = PyType_GetName((PyTypeObject *)a->error_type);
+    PyObject *text = a->error ? PyObject_Str(a->error) : NULL;
+    const char *n = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL, *t = text ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+    snprintf(why, why_len, "urlnorm: %s: %s", n ? n : "an exception", t ? t : "");
+    Py_XDECREF(name), Py_XDECREF(text);
+    Py_CLEAR(a->error_type);
+    Py_CLEAR(a->error);
+    Py_CLEAR(a->traceback);
+    PyErr_Clear();
+}
+
+/* The runner of every compiled call: the batch as run() runs it, an answer's exception made
+ * the call's error. Called on Polars' threads, without the GIL. */
+static int run_held_call(const un_call *call, const un_batch *b, const int64_t *bounds, int n_slices, un_result *results,
+                         char *why, size_t why_len) {
+    const held_call *h = call->owner;
+    answerer a = {.callable = h->answer};
+    un_batch own = *b;
+    if (h->answer != Py_None) own.answer = python_answer, own.answer_data = &a;
+    int failed = un_run_slices(&own, bounds, n_slices, call->threads, results);
+    atomic_fetch_add(&rows_run, (unsigned long long)b->input.length);
+    if (a.error_type) {
+        PyGILState_STATE gil = PyGILState_Ensure();
+        describe_error(&a, why, why_len);
+        PyGILState_Release(gil);
+        return -1;
+    }
+    if (failed) snprintf(why, why_len, "urlnorm: the kernel ran out of memory or met a malformed array");
+    return failed ? -1 : 0;
+}
+
+/* Whether a call's settings are ones the kernel runs; an exception set if not. */
+static int call_settings_valid(int op, int utf8, int threads, long long min_bytes, long long max_bytes, PyObject *columns, int single) {
+    const char *names = PyBytes_AsString(columns);
+    Py_ssize_t len = PyBytes_Size(columns);
+    int ok = op >= UN_OP_NORMALIZE && op < UN_N_OPS && op != UN_OP_JOIN && utf8 >= UN_UTF8_TEXT && utf8 < UN_N_UTF8_MODES &&
+             threads >= 1 && min_bytes >= 1 && max_bytes >= min_bytes && len > 0;
+    if (ok && single) ok = memchr(names, '\0', (size_t)len) == NULL;
+    if (!ok) PyErr_SetString(PyExc_ValueError, "a call: one of OP_NAMES but join, a UTF-8 mode, threads and slice bytes of 1 or more, and its columns (one if single)");
+    return ok;
+}
+
+/* compile_call(key, op, option, answer, utf8, threads, min_slice_bytes, max_slice_bytes,
+ * columns, single): the operation compiled once for Polars to run as the plugin's "call",
+ * found by `key` (the keyword arguments' bytes Polars will hand over). Arguments as run()
+ * takes them; `single`: hand back the one column named, not a struct. Its index, or -1 if
+ * MAX_CALLS are compiled already. */
+static PyObject *compile_call(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *key, *option, *answer, *columns;
+    int op, utf8, threads, single;
+    long long min_bytes, max_bytes;
+    if (!PyArg_ParseTuple(args, "O!iOOiiLLO!p", &PyBytes_Type, &key, &op, &option, &answer, &utf8, &threads, &min_bytes, &max_bytes,
+                          &PyBytes_Type, &columns, &single) ||
+        !call_settings_valid(op, utf8, threads, min_bytes, max_bytes, columns, single))
+        return NULL;
+    held_call *h = calloc(1, sizeof *h);
+    if (!h) return PyErr_NoMemory();
+    un_call *c = &h->call;
+    c->batch.op = (un_op)op;
+    struct ArrowSchema schema;
+    int done = option_into(option, &c->batch, &c->profile) == 0 ? 0 : -3;
+    c->key = (const uint8_t *)PyBytes_AsString(key), c->key_len = (size_t)PyBytes_Size(key);
+    c->columns = PyBytes_AsString(columns), c->columns_len = (size_t)PyBytes_Size(columns);
+    c->utf8 = utf8, c->single = single, c->threads = threads, c->min_slice_bytes = min_bytes, c->max_slice_bytes = max_bytes;
+    c->run = run_held_call, c->owner = h;
+    if (done == 0 && (done = un_call_schema(c, "", &schema)) == 0) schema.release(&schema);
+    if (done == -1) PyErr_NoMemory();
+    if (done == -2) PyErr_SetString(PyExc_ValueError, "columns: a name the operation does not emit");
+    if (done != 0) return free(h), NULL;
+    h->key = Py_NewRef(key), h->option = Py_NewRef(option), h->answer = Py_NewRef(answer), h->columns = Py_NewRef(columns);
+    int index = un_call_register(c);
+    if (index < 0) {
+        Py_DECREF(key), Py_DECREF(option), Py_DECREF(answer), Py_DECREF(columns);
+        free(h);
+    }
+    return PyLong_FromLong(index);
+}
+
+/* slice_rows(length, nbytes, workers, min_slice_bytes, max_slice_bytes): un_slice_rows. */
+static PyObject *slice_rows(PyObject *self, PyObject *args) {
+    (void)self;
+    long long length, nbytes, min_bytes, max_bytes;
+    int workers;
+    if (!PyArg_ParseTuple(args, "LLiLL", &length, &nbytes, &workers, &min_bytes, &max_bytes)) return NULL;
+    if (length < 0 || nbytes < 0 || workers < 1 || min_bytes < 1 || max_bytes < 1)
+        return PyErr_Format(PyExc_ValueError, "slice_rows: counts of 0 or more, workers and slice bytes of 1 or more");
+    return PyLong_FromLongLong(un_slice_rows(length, nbytes, workers, min_bytes, max_bytes));
 }
 
 /* set_tables(classes: 512 bytes of uint16, special: [(scheme, default port or -1), ...]) */
@@ -613,13 +717,15 @@ static PyObject *option_fields(void) {
 
 static PyObject *rows_read(PyObject *self, PyObject *args) {
     (void)self, (void)args;
-    return PyLong_FromUnsignedLongLong(rows_run);
+    return PyLong_FromUnsignedLongLong(atomic_load(&rows_run));
 }
 
 static PyMethodDef methods[] = {
     {"rows_read", rows_read, METH_NOARGS, "How many rows the kernel has run over in this process."},
     {"stream", stream, METH_O, "A run's slices as one Arrow stream's PyCapsule, a chunk a slice."},
     {"run", run, METH_VARARGS, "Run one operation over a batch of rows."},
+    {"compile_call", compile_call, METH_VARARGS, "Compile an operation for Polars to run as the plugin's call."},
+    {"slice_rows", slice_rows, METH_VARARGS, "The rows of each slice of a batch, one a thread."},
     {"set_tables", set_tables, METH_VARARGS, "Give the kernel urlnorm.core's character tables."},
     {"set_psl", set_psl, METH_VARARGS, "Give the kernel the Public Suffix List's rule set."},
     {NULL, NULL, 0, NULL},
@@ -654,6 +760,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "HOST_TYPES", names_tuple(UN_HOST_TYPE_NAMES, UN_N_HOST_TYPES)) < 0 ||
         PyModule_AddObject(m, "HOST_RULE_FLAGS", names_tuple(UN_HOST_RULE_FLAG_NAMES, UN_N_HOST_RULE_FLAGS)) < 0 ||
         PyModule_AddIntConstant(m, "PSL_TABLES", UN_PSL_TABLES) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_CALLS", UN_MAX_CALLS) < 0 ||
         PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||
         PyModule_AddIntConstant(m, "ASK_FIRST", UN_ASK_HOST) < 0 || /* statuses from here ask */
         PyModule_AddIntConstant(m, "ASK_WWW", UN_ASK_WWW) < 0 ||

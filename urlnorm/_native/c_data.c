@@ -81,6 +81,57 @@ un_import un_column_import(const struct ArrowSchema *s, const struct ArrowArray 
     return col->layout == UN_VIEWS ? views_import(a, end, data, col) : offsets_import(a, end, data, col);
 }
 
+/* The width of a dictionary's integer keys, by format; 0 if not one. */
+static size_t key_width(const char *format) {
+    static const char *const widths[] = {"cC", "sS", "iI", "lL"};
+    for (size_t i = 0; format && format[0] && !format[1] && i < 4; i++)
+        if (strchr(widths[i], format[0])) return (size_t)1 << i;
+    return 0;
+}
+
+int un_is_dictionary(const struct ArrowSchema *s) { return s->dictionary != NULL; }
+
+static int64_t key_at(const uint8_t *keys, size_t width, int64_t i) {
+    int8_t k8;
+    int16_t k16;
+    int32_t k32;
+    int64_t k64;
+    switch (width) {
+    case 1: return memcpy(&k8, keys + i, 1), k8;
+    case 2: return memcpy(&k16, keys + 2 * i, 2), k16;
+    case 4: return memcpy(&k32, keys + 4 * i, 4), k32;
+    default: return memcpy(&k64, keys + 8 * i, 8), k64;
+    }
+}
+
+un_import un_dictionary_import(const struct ArrowSchema *s, const struct ArrowArray *a, un_bytes *data, uint8_t *views,
+                               uint8_t *validity, un_column *col, int *text) {
+    un_column values;
+    size_t width = key_width(s->format);
+    if (!width || !a->dictionary || !s->dictionary->release) return UN_NOT_TEXT;
+    un_import read = un_column_import(s->dictionary, a->dictionary, data, &values, text);
+    if (read != UN_IMPORTED) return read;
+    if (values.layout != UN_VIEWS) return UN_NOT_TEXT;
+    if (a->length < 0 || a->offset < 0 || a->n_buffers != 2 || (a->length > 0 && !a->buffers[1])) return UN_MALFORMED_ARRAY;
+    un_column keys = {.length = a->length, .offset = a->offset};
+    if (a->null_count != 0 && a->buffers[0]) keys.validity = a->buffers[0], keys.validity_size = (size_t)(a->offset + a->length + 7) / 8;
+    memset(validity, 0, (size_t)(a->length + 7) / 8);
+    for (int64_t i = 0; i < a->length; i++) {
+        int present = un_column_valid(&keys, i);
+        int64_t k = present ? key_at(a->buffers[1], width, a->offset + i) : 0;
+        if (present && (k < 0 || k >= values.length)) return UN_MALFORMED_ARRAY;
+        int valid = present && un_column_valid(&values, k);
+        memset(views + 16 * i, 0, 16);
+        if (valid) memcpy(views + 16 * i, values.offsets + 16 * (values.offset + k), 16);
+        validity[i / 8] |= (uint8_t)(valid << (i % 8));
+    }
+    *col = values;
+    col->length = a->length, col->offset = 0;
+    col->validity = validity, col->validity_size = (size_t)(a->length + 7) / 8;
+    col->offsets = views, col->offsets_size = (size_t)a->length * 16;
+    return UN_IMPORTED;
+}
+
 /* ---- a slice out ------------------------------------------------------------------------------ */
 
 /* A struct, a list column and its struct of two, and as many columns as an operation emits. */

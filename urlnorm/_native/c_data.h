@@ -64,6 +64,15 @@ typedef enum { UN_IMPORTED, UN_NOT_TEXT, UN_MALFORMED_ARRAY } un_import;
  * guarantee). */
 un_import un_column_import(const struct ArrowSchema *s, const struct ArrowArray *a, un_bytes *data, un_column *col, int *text);
 
+/* Whether the schema is a dictionary-encoded column (a Polars Categorical or Enum): integer
+ * keys into values of string or binary views. */
+int un_is_dictionary(const struct ArrowSchema *s);
+
+/* A dictionary-encoded column read as its values' views gathered a row at a time into
+ * views (16 bytes a row) and validity ((length + 7) / 8 bytes), both the caller's. */
+un_import un_dictionary_import(const struct ArrowSchema *s, const struct ArrowArray *a, un_bytes *data, uint8_t *views,
+                               uint8_t *validity, un_column *col, int *text);
+
 /* A slice's outputs as a struct array of `rows` rows, its columns named: the text columns
  * (string_view; a list of them, or of key/value structs, for list outputs), then port
  * (uint16), key_hash (uint64), status (uint8) and error (string_view), those the operation

@@ -115,6 +115,10 @@ int un_run_batch(const un_batch *b, un_result *r);
  * from any of them at once. 0, or -1 as un_run_batch, or if the bounds do not cover the rows
  * in order. */
 int un_run_slices(const un_batch *b, const int64_t *starts, int n_slices, int n_threads, un_result *results);
+/* The rows of each slice (the last may have fewer) of a batch of `length` rows holding
+ * `nbytes` bytes, one slice a thread of `workers`: each slice of min_bytes or more, and of at
+ * most max_bytes where the batch allows (at least one row). */
+int64_t un_slice_rows(int64_t length, int64_t nbytes, int workers, int64_t min_bytes, int64_t max_bytes);
 /* Whether starts[0..n_slices] bound slices that cover the rows in order (and the bases, when
  * there is one a row). */
 int un_valid_slices(const un_batch *b, const int64_t *starts, int n_slices);

@@ -7,6 +7,13 @@
 
 #include <stdint.h>
 
+/* A variable of each thread's own. */
+#ifdef _MSC_VER
+#define UN_THREAD_LOCAL __declspec(thread)
+#else
+#define UN_THREAD_LOCAL _Thread_local
+#endif
+
 #ifdef _WIN32
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>

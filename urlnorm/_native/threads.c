@@ -56,6 +56,18 @@ int un_valid_slices(const un_batch *b, const int64_t *starts, int n_slices) {
     return !b->base || b->base->length == 1 || b->base->length >= b->input.length;
 }
 
+int64_t un_slice_rows(int64_t length, int64_t nbytes, int workers, int64_t min_bytes, int64_t max_bytes) {
+    int64_t count = nbytes / min_bytes < workers ? nbytes / min_bytes : workers;
+    if (count < 1) count = 1;
+    int64_t rows = length / count + (length % count != 0);
+    if (nbytes > max_bytes) {
+        /* Rows a slice of max_bytes holds; the product fits for any batch below 2^34 rows. */
+        int64_t fit = length <= INT64_MAX / max_bytes ? length * max_bytes / nbytes : length / (nbytes / max_bytes);
+        rows = fit < rows ? fit : rows;
+    }
+    return rows < 1 ? 1 : rows;
+}
+
 /* The helpers and the one call whose slices they take. round and running are read without the
  * lock while a thread spins, and written under it. */
 static struct {

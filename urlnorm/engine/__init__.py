@@ -206,6 +206,22 @@ def normalize(
     )
 
 
+def normalize_expression(
+    urls: pl.Expr, profile: str | Profile = "rfc3986", *, invalid_utf8: str = "error"
+) -> pl.Expr | None:
+    """:func:`normalize`'s ``url`` as an expression Polars runs through the kernel itself.
+
+    None where the rows must pass through Python a batch at a time: without the kernel, for a
+    profile with a rule only Python has, or where :func:`urlnorm.native.plugin.expression`
+    declines.
+    """
+    prof, encode = get_profile(profile), _check_utf8_option(invalid_utf8)
+    whole = native.native_profile(prof) if native.available() else None
+    if whole is None:
+        return None
+    return native.plugin.expression(native.normalize_op(whole, encode), "text", urls)
+
+
 def _normalize_on_kernel(series: pl.Series, prof: Profile, encode: bool) -> Result | None:
     """The kernel's normalisation: the whole profile, or its built-in head then Python's rules."""
     whole = native.native_profile(prof)

@@ -70,6 +70,21 @@ def dtype(function: ColumnFunction, params: Mapping[str, Any]) -> pl.DataType:
     return _dtypes()[function.returns]
 
 
+def expression(
+    function: ColumnFunction, params: Mapping[str, Any], urls: pl.Expr
+) -> pl.Expr | None:
+    """``function`` over ``urls`` as one kernel call that Polars runs itself, where it is one.
+
+    None where it runs as its batch function, a batch at a time through Python: every
+    function but ``normalize`` and ``key`` for now, strict mode (whose error names a row), and
+    where :func:`urlnorm.engine.normalize_expression` declines.
+    """
+    if function.run not in ("normalize", "key") or params["strict"]:
+        return None
+    invalid_utf8 = params.get("invalid_utf8", "error")
+    return engine.normalize_expression(urls, params["profile"], invalid_utf8=invalid_utf8)
+
+
 def _column(result: engine.Result, name: str, series: pl.Series, strict: bool) -> pl.Series:
     """The engine result's column ``name`` (or, if ``strict``, an error for its first bad row)."""
     if strict:

@@ -8,11 +8,13 @@ batch) and then runs again with the answer; those rows are counted as having lef
 
 One module a concern: :mod:`.extension` loads the kernel, :mod:`.profiles` compiles profiles
 to its form, :mod:`.arrow_io` moves columns in and out, :mod:`.slicing` cuts batches for the
-threads, :mod:`.operations` runs them, and :mod:`.fuzz` writes the fuzz harness's header.
+threads, :mod:`.operations` runs them, :mod:`.plugin` makes them expressions Polars runs
+itself, and :mod:`.fuzz` writes the fuzz harness's header.
 """
 
 from __future__ import annotations
 
+from urlnorm.native import plugin
 from urlnorm.native.arrow_io import Column, SliceStream, as_kernel_array, frame
 from urlnorm.native.extension import KernelMissingWarning, Status, available, status
 from urlnorm.native.fuzz import fuzz_header
@@ -23,6 +25,7 @@ from urlnorm.native.operations import (
     host_column,
     join,
     normalize,
+    normalize_op,
     normalize_record,
     parse_slices,
     path_segments,
@@ -55,9 +58,11 @@ __all__ = [
     "native_prefix",
     "native_profile",
     "normalize",
+    "normalize_op",
     "normalize_record",
     "parse_slices",
     "path_segments",
+    "plugin",
     "query",
     "select_params",
     "set_threads",

@@ -119,9 +119,13 @@ def normalize(
     The column is one chunk: a query over a column of several chunks runs on Polars' thread
     pool, which a forked worker (Spark's, Ray's) does not have.
     """
+    return _finish(normalize_op(profile, encode_invalid_utf8), column, ("text",), ("url",))
+
+
+def normalize_op(profile: NativeProfile, encode_invalid_utf8: bool = False) -> Op:
+    """The kernel operation that normalises by ``profile``; its column is ``text``."""
     option = {"profile": profile.spec}
-    op = Op("normalize", option, encode_invalid_utf8, answerer(profile), profile.uses_psl)
-    return _finish(op, column, ("text",), ("url",))
+    return Op("normalize", option, encode_invalid_utf8, answerer(profile), profile.uses_psl)
 
 
 def normalize_record(

@@ -9,6 +9,8 @@ from contextvars import ContextVar
 
 import polars as pl
 
+from urlnorm.native import extension
+
 # A slice holds at least this many input bytes (about 140 URLs, some 10 microseconds of
 # kernel work): the kernel hands a slice to one of the threads it keeps in a few
 # microseconds, so a batch of a few hundred rows already keeps two threads busy (measured:
@@ -87,11 +89,10 @@ def starts(length: int, nbytes: int) -> tuple[list[int], int]:
 def _slices(length: int, nbytes: int, workers: int | None = None) -> Iterator[tuple[int, int]]:
     """(start, rows) of each slice: one a thread, each of MIN_SLICE_BYTES to MAX_SLICE_BYTES.
 
-    ``workers``: the threads the call runs on (by default :func:`threads`).
+    ``workers``: the threads the call runs on (by default :func:`threads`). The kernel does
+    the arithmetic, so that its calls from Polars (:mod:`.plugin`) cut batches the same way.
     """
-    count = max(1, min(workers or threads(), nbytes // MIN_SLICE_BYTES))
-    size = max(1, -(-length // count))
-    if nbytes > MAX_SLICE_BYTES:
-        size = min(size, max(1, length * MAX_SLICE_BYTES // nbytes))
+    kernel = extension.loaded()
+    size = kernel.slice_rows(length, nbytes, workers or threads(), MIN_SLICE_BYTES, MAX_SLICE_BYTES)
     for start in range(0, max(1, length), size):
         yield start, min(size, length - start)

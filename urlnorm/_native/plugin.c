@@ -1,0 +1,274 @@
+/* Polars' expression plugin interface; see plugin.h. Polars loads this library (the
+ * extension Python loaded: one copy, one set of calls), checks its version, asks each call's
+ * output field when it plans a query, and runs the call on each batch. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "os_threads.h"
+#include "plugin.h"
+
+#ifdef _WIN32
+#define UN_EXPORT __declspec(dllexport)
+#else
+#define UN_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* polars-ffi's version: 0.1 passes the keyword arguments to the field function too. */
+#define PLUGIN_MAJOR 0u
+#define PLUGIN_MINOR 1u
+
+/* polars-ffi's SeriesExport: a column's field and chunks. Polars moves each chunk out of an
+ * export it receives and then calls release, which frees the rest. */
+typedef struct series_export {
+    struct ArrowSchema *field;
+    struct ArrowArray **arrays;
+    size_t len;
+    void (*release)(struct series_export *);
+    void *private_data; /* NULL: no column (the call failed) */
+} series_export;
+
+/* ---- the calls ----------------------------------------------------------------------------- */
+
+static const un_call *calls[UN_MAX_CALLS];
+static atomic_int n_calls;
+
+static const un_call *call_named(const uint8_t *key, size_t len) {
+    int n = atomic_load_explicit(&n_calls, memory_order_acquire);
+    for (int i = 0; i < n; i++)
+        if (calls[i]->key_len == len && memcmp(calls[i]->key, key, len) == 0) return calls[i];
+    return NULL;
+}
+
+int un_call_register(un_call *call) {
+    int n = atomic_load_explicit(&n_calls, memory_order_relaxed);
+    if (n == UN_MAX_CALLS || call_named(call->key, call->key_len)) return -1;
+    calls[n] = call;
+    atomic_store_explicit(&n_calls, n + 1, memory_order_release);
+    return n;
+}
+
+/* ---- errors: Polars reads the last one of the thread that failed ------------------------------ */
+
+static UN_THREAD_LOCAL char last_error[512];
+
+static void failed(const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(last_error, sizeof last_error, format, args);
+    va_end(args);
+}
+
+UN_EXPORT uint32_t _polars_plugin_get_version(void) { return PLUGIN_MAJOR << 16 | PLUGIN_MINOR; }
+
+UN_EXPORT const char *_polars_plugin_get_last_error_message(void) { return last_error; }
+
+/* ---- the output's field ------------------------------------------------------------------------- */
+
+/* A schema that keeps the kernel's and carries a name of its own (the input column's). */
+typedef struct {
+    struct ArrowSchema inner;
+    char name[];
+} named_schema;
+
+static void named_release(struct ArrowSchema *s) {
+    named_schema *n = s->private_data;
+    if (n->inner.release) n->inner.release(&n->inner);
+    free(n);
+    s->release = NULL;
+}
+
+static int rename_schema(struct ArrowSchema *s, const char *name) {
+    size_t len = strlen(name);
+    named_schema *n = malloc(sizeof *n + len + 1);
+    if (!n) return -1;
+    n->inner = *s;
+    memcpy(n->name, name, len + 1);
+    s->name = n->name, s->release = named_release, s->private_data = n;
+    return 0;
+}
+
+/* The struct's one column moved out of it, the struct released (the kernel's nodes each hold
+ * their own reference: c_data.c). */
+static void only_column(struct ArrowSchema *s, struct ArrowArray *a) {
+    struct ArrowSchema column = *s->children[0];
+    s->children[0]->release = NULL;
+    s->release(s);
+    *s = column;
+    if (!a) return;
+    struct ArrowArray values = *a->children[0];
+    a->children[0]->release = NULL;
+    a->release(a);
+    *a = values;
+}
+
+/* A slice's result exported as the call hands it back: the struct, or its one column. */
+static int exported(const un_call *c, const un_batch *b, un_result *r, int64_t rows, struct ArrowSchema *s,
+                    struct ArrowArray *a) {
+    int done = un_result_export(b, r, rows, c->columns, c->columns_len, s, a);
+    if (done == 0 && c->single) only_column(s, a);
+    return done;
+}
+
+int un_call_schema(const un_call *c, const char *name, struct ArrowSchema *out) {
+    un_result r;
+    struct ArrowArray a;
+    un_result_init(&r);
+    int done = exported(c, &c->batch, &r, 0, out, &a);
+    un_result_free(&r);
+    if (done != 0) return done;
+    a.release(&a);
+    if (rename_schema(out, name) == 0) return 0;
+    out->release(out);
+    return -1;
+}
+
+/* Polars 0.1: the fields of the inputs, the output's field to write, the keyword arguments. */
+UN_EXPORT void _polars_plugin_field_call(const struct ArrowSchema *fields, size_t n_fields, struct ArrowSchema *out,
+                                         const uint8_t *kwargs, size_t kwargs_len) {
+    const un_call *c = call_named(kwargs, kwargs_len);
+    int done = !c ? -3 : n_fields != 1 ? -4 : un_call_schema(c, fields[0].name ? fields[0].name : "", out);
+    if (done == -1) failed("urlnorm: out of memory");
+    if (done == -2) failed("urlnorm: a call's columns are not its operation's");
+    if (done == -3) failed("urlnorm: no such compiled call (was it made in this process?)");
+    if (done == -4) failed("urlnorm: a call takes one column");
+}
+
+/* ---- a batch ---------------------------------------------------------------------------------- */
+
+/* The chunks handed back, and the field they share. */
+typedef struct {
+    struct ArrowSchema field;
+    size_t n;
+    struct ArrowArray **pointers;
+    struct ArrowArray arrays[];
+} output;
+
+static void output_free(output *o) {
+    if (o->field.release) o->field.release(&o->field);
+    free(o->pointers);
+    free(o);
+}
+
+/* Polars has copied the chunks out and releases them itself: only the rest goes here. */
+static void output_release(series_export *e) {
+    output_free(e->private_data);
+    e->release = NULL;
+}
+
+static void release_input(series_export *in) {
+    for (size_t i = 0; i < in->len; i++)
+        if (in->arrays[i]->release) in->arrays[i]->release(in->arrays[i]);
+    if (in->release) in->release(in);
+}
+
+/* The rows a slice of the chunk holds (un_slice_rows), by its bytes as read. */
+static int64_t slice_rows(const un_call *c, const un_column *col) {
+    int64_t bytes = col->layout == UN_VIEWS ? 16 * col->length : (int64_t)col->offsets_size;
+    for (int64_t i = 0; i < col->n_data; i++) bytes += (int64_t)col->data[i].n;
+    return un_slice_rows(col->length, bytes, c->threads, c->min_slice_bytes, c->max_slice_bytes);
+}
+
+/* One chunk: its slices run, each exported into o's next array. 0, or -1 with the error set. */
+static int run_chunk(const un_call *c, const un_column *col, int text, output *o) {
+    un_batch b = c->batch;
+    b.input = *col;
+    b.check_utf8 = !text && c->utf8 != UN_UTF8_TEXT, b.encode_invalid_utf8 = b.check_utf8 && c->utf8 == UN_UTF8_ENCODE;
+    int64_t rows = slice_rows(c, col), n = col->length / rows + (col->length % rows != 0 || col->length == 0);
+    int64_t *bounds = malloc((size_t)(n + 1) * sizeof *bounds);
+    un_result *results = calloc((size_t)n, sizeof *results);
+    char why[400] = "urlnorm: out of memory";
+    int done = bounds && results ? 0 : -1;
+    for (int64_t i = 0; done == 0 && i < n; i++) bounds[i] = i * rows, un_result_init(&results[i]);
+    if (done == 0) bounds[n] = col->length, done = c->run(c, &b, bounds, (int)n, results, why, sizeof why);
+    for (int64_t i = 0; done == 0 && i < n; i++) {
+        struct ArrowSchema s;
+        done = exported(c, &b, &results[i], bounds[i + 1] - bounds[i], &s, &o->arrays[o->n]) == 0 ? 0 : -1;
+        if (done == 0) o->n++, s.release(&s);
+    }
+    for (int64_t i = 0; results && i < n; i++) un_result_free(&results[i]);
+    free(bounds), free(results);
+    if (done != 0) failed("%s", why);
+    return done;
+}
+
+/* How many slices the chunks make: the arrays handed back. */
+static size_t slices_of(const un_call *c, const un_column *cols, size_t n) {
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t rows = slice_rows(c, &cols[i]);
+        total += (size_t)(cols[i].length / rows + (cols[i].length % rows != 0 || cols[i].length == 0));
+    }
+    return total;
+}
+
+/* A chunk as the kernel reads it: strings or binary as they are; a Categorical's values
+ * gathered into views (in *owned, which the caller frees); a column of the Null type as
+ * rows that are all null (a validity bitmap of no bytes reads as null). */
+static un_import chunk_column(const struct ArrowSchema *s, const struct ArrowArray *a, un_bytes *data, un_column *col,
+                              int *text, uint8_t **owned) {
+    static const uint8_t no_rows[1];
+    if (s->format && strcmp(s->format, "n") == 0) {
+        *col = (un_column){.layout = UN_VIEWS, .length = a->length < 0 ? 0 : a->length, .validity = no_rows};
+        return UN_IMPORTED;
+    }
+    if (!un_is_dictionary(s)) return un_column_import(s, a, data, col, text);
+    size_t rows = a->length < 0 ? 0 : (size_t)a->length;
+    if (!(*owned = malloc(16 * rows + (rows + 7) / 8 + 1))) return failed("urlnorm: out of memory"), UN_MALFORMED_ARRAY;
+    return un_dictionary_import(s, a, data, *owned, *owned + 16 * rows, col, text);
+}
+
+/* The input's chunks read as columns; 0, or -1 with the error set. */
+static int read_chunks(const series_export *in, un_column *cols, un_bytes *data, uint8_t **owned, int *text) {
+    for (size_t i = 0; i < in->len; i++) {
+        un_import read = chunk_column(in->field, in->arrays[i], data + i * UN_MAX_DATA_BUFFERS, &cols[i], text, &owned[i]);
+        if (read == UN_NOT_TEXT)
+            return failed("urlnorm: URL columns must be strings, binary or categorical, not Arrow format '%s' (cast them to String)",
+                          in->field->format), -1;
+        if (read != UN_IMPORTED && !last_error[0]) failed("urlnorm: a malformed Arrow array");
+        if (read != UN_IMPORTED) return -1;
+    }
+    return 0;
+}
+
+/* The call over every chunk of the input; its output, or NULL with the error set. */
+static output *run_call(const un_call *c, const series_export *in) {
+    size_t n = in->len ? in->len : 1;
+    un_column *cols = calloc(n, sizeof *cols);
+    uint8_t **owned = calloc(n, sizeof *owned);
+    un_bytes *data = malloc(n * UN_MAX_DATA_BUFFERS * sizeof *data);
+    output *o = NULL;
+    int text = 1, ok = cols && owned && data && read_chunks(in, cols, data, owned, &text) == 0;
+    size_t slices = ok ? slices_of(c, cols, in->len) : 0;
+    if (ok && !(o = calloc(1, sizeof *o + (slices ? slices : 1) * sizeof(struct ArrowArray)))) ok = 0;
+    if (ok && !(o->pointers = malloc((slices ? slices : 1) * sizeof *o->pointers))) ok = 0;
+    if (ok && un_call_schema(c, in->field->name ? in->field->name : "", &o->field) != 0) ok = 0;
+    if (!ok && !last_error[0]) failed("urlnorm: out of memory");
+    for (size_t i = 0; ok && i < in->len; i++) ok = run_chunk(c, &cols[i], text, o) == 0;
+    for (size_t i = 0; owned && i < n; i++) free(owned[i]);
+    free(cols), free(owned), free(data);
+    if (ok) return o;
+    for (size_t i = 0; o && i < o->n; i++) o->arrays[i].release(&o->arrays[i]);
+    if (o) output_free(o);
+    return NULL;
+}
+
+/* Polars 0.1: the inputs (whose chunks this call owns), the keyword arguments, where the
+ * output goes, and the caller's context (not read: the kernel keeps its own threads). */
+UN_EXPORT void _polars_plugin_call(series_export *inputs, size_t n_inputs, const uint8_t *kwargs, size_t kwargs_len,
+                                   series_export *out, const void *context) {
+    (void)context;
+    last_error[0] = '\0';
+    const un_call *c = call_named(kwargs, kwargs_len);
+    output *o = NULL;
+    if (!c) failed("urlnorm: no such compiled call (was it made in this process?)");
+    else if (n_inputs != 1) failed("urlnorm: a call takes one column");
+    else o = run_call(c, &inputs[0]);
+    for (size_t i = 0; i < n_inputs; i++) release_input(&inputs[i]);
+    if (!o) return;
+    for (size_t i = 0; i < o->n; i++) o->pointers[i] = &o->arrays[i];
+    *out = (series_export){.field = &o->field, .arrays = o->pointers, .len = o->n, .release = output_release, .private_data = o};
+}

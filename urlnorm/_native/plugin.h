@@ -1,0 +1,48 @@
+/* Polars' expression plugin interface (docs.pola.rs, "Expression plugins"; the FFI of its
+ * polars-ffi crate, version 0.1): Polars calls a kernel operation on its own threads, the
+ * column passed in and out as Arrow C data, with no Python between a batch and the rows.
+ *
+ * An operation is compiled once, when a Python expression is made, into a call: its options
+ * read from Python and kept here, found again by the bytes Polars hands the plugin as its
+ * keyword arguments. */
+#ifndef URLNORM_PLUGIN_H
+#define URLNORM_PLUGIN_H
+
+#include "c_data.h"
+
+/* How many calls a process may compile (one for each distinct operation and options; an
+ * expression made past them runs through Python instead). */
+#define UN_MAX_CALLS 4096
+
+typedef struct un_call un_call;
+
+/* Runs a call's batch over its slices into results[0..n_slices) on the call's threads: the
+ * binding's, which lets Python answer the rows' questions. 0, or -1 with why[0..why_len) set. */
+typedef int (*un_call_runner)(const un_call *call, const un_batch *b, const int64_t *bounds, int n_slices,
+                              un_result *results, char *why, size_t why_len);
+
+struct un_call {
+    const uint8_t *key; /* the keyword arguments' bytes, as Polars hands them over */
+    size_t key_len;
+    un_batch batch; /* the operation and its options; each chunk is its input in turn */
+    un_profile profile;
+    const char *columns; /* the columns handed back, NUL-separated, in order */
+    size_t columns_len;
+    int utf8;    /* how binary input is read: an UN_UTF8_* mode */
+    int single;  /* hand back the one column itself, not a struct of it */
+    int threads; /* how many threads a large chunk runs on */
+    int64_t min_slice_bytes, max_slice_bytes;
+    un_call_runner run;
+    void *owner; /* the runner's own data */
+};
+
+/* Keeps `call` (which must live as long as the process) for Polars to find by its key; its
+ * index, or -1 if UN_MAX_CALLS are kept already or the key is taken. Called from one thread
+ * at a time (the binding's, under Python's lock); Polars may look calls up meanwhile. */
+int un_call_register(un_call *call);
+
+/* The schema of a call's output, named `name`, as an empty result exports it; 0, -1 if memory
+ * ran out, -2 if the call's columns are not the operation's. */
+int un_call_schema(const un_call *call, const char *name, struct ArrowSchema *out);
+
+#endif
