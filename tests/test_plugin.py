@@ -1,0 +1,187 @@
+"""Polars running the kernel itself: column functions compiled into expression plugin calls.
+
+Each call must give what its batch function gives, a ``map_batches`` call, on every column
+layout Polars hands over (one chunk or many, streaming morsels, categorical, binary, all
+null, empty), pass over each row once, cut large chunks for the threads, and fail with one
+line naming the cause.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from polars.plugins import register_plugin_function
+
+import urlnorm
+from urlnorm import native
+from urlnorm.core import rules
+from urlnorm.core.record import URL
+from urlnorm.engine import batch
+
+ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.skipif(not native.available(), reason="the kernel is not built")
+
+PLUGIN = "_urlnorm"
+
+
+def _inputs() -> list[str | None]:
+    """WPT's URL inputs, messy generated rows and the edges a column brings (nulls, empty)."""
+    cases = json.loads((ROOT / "tests" / "data" / "wpt" / "urltestdata.json").read_text())
+    wpt = [case["input"] for case in cases if isinstance(case, dict)]
+    sys.path.insert(0, str(ROOT / "sample-data"))
+    from make_urls import messy
+
+    rng = random.Random(11)
+    return [*wpt, *(messy(rng) for _ in range(2_000)), None, "", "http://bücher.example/"]
+
+
+INPUTS = _inputs()
+
+
+def _uneven_chunks(series: pl.Series, sizes: list[int]) -> pl.Series:
+    parts, start = [], 0
+    for size in [*sizes, series.len()]:
+        parts.append(series.slice(start, size))
+        start += size
+    return pl.concat(parts, rechunk=False)
+
+
+def _lower_path(url: URL) -> URL:
+    return dataclasses.replace(url, path=url.path.lower())
+
+
+def test_normalize_and_key_are_plugin_calls_unless_python_must_run() -> None:
+    assert PLUGIN in str(pl.col("u").url.normalize("canonical"))
+    assert PLUGIN in str(pl.col("u").url.key())
+    # Strict mode names the first bad row; a profile that reads the Public Suffix List (the
+    # process may change lists before the query runs); a rule only Python has.
+    assert PLUGIN not in str(pl.col("u").url.normalize(strict=True))
+    assert PLUGIN not in str(pl.col("u").url.normalize("crawl"))
+    python_rule = rules.Rule("lower_path", "site policy", _lower_path)
+    profile = urlnorm.get_profile("canonical").with_rules(python_rule)
+    assert PLUGIN not in str(pl.col("u").url.normalize(profile))
+
+
+@pytest.mark.parametrize("profile", ["rfc3986", "whatwg", "canonical"])
+@pytest.mark.parametrize("layout", ["one chunk", "uneven chunks", "streaming", "categorical"])
+def test_the_plugin_equals_the_batch_function(profile: str, layout: str) -> None:
+    series = pl.Series("u", INPUTS, dtype=pl.String)
+    expected = batch.normalize(series, profile)
+    if layout == "uneven chunks":
+        series = _uneven_chunks(series, [1, 700, 3])
+        assert series.n_chunks() == 4
+    if layout == "categorical":
+        series = series.cast(pl.Categorical)
+    frame = pl.DataFrame({"u": series})
+    expr = pl.col("u").url.normalize(profile)
+    assert PLUGIN in str(expr)
+    if layout == "streaming":
+        out = frame.lazy().select(expr).collect(engine="streaming")["u"]
+    else:
+        out = frame.select(expr)["u"]
+    assert out.to_list() == expected.to_list()
+
+
+@pytest.mark.parametrize("invalid_utf8", ["error", "encode"])
+def test_binary_rows_are_read_as_the_option_says(invalid_utf8: str) -> None:
+    series = pl.Series("u", [b"http://a.example/\xff", b"HTTP://B.example/./x", None, b"\xc3("])
+    expr = pl.col("u").url.normalize("canonical", invalid_utf8=invalid_utf8)
+    assert PLUGIN in str(expr)
+    expected = batch.normalize(series, "canonical", invalid_utf8=invalid_utf8).to_list()
+    assert pl.DataFrame({"u": series}).select(expr)["u"].to_list() == expected
+    assert expected[1] == "http://b.example/x"
+    assert (expected[0] is None) == (invalid_utf8 == "error")
+
+
+@pytest.mark.parametrize("series", [pl.Series("u", [None] * 3), pl.Series("u", [], pl.String)])
+def test_null_and_empty_columns_keep_their_length(series: pl.Series) -> None:
+    out = pl.DataFrame({"u": series}).select(pl.col("u").url.normalize("canonical"))["u"]
+    assert out.dtype == pl.String
+    assert out.to_list() == [None] * series.len()
+
+
+def test_a_large_chunk_is_cut_into_a_slice_a_thread() -> None:
+    rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}?q=%7e" for i in range(20_000)]
+    series = pl.Series("u", rows)
+    native.set_threads(2)
+    try:
+        out = pl.DataFrame({"u": series}).select(pl.col("u").url.normalize("canonical"))["u"]
+    finally:
+        native.set_threads(None)
+    # Each slice's output comes back as a chunk of its own, not copied into one.
+    assert out.n_chunks() == 2
+    assert out.to_list() == batch.normalize(series, "canonical").to_list()
+
+
+def test_each_row_is_read_once() -> None:
+    kernel = native.extension.loaded()
+    frame = pl.DataFrame({"u": INPUTS})
+    expr = pl.col("u").url.normalize("canonical")
+    frame.head(1).select(expr)
+    before = kernel.rows_read()
+    frame.select(expr)
+    assert kernel.rows_read() - before == len(INPUTS)
+
+
+def test_an_answer_that_fails_is_the_querys_error() -> None:
+    def answer(kind: int, question: str) -> str:
+        raise LookupError(f"no answer for {question}")
+
+    profile = native.native_profile(urlnorm.get_profile("canonical"))
+    assert profile is not None
+    op = native.Op("normalize", {"profile": profile.spec}, answer=answer)
+    expr = native.plugin.expression(op, "text", pl.col("u"))
+    assert expr is not None
+    frame = pl.DataFrame({"u": ["http://a.example/", "http://bücher.example/"]})
+    with pytest.raises(pl.exceptions.ComputeError, match="LookupError: no answer for bücher"):
+        frame.select(expr)
+
+
+def test_a_column_the_kernel_cannot_read_is_named() -> None:
+    with pytest.raises(pl.exceptions.ComputeError, match=r"not Arrow format 'l' \(cast them"):
+        pl.DataFrame({"u": [1, 2]}).select(pl.col("u").url.normalize())
+
+
+def test_a_call_the_process_did_not_compile_is_an_error() -> None:
+    expr = register_plugin_function(
+        plugin_path=str(native.extension.loaded().__file__),
+        function_name=native.plugin.FUNCTION,
+        args=pl.col("u"),
+        kwargs={native.plugin.KEYWORD: 10**9},
+        is_elementwise=True,
+    )
+    with pytest.raises(pl.exceptions.ComputeError, match="no such compiled call"):
+        pl.DataFrame({"u": ["http://a/"]}).select(expr)
+
+
+PAST_MAX_CALLS = """
+import polars as pl
+import urlnorm
+from urlnorm import native
+
+kernel = native.extension.loaded()
+frame = pl.DataFrame({"u": ["HTTP://A.example/./b"]})
+plugins = 0
+for threads in range(1, kernel.MAX_CALLS + 2):
+    native.set_threads(threads)
+    expr = pl.col("u").url.normalize("canonical")
+    plugins += "_urlnorm" in str(expr)
+    assert frame.select(expr)["u"].to_list() == ["http://a.example/b"]
+print(plugins)
+"""
+
+
+def test_past_max_calls_expressions_run_through_python() -> None:
+    # A fresh process: the calls a process compiles are kept for its life.
+    done = subprocess.run(
+        [sys.executable, "-c", PAST_MAX_CALLS], capture_output=True, text=True, check=True
+    )
+    kernel = native.extension.loaded()
+    assert int(done.stdout) == kernel.MAX_CALLS
