@@ -109,14 +109,20 @@ def test_null_and_empty_columns_keep_their_length(series: pl.Series) -> None:
 
 def test_a_large_chunk_is_cut_into_a_slice_a_thread() -> None:
     rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}?q=%7e" for i in range(20_000)]
-    series = pl.Series("u", rows)
+    series = pl.Series("u", [*rows, None, "short", *rows])
     native.set_threads(2)
     try:
         out = pl.DataFrame({"u": series}).select(pl.col("u").url.normalize("canonical"))["u"]
     finally:
         native.set_threads(None)
-    # Each slice's output comes back as a chunk of its own, not copied into one.
-    assert out.n_chunks() == 2
+    # The slices' outputs come back as one chunk, as the column came in: its data buffers
+    # are the two slices' (validity, views, then the text of each).
+    assert out.n_chunks() == 1
+    assert len(out.to_arrow(compat_level=pl.CompatLevel.newest()).buffers()) == 4
+    assert out.to_list() == batch.normalize(series, "canonical").to_list()
+    uneven = _uneven_chunks(series, [25_000, 5])
+    out = pl.DataFrame({"u": uneven}).select(pl.col("u").url.normalize("canonical"))["u"]
+    assert out.n_chunks() == 3
     assert out.to_list() == batch.normalize(series, "canonical").to_list()
 
 

@@ -339,6 +339,79 @@ int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *
     return 0;
 }
 
+/* ---- a run's slices joined into one column ------------------------------------------------------ */
+
+typedef struct {
+    int n;
+    struct ArrowArray *parts;
+    const void **buffers;
+    uint8_t *validity, *views;
+    int64_t *sizes;
+} joined_views;
+
+static void joined_release(struct ArrowArray *a) {
+    joined_views *j = a->private_data;
+    for (int i = 0; i < j->n; i++)
+        if (j->parts[i].release) j->parts[i].release(&j->parts[i]);
+    free(j->parts), free(j->buffers), free(j->validity), free(j->views), free(j->sizes), free(j);
+    a->release = NULL;
+}
+
+/* Part k's views after the rows before it: a view that points into data gets its buffer's new
+ * index (k); one whose bytes are inline is as it was. */
+static void copy_views(const struct ArrowArray *part, int k, uint8_t *views) {
+    const uint8_t *from = (const uint8_t *)part->buffers[1] + 16 * part->offset;
+    memcpy(views, from, (size_t)part->length * 16);
+    for (int64_t i = 0; k > 0 && i < part->length; i++) {
+        int32_t len, index;
+        memcpy(&len, views + 16 * i, 4);
+        if (len <= 12) continue;
+        memcpy(&index, views + 16 * i + 8, 4);
+        index += k;
+        memcpy(views + 16 * i + 8, &index, 4);
+    }
+}
+
+static void copy_validity(const struct ArrowArray *part, int64_t at, uint8_t *validity) {
+    const uint8_t *bits = part->buffers[0];
+    for (int64_t i = 0; i < part->length; i++) {
+        int64_t bit = part->offset + i;
+        int valid = !bits || part->null_count == 0 || (bits[bit / 8] >> (bit % 8) & 1);
+        validity[(at + i) / 8] |= (uint8_t)(valid << ((at + i) % 8));
+    }
+}
+
+int un_views_join(struct ArrowArray *parts, int n, struct ArrowArray *out) {
+    int64_t rows = 0, nulls = 0;
+    for (int i = 0; i < n; i++) {
+        if (parts[i].n_buffers != 4 || parts[i].n_children != 0 || !parts[i].release) return -1;
+        rows += parts[i].length, nulls += parts[i].null_count;
+    }
+    joined_views *j = calloc(1, sizeof *j);
+    if (!j) return -1;
+    j->parts = malloc((size_t)n * sizeof *j->parts), j->buffers = malloc((size_t)(n + 3) * sizeof *j->buffers);
+    j->views = malloc((size_t)rows * 16 + 1), j->sizes = malloc((size_t)n * sizeof *j->sizes);
+    j->validity = nulls ? calloc((size_t)rows / 8 + 1, 1) : NULL;
+    if (!j->parts || !j->buffers || !j->views || !j->sizes || (nulls && !j->validity)) {
+        free(j->parts), free(j->buffers), free(j->views), free(j->sizes), free(j->validity), free(j);
+        return -1;
+    }
+    int64_t at = 0;
+    for (int i = 0; i < n; i++) {
+        copy_views(&parts[i], i, j->views + 16 * at);
+        if (nulls) copy_validity(&parts[i], at, j->validity);
+        j->buffers[2 + i] = parts[i].buffers[2];
+        j->sizes[i] = *(const int64_t *)parts[i].buffers[3];
+        at += parts[i].length;
+        j->parts[i] = parts[i], parts[i].release = NULL;
+    }
+    j->n = n, j->buffers[0] = j->validity, j->buffers[1] = j->views, j->buffers[2 + n] = j->sizes;
+    *out = (struct ArrowArray){
+        .length = rows, .null_count = nulls, .n_buffers = n + 3, .buffers = j->buffers, .release = joined_release, .private_data = j,
+    };
+    return 0;
+}
+
 /* ---- a run's slices out as one stream --------------------------------------------------------- */
 
 typedef struct {

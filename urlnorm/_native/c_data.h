@@ -82,6 +82,12 @@ un_import un_dictionary_import(const struct ArrowSchema *s, const struct ArrowAr
 int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *names, size_t names_len,
                      struct ArrowSchema *schema, struct ArrowArray *array);
 
+/* The view columns parts[0..n) (each of one data buffer, as a slice's text column is) as one
+ * column whose data buffers are theirs: only the views are copied, no text. The parts move
+ * into out (theirs are left released) and live until its release. 0; -1 if memory ran out or
+ * a part is not such a column (nothing moved). */
+int un_views_join(struct ArrowArray *parts, int n, struct ArrowArray *out);
+
 /* The arrays of a run's n slices (n >= 1, all of one schema) as one stream, a chunk a slice in
  * order, so that a consumer takes them over in one call. The schema and the arrays move into
  * the stream (theirs are left released). 0; -1 if memory ran out (nothing moved). */

@@ -172,6 +172,18 @@ static int64_t slice_rows(const un_call *c, const un_column *col) {
     return un_slice_rows(col->length, bytes, c->threads, c->min_slice_bytes, c->max_slice_bytes);
 }
 
+/* A chunk's last n slices of one text column as one array, as the chunk came in: a column
+ * of many chunks would run a later query on Polars' thread pool, which a forked worker
+ * (Spark's, Ray's) does not have. The text is not copied; if memory runs out the slices
+ * stay chunks of their own. */
+static void join_slices(const un_call *c, output *o, int n) {
+    struct ArrowArray joined;
+    if (!c->single || strcmp(o->field.format, "vu") != 0 || un_views_join(&o->arrays[o->n - (size_t)n], n, &joined) != 0)
+        return;
+    o->n -= (size_t)n;
+    o->arrays[o->n++] = joined;
+}
+
 /* One chunk: its slices run, each exported into o's next array. 0, or -1 with the error set. */
 static int run_chunk(const un_call *c, const un_column *col, int text, output *o) {
     un_batch b = c->batch;
@@ -192,6 +204,7 @@ static int run_chunk(const un_call *c, const un_column *col, int text, output *o
     for (int64_t i = 0; results && i < n; i++) un_result_free(&results[i]);
     free(bounds), free(results);
     if (done != 0) failed("%s", why);
+    if (done == 0 && n > 1) join_slices(c, o, (int)n);
     return done;
 }
 
