@@ -11,25 +11,9 @@
 #include "os_threads.h"
 #include "plugin.h"
 
-#ifdef _WIN32
-#define UN_EXPORT __declspec(dllexport)
-#else
-#define UN_EXPORT __attribute__((visibility("default")))
-#endif
-
 /* polars-ffi's version: 0.1 passes the keyword arguments to the field function too. */
 #define PLUGIN_MAJOR 0u
 #define PLUGIN_MINOR 1u
-
-/* polars-ffi's SeriesExport: a column's field and chunks. Polars moves each chunk out of an
- * export it receives and then calls release, which frees the rest. */
-typedef struct series_export {
-    struct ArrowSchema *field;
-    struct ArrowArray **arrays;
-    size_t len;
-    void (*release)(struct series_export *);
-    void *private_data; /* NULL: no column (the call failed) */
-} series_export;
 
 /* ---- the calls ----------------------------------------------------------------------------- */
 

@@ -36,6 +36,32 @@ struct un_call {
     void *owner; /* the runner's own data */
 };
 
+/* polars-ffi's SeriesExport: a column's field and chunks. Polars moves each chunk out of an
+ * export it receives and then calls release, which frees the rest. */
+typedef struct series_export {
+    struct ArrowSchema *field;
+    struct ArrowArray **arrays;
+    size_t len;
+    void (*release)(struct series_export *);
+    void *private_data; /* NULL: no column (the call failed) */
+} series_export;
+
+#ifdef _WIN32
+#define UN_EXPORT __declspec(dllexport)
+#else
+#define UN_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* The entry points Polars calls (polars-ffi 0.1): the version, the last error of this thread,
+ * the output field of the call named by kwargs for the inputs' fields, and the call itself
+ * over the inputs (whose chunks it takes over) into *out (left empty if it failed). */
+UN_EXPORT uint32_t _polars_plugin_get_version(void);
+UN_EXPORT const char *_polars_plugin_get_last_error_message(void);
+UN_EXPORT void _polars_plugin_field_call(const struct ArrowSchema *fields, size_t n_fields, struct ArrowSchema *out,
+                                         const uint8_t *kwargs, size_t kwargs_len);
+UN_EXPORT void _polars_plugin_call(series_export *inputs, size_t n_inputs, const uint8_t *kwargs, size_t kwargs_len,
+                                   series_export *out, const void *context);
+
 /* Keeps `call` (which must live as long as the process) for Polars to find by its key; its
  * index, or -1 if UN_MAX_CALLS are kept already or the key is taken. Called from one thread
  * at a time (the binding's, under Python's lock); Polars may look calls up meanwhile. */

@@ -2,12 +2,13 @@
  * applies the percent rules as it writes, checked against the parse and then the rules), the generic
  * split, normalise with every built-in profile, join in every mode, and a batch of every
  * operation (host and PSL parts, query pairs, path segments, one-pass outputs included) over an Arrow-layout
- * column read and its outputs exported through the Arrow C data interface, which also runs the answer path, on one thread or as slices on two. Built by `make fuzz` with
+ * column read and its outputs exported through the Arrow C data interface, which also runs the answer path, on one thread or as slices on two,
+ * and Polars' plugin entry points over a column of views or a dictionary of them (a Categorical). Built by `make fuzz` with
  * AddressSanitizer and UndefinedBehaviorSanitizer; tables.h is generated from urlnorm.core. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "c_data.h"
+#include "plugin.h"
 #include "tables.h"
 
 static un_ctx ctx;
@@ -209,6 +210,56 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     un_result_free(&r[0]), un_result_free(&r[1]);
 }
 
+/* ---- Polars' plugin entry points (plugin.c) --------------------------------------------------- */
+
+static int run_on_threads(const un_call *c, const un_batch *b, const int64_t *bounds, int n, un_result *r, char *why, size_t len) {
+    (void)why, (void)len;
+    return un_run_slices(b, bounds, n, c->threads, r);
+}
+
+/* Normalise by a profile into its one text column (slices joined), or into a struct of the
+ * text and error columns; slices of a byte or more, so that two rows are two slices. */
+static un_call calls[2];
+static const uint8_t call_keys[2] = {0, 1};
+
+static void register_calls(void) {
+    for (int i = 0; i < 2; i++) {
+        calls[i] = (un_call){.key = &call_keys[i], .key_len = 1, .batch = {.op = UN_OP_NORMALIZE, .profile = &profiles[i % FUZZ_N_PROFILES]},
+                             .columns = i ? "text\0error" : "text", .columns_len = i ? 10 : 4, .single = !i, .utf8 = UN_UTF8_ERROR,
+                             .threads = 2, .min_slice_bytes = 1, .max_slice_bytes = 1 << 29, .run = run_on_threads};
+        if (un_call_register(&calls[i]) != i) abort();
+    }
+}
+
+/* Up to 8 rows keyed by the input's first bytes (int8 keys, some out of range or negative)
+ * into a dictionary of the input and an empty row: a Categorical as Polars hands it over,
+ * or with selector bit 1 the two rows themselves; in one chunk or two. */
+static void plugin_call(const uint8_t *p, size_t n, uint8_t selector) {
+    int64_t offsets[3];
+    uint8_t views[32], validity = (uint8_t)(selector | 1);
+    int64_t size = (int64_t)n;
+    (void)column_of(p, n, 1, offsets, views, &(un_bytes){0});
+    const void *value_buffers[4] = {NULL, views, p, &size}, *key_buffers[2] = {&validity, p};
+    struct ArrowSchema values_schema = {.format = "vz", .release = no_release}, schema = {.format = "vz", .release = no_release};
+    struct ArrowArray values = {.length = 2, .n_buffers = 4, .buffers = value_buffers, .release = no_release_array};
+    struct ArrowArray keys = {.length = n < 8 ? (int64_t)n : 8, .null_count = -1, .n_buffers = 2, .buffers = key_buffers,
+                              .dictionary = &values, .release = no_release_array};
+    struct ArrowArray chunks[2] = {selector & 2 ? values : keys, selector & 2 ? values : keys};
+    struct ArrowArray *pointers[2] = {&chunks[0], &chunks[1]};
+    if (!(selector & 2)) schema.format = "c", schema.dictionary = &values_schema;
+    series_export in = {.field = &schema, .arrays = pointers, .len = 1 + (selector >> 2 & 1)}, out = {0};
+    _polars_plugin_call(&in, 1, &call_keys[selector >> 3 & 1], 1, &out, NULL);
+    struct ArrowSchema field = {0};
+    _polars_plugin_field_call(&schema, 1, &field, &call_keys[selector >> 3 & 1], 1);
+    if (field.release) field.release(&field);
+    if (!out.private_data && !_polars_plugin_get_last_error_message()[0]) abort();
+    for (size_t i = 0; out.private_data && i < out.len; i++) {
+        read_back(out.field, out.arrays[i]);
+        out.arrays[i]->release(out.arrays[i]);
+    }
+    if (out.release) out.release(&out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static int ready;
     if (!ready) {
@@ -221,6 +272,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             profiles[i] = FUZZ_PROFILES[i];
             un_profile_index(&profiles[i]);
         }
+        register_calls();
         ready = 1;
     }
     if (size < 1) return 0;
@@ -239,5 +291,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t rest = nl ? n - cut - 1 : n - cut;
     if (un_join(&ctx, (selector >> 4) % 3, p, cut, p + n - rest, rest, &base, &url) == UN_OK) check_href(&url);
     batch(p, n, selector);
+    plugin_call(p, n, selector);
     return 0;
 }
