@@ -14,6 +14,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -24,6 +25,7 @@ from urlnorm import native
 from urlnorm.core import rules
 from urlnorm.core.record import URL
 from urlnorm.engine import batch
+from urlnorm.functions import FUNCTIONS, ColumnFunction
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(not native.available(), reason="the kernel is not built")
@@ -87,6 +89,40 @@ def test_the_plugin_equals_the_batch_function(profile: str, layout: str) -> None
     else:
         out = frame.select(expr)["u"]
     assert out.to_list() == expected.to_list()
+
+
+def _compiled_functions() -> list[ColumnFunction]:
+    return [f for f in FUNCTIONS if batch.expression(f, _params(f), pl.col("u")) is not None]
+
+
+def _params(function: ColumnFunction) -> dict[str, Any]:
+    strict = {"strict": False} if any(p.kind == "strict" for p in function.parameters) else {}
+    return function.defaults() | strict
+
+
+def test_the_functions_compiled_are_the_one_operation_ones() -> None:
+    names = {f.name for f in _compiled_functions()}
+    assert {"normalize", "key", "cut_www", "path_full", "decode_component"} <= names
+    # A list a row, a second URL column, a Public Suffix List, several operations.
+    assert not names & {"hierarchy", "join", "registered_domain", "is_crawlable"}
+
+
+@pytest.mark.parametrize("function", _compiled_functions(), ids=lambda f: f.name)
+@pytest.mark.parametrize("layout", ["uneven chunks", "streaming"])
+def test_every_compiled_function_equals_its_batch_function(
+    function: ColumnFunction, layout: str
+) -> None:
+    series = pl.Series("u", [*INPUTS, "a b/é?&=~%zz%41"], dtype=pl.String)
+    expected = batch.runner(function)(series, **_params(function))
+    expr = getattr(pl.col("u").url, function.name)()
+    assert PLUGIN in str(expr)
+    frame = pl.DataFrame({"u": _uneven_chunks(series, [2, 900])})
+    if layout == "streaming":
+        out = frame.lazy().select(expr).collect(engine="streaming")["u"]
+    else:
+        out = frame.select(expr)["u"]
+    assert out.to_list() == expected.to_list()
+    assert getattr(series.url, function.name)().to_list() == expected.to_list()
 
 
 @pytest.mark.parametrize("invalid_utf8", ["error", "encode"])

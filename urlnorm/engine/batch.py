@@ -75,14 +75,22 @@ def expression(
 ) -> pl.Expr | None:
     """``function`` over ``urls`` as one kernel call that Polars runs itself, where it is one.
 
-    None where it runs as its batch function, a batch at a time through Python: every
-    function but ``normalize`` and ``key`` for now, strict mode (whose error names a row), and
-    where :func:`urlnorm.engine.normalize_expression` declines.
+    Those whose batch function is one kernel operation and its text column: ``normalize``
+    and ``key`` (not in strict mode, whose error names a row), the parts and cuts of the
+    href, and percent-coding. None for the others, which run as their batch function a
+    batch at a time through Python, and where the kernel or the call declines
+    (:func:`urlnorm.native.plugin.expression`).
     """
-    if function.run not in ("normalize", "key") or params["strict"]:
+    if not native.available():
         return None
-    invalid_utf8 = params.get("invalid_utf8", "error")
-    return engine.normalize_expression(urls, params["profile"], invalid_utf8=invalid_utf8)
+    if function.run in ("normalize", "key") and not params["strict"]:
+        invalid_utf8 = params.get("invalid_utf8", "error")
+        return engine.normalize_expression(urls, params["profile"], invalid_utf8=invalid_utf8)
+    if function.run == "url_part" and function.returns == "str":
+        return native.plugin.expression(native.url_part_op(function.name), "text", urls)
+    if function.run == "percent_coding":
+        return native.plugin.expression(native.component_op(function.name), "text", urls)
+    return None
 
 
 def _column(result: engine.Result, name: str, series: pl.Series, strict: bool) -> pl.Series:

@@ -21,6 +21,7 @@ from urlnorm.native.fuzz import fuzz_header
 from urlnorm.native.operations import (
     Op,
     component,
+    component_op,
     filter_reason,
     host_column,
     join,
@@ -35,6 +36,7 @@ from urlnorm.native.operations import (
     surt,
     unwrap_redirects,
     url_part,
+    url_part_op,
 )
 from urlnorm.native.profiles import NativeProfile, native_prefix, native_profile
 from urlnorm.native.slicing import configured_threads, set_threads, threads, threads_per_call
@@ -49,6 +51,7 @@ __all__ = [
     "as_kernel_array",
     "available",
     "component",
+    "component_op",
     "configured_threads",
     "filter_reason",
     "frame",
@@ -73,4 +76,5 @@ __all__ = [
     "threads_per_call",
     "unwrap_redirects",
     "url_part",
+    "url_part_op",
 ]

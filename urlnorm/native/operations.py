@@ -254,8 +254,13 @@ def query(column: Column, mode: str, name: str = "") -> pl.Series:
 
 def component(column: Column, mode: str) -> pl.Series:
     """Each row (any text) encoded or decoded as ``mode`` names (core ``percent.<mode>``)."""
+    return _column(component_op(mode), column)
+
+
+def component_op(mode: str) -> Op:
+    """The kernel operation of :func:`component`; its column is ``text``."""
     option = {"component_mode": extension.loaded().COMPONENT_MODES.index(mode)}
-    return _column(Op("component", option, answer=answerer(None)), column)
+    return Op("component", option, answer=answerer(None))
 
 
 def path_segments(column: Column) -> pl.Series:
@@ -266,8 +271,13 @@ def path_segments(column: Column) -> pl.Series:
 
 def url_part(column: Column, part: str) -> pl.Series:
     """Each valid row's ``part`` of its href (core ``url_parts.<part>``), a list for a hierarchy."""
+    return _column(url_part_op(part), column)
+
+
+def url_part_op(part: str) -> Op:
+    """The kernel operation of :func:`url_part`; its column is ``text``."""
     option = {"url_part": extension.loaded().URL_PARTS.index(part)}
-    return _column(Op("url_part", option, answer=answerer(None)), column)
+    return Op("url_part", option, answer=answerer(None))
 
 
 def join(column: Column, base: Column, mode: str) -> tuple[Result, pl.Series]:
