@@ -102,7 +102,7 @@ def _params(function: ColumnFunction) -> dict[str, Any]:
 
 def test_the_functions_compiled_are_the_one_operation_ones() -> None:
     names = {f.name for f in _compiled_functions()}
-    assert {"normalize", "key", "cut_www", "path_full", "decode_component"} <= names
+    assert {"normalize", "key", "host", "path", "cut_www", "path_full", "decode_component"} <= names
     # A list a row, a second URL column, a Public Suffix List, several operations.
     assert not names & {"hierarchy", "join", "registered_domain", "is_crawlable"}
 
@@ -113,16 +113,19 @@ def test_every_compiled_function_equals_its_batch_function(
     function: ColumnFunction, layout: str
 ) -> None:
     series = pl.Series("u", [*INPUTS, "a b/é?&=~%zz%41"], dtype=pl.String)
-    expected = batch.runner(function)(series, **_params(function))
-    expr = getattr(pl.col("u").url, function.name)()
-    assert PLUGIN in str(expr)
     frame = pl.DataFrame({"u": _uneven_chunks(series, [2, 900])})
-    if layout == "streaming":
-        out = frame.lazy().select(expr).collect(engine="streaming")["u"]
-    else:
-        out = frame.select(expr)["u"]
-    assert out.to_list() == expected.to_list()
-    assert getattr(series.url, function.name)().to_list() == expected.to_list()
+    modes = ["whatwg", "generic"] if "mode" in _params(function) else [None]
+    for mode in modes:
+        params = {"mode": mode} if mode else {}
+        expected = batch.runner(function)(series, **(_params(function) | params))
+        expr = getattr(pl.col("u").url, function.name)(**params)
+        assert PLUGIN in str(expr)
+        if layout == "streaming":
+            out = frame.lazy().select(expr).collect(engine="streaming")["u"]
+        else:
+            out = frame.select(expr)["u"]
+        assert out.to_list() == expected.to_list()
+        assert getattr(series.url, function.name)(**params).to_list() == expected.to_list()
 
 
 @pytest.mark.parametrize("invalid_utf8", ["error", "encode"])

@@ -193,6 +193,18 @@ def split(
     )
 
 
+def split_expression(urls: pl.Expr, mode: str, field: str) -> pl.Expr | None:
+    """:func:`split`'s column ``field`` as an expression Polars runs through the kernel itself.
+
+    None without the kernel, or where :func:`urlnorm.native.plugin.expression` declines.
+    """
+    if mode not in SPLIT_MODES:
+        raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
+    if not native.available():
+        return None
+    return native.plugin.expression(native.split_op(mode, (field,)), field, urls)
+
+
 def normalize(
     series: pl.Series, profile: str | Profile = "rfc3986", *, invalid_utf8: str = "error"
 ) -> Result:

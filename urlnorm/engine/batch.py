@@ -76,8 +76,9 @@ def expression(
     """``function`` over ``urls`` as one kernel call that Polars runs itself, where it is one.
 
     Those whose batch function is one kernel operation and its text column: ``normalize``
-    and ``key`` (not in strict mode, whose error names a row), the parts and cuts of the
-    href, and percent-coding. None for the others, which run as their batch function a
+    and ``key`` (not in strict mode, whose error names a row), the record's text fields, the
+    host and its type, the parts and cuts of the href, and percent-coding. None for the
+    others, which run as their batch function a
     batch at a time through Python, and where the kernel or the call declines
     (:func:`urlnorm.native.plugin.expression`).
     """
@@ -88,6 +89,12 @@ def expression(
         return engine.normalize_expression(urls, params["profile"], invalid_utf8=invalid_utf8)
     if function.run == "url_part" and function.returns == "str":
         return native.plugin.expression(native.url_part_op(function.name), "text", urls)
+    if function.run in ("host", "host_type") and params.get("mode", "whatwg") == "whatwg":
+        column = function.run
+        op = native.host_column_op(column, include_private=True)
+        return None if op is None else native.plugin.expression(op, "text", urls)
+    if function.run in ("component", "host") and function.returns == "str":
+        return engine.split_expression(urls, params["mode"], function.name)
     if function.run == "percent_coding":
         return native.plugin.expression(native.component_op(function.name), "text", urls)
     return None

@@ -213,10 +213,14 @@ def split(
     Standard's parser after the port can fail, so the fields given and the rows' errors are
     those of the whole parse.
     """
+    return _finish(split_op(mode, fields, encode_invalid_utf8), column, fields, one_chunk=False)
+
+
+def split_op(mode: str, fields: tuple[str, ...], encode_invalid_utf8: bool = False) -> Op:
+    """The kernel operation of :func:`split`; its columns are named as the fields are."""
     kernel = extension.loaded()
     option = {"generic": mode == "generic", "extent": kernel.PARSE_EXTENTS.index(extent(fields))}
-    op = Op("split", option, encode_invalid_utf8, answerer(None))
-    return _finish(op, column, fields, one_chunk=False)
+    return Op("split", option, encode_invalid_utf8, answerer(None))
 
 
 def host_column(
@@ -228,6 +232,12 @@ def host_column(
     core ``public_suffix.domain_parts``'s for a domain host (by the list file ``psl``, or the
     process's list), else null. None if the kernel has no table left for ``psl``.
     """
+    op = host_column_op(column, include_private=include_private, psl=psl)
+    return None if op is None else _column(op, urls)
+
+
+def host_column_op(column: str, *, include_private: bool, psl: Path | None = None) -> Op | None:
+    """The kernel operation of :func:`host_column` (its column is ``text``), or None likewise."""
     kernel = extension.loaded()
     table = tables.psl_table(psl, include_private=include_private)
     if table is None:
@@ -235,7 +245,7 @@ def host_column(
     option = {"host_column": kernel.HOST_COLUMNS.index(column), "psl_table": table}
     reads = column not in ("host", "host_type") and psl is None
     default = ("all" if include_private else "icann") if reads else None
-    return _column(Op("host", option, answer=answerer(None), psl=default), urls)
+    return Op("host", option, answer=answerer(None), psl=default)
 
 
 def query(column: Column, mode: str, name: str = "") -> pl.Series:
