@@ -62,10 +62,8 @@ def _lower_path(url: URL) -> URL:
 def test_normalize_and_key_are_plugin_calls_unless_python_must_run() -> None:
     assert PLUGIN in str(pl.col("u").url.normalize("canonical"))
     assert PLUGIN in str(pl.col("u").url.key())
-    # Strict mode names the first bad row; a profile that reads the Public Suffix List (the
-    # process may change lists before the query runs); a rule only Python has.
+    # Strict mode names the first bad row; a rule only Python has.
     assert PLUGIN not in str(pl.col("u").url.normalize(strict=True))
-    assert PLUGIN not in str(pl.col("u").url.normalize("crawl"))
     python_rule = rules.Rule("lower_path", "site policy", _lower_path)
     profile = urlnorm.get_profile("canonical").with_rules(python_rule)
     assert PLUGIN not in str(pl.col("u").url.normalize(profile))
@@ -102,9 +100,9 @@ def _params(function: ColumnFunction) -> dict[str, Any]:
 
 def test_the_functions_compiled_are_the_one_operation_ones() -> None:
     names = {f.name for f in _compiled_functions()}
-    assert {"normalize", "key", "host", "path", "cut_www", "path_full", "decode_component"} <= names
-    # A list a row, a second URL column, a Public Suffix List, several operations.
-    assert not names & {"hierarchy", "join", "registered_domain", "is_crawlable"}
+    assert {"normalize", "parse", "registered_domain", "path", "cut_www", "host"} <= names
+    # A list a row, a second URL column, several operations, a U-label.
+    assert not names & {"hierarchy", "join", "is_crawlable", "host_unicode"}
 
 
 @pytest.mark.parametrize("function", _compiled_functions(), ids=lambda f: f.name)
@@ -126,6 +124,45 @@ def test_every_compiled_function_equals_its_batch_function(
             out = frame.select(expr)["u"]
         assert out.to_list() == expected.to_list()
         assert getattr(series.url, function.name)(**params).to_list() == expected.to_list()
+
+
+@pytest.mark.parametrize("layout", ["uneven chunks", "streaming"])
+def test_parse_gives_every_field_of_one_pass(layout: str) -> None:
+    fields = ["normalized", "error", "host", "port", "registered_domain", "surt", "key_hash"]
+    series = pl.Series("u", INPUTS)
+    expected = batch.parse(series, "crawl", fields)
+    expr = pl.col("u").url.parse("crawl", fields)
+    assert PLUGIN in str(expr)
+    frame = pl.DataFrame({"u": _uneven_chunks(series, [5, 1000])})
+    if layout == "streaming":
+        out = frame.lazy().select(expr).collect(engine="streaming")["u"]
+    else:
+        out = frame.select(expr)["u"]
+    assert out.dtype == expected.dtype
+    assert out.to_list() == expected.to_list()
+
+
+OWN_LIST = """// ===BEGIN ICANN DOMAINS===
+example
+a.example
+// ===END ICANN DOMAINS===
+"""
+
+
+def test_a_batch_reads_the_list_the_process_uses_when_it_runs(tmp_path: Path) -> None:
+    # As a map_batches call would: the expression was made before the process changed lists.
+    path = tmp_path / "own.dat"
+    path.write_text(OWN_LIST, "utf-8")
+    frame = pl.DataFrame({"u": ["http://www.a.example/x", "http://shop.b.example/"]})
+    expr = pl.col("u").url.registered_domain()
+    assert PLUGIN in str(expr)
+    assert frame.select(expr)["u"].to_list() == ["a.example", "b.example"]
+    urlnorm.use_public_suffix_list(path)
+    try:
+        assert frame.select(expr)["u"].to_list() == ["www.a.example", "b.example"]
+    finally:
+        urlnorm.use_public_suffix_list(None)
+    assert frame.select(expr)["u"].to_list() == ["a.example", "b.example"]
 
 
 @pytest.mark.parametrize("invalid_utf8", ["error", "encode"])

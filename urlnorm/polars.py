@@ -14,12 +14,14 @@ import functools
 import inspect
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
 from urlnorm import engine, native
 from urlnorm.choices import KEEP
+from urlnorm.core import public_suffix
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
 from urlnorm.engine import batch
@@ -64,7 +66,10 @@ def _series_method(function: ColumnFunction) -> Callable[..., pl.Series]:
     def method(self: UrlSeriesNamespace, *args: Any, **kwargs: Any) -> pl.Series:
         params = bound(sig, args, kwargs)
         series = self._series
-        if function.other_url is None:
+        # Only a text column comes back as one chunk (the kernel joins its slices' views):
+        # other outputs of a large batch would be a chunk a slice, which a forked worker
+        # (Spark's, Ray's) could not rechunk without Polars' thread pool.
+        if function.other_url is None and function.returns == "str":
             # As Polars' own Series methods forward to their expressions: the kernel's call
             # where there is one, with no Python between the rows and the kernel.
             compiled = _series_expression(function, params, series.name)
@@ -85,16 +90,23 @@ def _series_expression(
     """
     try:
         settings = tuple(params.items())
-        return _expression(function, settings, name, native.configured_threads())
+        threads, psl = native.configured_threads(), public_suffix.list_path()
+        return _expression(function, settings, name, threads, psl)
     except TypeError:  # a parameter that is not hashable (a list of names)
         return batch.expression(function, params, pl.col(name))
 
 
 @functools.lru_cache(maxsize=256)
 def _expression(
-    function: ColumnFunction, settings: tuple[tuple[str, Any], ...], name: str, threads: int
+    function: ColumnFunction,
+    settings: tuple[tuple[str, Any], ...],
+    name: str,
+    threads: int,
+    psl: Path,
 ) -> pl.Expr | None:
-    """``threads`` is part of the key: a compiled call runs on as many as were set."""
+    """``threads`` and ``psl`` are part of the key: a compiled call runs on as many threads as
+    were set, and answers the questions of a host in another script by the list of then.
+    """
     return batch.expression(function, dict(settings), pl.col(name))
 
 

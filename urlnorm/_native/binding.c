@@ -553,7 +553,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
 /* A compiled call and the Python objects its options point into, kept for the process. */
 typedef struct {
     un_call call;
-    PyObject *key, *option, *answer, *columns;
+    PyObject *key, *option, *answer, *before, *columns;
 } held_call;
 
 /* The answerer's exception as one line, "urlnorm: Type: message"; the exception is dropped. */
@@ -570,12 +570,24 @@ static void describe_error(answerer *a, char *why, size_t why_len) {
     PyErr_Clear();
 }
 
+/* before(): what a call's batch needs from Python first (the Public Suffix List as the process
+ * has it now), called with the GIL; 0, or -1 with its exception described in why. */
+static int call_before(PyObject *before, answerer *a, char *why, size_t why_len) {
+    PyGILState_STATE gil = PyGILState_Ensure();
+    PyObject *done = PyObject_CallNoArgs(before);
+    if (!done) PyErr_Fetch(&a->error_type, &a->error, &a->traceback), describe_error(a, why, why_len);
+    Py_XDECREF(done);
+    PyGILState_Release(gil);
+    return done ? 0 : -1;
+}
+
 /* The runner of every compiled call: the batch as run() runs it, an answer's exception made
  * the call's error. Called on Polars' threads, without the GIL. */
 static int run_held_call(const un_call *call, const un_batch *b, const int64_t *bounds, int n_slices, un_result *results,
                          char *why, size_t why_len) {
     const held_call *h = call->owner;
     answerer a = {.callable = h->answer};
+    if (h->before != Py_None && call_before(h->before, &a, why, why_len) < 0) return -1;
     un_batch own = *b;
     if (h->answer != Py_None) own.answer = python_answer, own.answer_data = &a;
     int failed = un_run_slices(&own, bounds, n_slices, call->threads, results);
@@ -601,18 +613,19 @@ static int call_settings_valid(int op, int utf8, int threads, long long min_byte
     return ok;
 }
 
-/* compile_call(key, op, option, answer, utf8, threads, min_slice_bytes, max_slice_bytes,
- * columns, single): the operation compiled once for Polars to run as the plugin's "call",
- * found by `key` (the keyword arguments' bytes Polars will hand over). Arguments as run()
- * takes them; `single`: hand back the one column named, not a struct. Its index, or -1 if
+/* compile_call(key, op, option, answer, before, utf8, threads, min_slice_bytes,
+ * max_slice_bytes, columns, single): the operation compiled once for Polars to run as the
+ * plugin's "call", found by `key` (the keyword arguments' bytes Polars will hand over).
+ * Arguments as run() takes them; `before`: a callable run with the GIL before each batch, or
+ * None; `single`: hand back the one column named, not a struct. Its index, or -1 if
  * MAX_CALLS are compiled already. */
 static PyObject *compile_call(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *key, *option, *answer, *columns;
+    PyObject *key, *option, *answer, *before, *columns;
     int op, utf8, threads, single;
     long long min_bytes, max_bytes;
-    if (!PyArg_ParseTuple(args, "O!iOOiiLLO!p", &PyBytes_Type, &key, &op, &option, &answer, &utf8, &threads, &min_bytes, &max_bytes,
-                          &PyBytes_Type, &columns, &single) ||
+    if (!PyArg_ParseTuple(args, "O!iOOOiiLLO!p", &PyBytes_Type, &key, &op, &option, &answer, &before, &utf8, &threads, &min_bytes,
+                          &max_bytes, &PyBytes_Type, &columns, &single) ||
         !call_settings_valid(op, utf8, threads, min_bytes, max_bytes, columns, single))
         return NULL;
     held_call *h = calloc(1, sizeof *h);
@@ -629,10 +642,11 @@ static PyObject *compile_call(PyObject *self, PyObject *args) {
     if (done == -1) PyErr_NoMemory();
     if (done == -2) PyErr_SetString(PyExc_ValueError, "columns: a name the operation does not emit");
     if (done != 0) return free(h), NULL;
-    h->key = Py_NewRef(key), h->option = Py_NewRef(option), h->answer = Py_NewRef(answer), h->columns = Py_NewRef(columns);
+    h->key = Py_NewRef(key), h->option = Py_NewRef(option), h->answer = Py_NewRef(answer), h->before = Py_NewRef(before);
+    h->columns = Py_NewRef(columns);
     int index = un_call_register(c);
     if (index < 0) {
-        Py_DECREF(key), Py_DECREF(option), Py_DECREF(answer), Py_DECREF(columns);
+        Py_DECREF(key), Py_DECREF(option), Py_DECREF(answer), Py_DECREF(before), Py_DECREF(columns);
         free(h);
     }
     return PyLong_FromLong(index);

@@ -286,6 +286,29 @@ def parse(
     )
 
 
+def parse_expression(
+    urls: pl.Expr,
+    profile: str | Profile = "canonical",
+    fields: tuple[str, ...] = outputs.DEFAULT_FIELDS,
+    *,
+    invalid_utf8: str = "error",
+    with_scheme: bool = False,
+    trailing_comma: bool = False,
+) -> pl.Expr | None:
+    """:func:`parse`'s struct of ``fields`` as an expression Polars runs through the kernel.
+
+    None without the kernel, for a profile with a rule only Python has, or where
+    :func:`urlnorm.native.plugin.expression` declines.
+    """
+    wanted, prof, encode = _parse_setup(profile, fields, invalid_utf8)
+    whole = native.native_profile(prof) if native.available() else None
+    if whole is None:
+        return None
+    kernel_outputs = _kernel_outputs(wanted)
+    op = native.parse_op(whole, kernel_outputs, with_scheme, trailing_comma, encode)
+    return native.plugin.expression(op, wanted, urls)
+
+
 def _parse_on_kernel(
     series: pl.Series, prof: Profile, wanted: tuple[str, ...], encode: bool, options: Options
 ) -> Result | None:

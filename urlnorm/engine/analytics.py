@@ -92,6 +92,18 @@ def domain_part(
     return part.alias(series.name)
 
 
+def domain_part_expression(
+    urls: pl.Expr, field: str, *, include_private: bool = True, psl: PslFile = None
+) -> pl.Expr | None:
+    """:func:`domain_part`'s ASCII form as an expression Polars runs through the kernel.
+
+    None where the kernel has no table left for ``psl`` or the call declines.
+    """
+    own = None if psl is None else checked(psl)
+    op = native.host_column_op(field, include_private=include_private, psl=own)
+    return None if op is None else native.plugin.expression(op, "text", urls)
+
+
 def host_unicode(series: pl.Series) -> pl.Series:
     """Each row's host with its A-labels as U-labels (UTS #46 ToUnicode)."""
     hosts = _host_column(series, "host", include_private=True)

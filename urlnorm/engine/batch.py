@@ -75,10 +75,11 @@ def expression(
 ) -> pl.Expr | None:
     """``function`` over ``urls`` as one kernel call that Polars runs itself, where it is one.
 
-    Those whose batch function is one kernel operation and its text column: ``normalize``
-    and ``key`` (not in strict mode, whose error names a row), the record's text fields, the
-    host and its type, the parts and cuts of the href, and percent-coding. None for the
-    others, which run as their batch function a
+    Those whose batch function is one kernel operation and its columns: ``normalize``,
+    ``key`` and ``parse`` (not in strict mode, whose error names a row), the record's text
+    fields, the host, its type and its Public Suffix List parts (in ASCII), the parts and
+    cuts of the href, and percent-coding. None for the others, which run as their batch
+    function a
     batch at a time through Python, and where the kernel or the call declines
     (:func:`urlnorm.native.plugin.expression`).
     """
@@ -87,6 +88,15 @@ def expression(
     if function.run in ("normalize", "key") and not params["strict"]:
         invalid_utf8 = params.get("invalid_utf8", "error")
         return engine.normalize_expression(urls, params["profile"], invalid_utf8=invalid_utf8)
+    if function.run == "parse" and not params["strict"]:
+        options = {k: v for k, v in params.items() if k not in ("profile", "fields", "strict")}
+        fields = tuple(params["fields"])
+        return engine.parse_expression(urls, params["profile"], fields, **options)
+    if function.run == "domain_part" and params["host_form"] == "ascii":
+        private, psl = params["include_private"], params["psl"]
+        return analytics.domain_part_expression(
+            urls, function.name, include_private=private, psl=psl
+        )
     if function.run == "url_part" and function.returns == "str":
         return native.plugin.expression(native.url_part_op(function.name), "text", urls)
     if function.run in ("host", "host_type") and params.get("mode", "whatwg") == "whatwg":

@@ -167,13 +167,14 @@ def parse_slices(
     field, ``port``, ``surt``, ``key_hash``, ``host_type``, ``registered_domain``, ``status``
     or ``error``), in that order.
     """
-    op = _parse_op(profile, outputs, with_scheme, trailing_comma, encode_invalid_utf8)
+    op = parse_op(profile, outputs, with_scheme, trailing_comma, encode_invalid_utf8)
     return _run_slices(op, column, names=names)
 
 
-def _parse_op(
+def parse_op(
     profile: NativeProfile, outputs: tuple[str, ...], scheme: bool, comma: bool, encode: bool
 ) -> Op:
+    """The kernel operation of :func:`parse_slices`; its columns are named by their fields."""
     kernel = extension.loaded()
     names: tuple[str, ...] = kernel.OUTPUT_NAMES
     bits = sum(1 << names.index(name) for name in outputs)
