@@ -104,8 +104,10 @@ def _expression(
     threads: int,
     psl: Path,
 ) -> pl.Expr | None:
-    """``threads`` and ``psl`` are part of the key: a compiled call runs on as many threads as
-    were set, and answers the questions of a host in another script by the list of then.
+    """The expression for these settings, ``threads`` and ``psl`` among them.
+
+    A compiled call runs on as many threads as were set when it was made, and answers the
+    ``www`` question of a host in another script by the list in use then.
     """
     return batch.expression(function, dict(settings), pl.col(name))
 
