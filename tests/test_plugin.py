@@ -59,6 +59,13 @@ def _lower_path(url: URL) -> URL:
     return dataclasses.replace(url, path=url.path.lower())
 
 
+def _selected(frame: pl.DataFrame, expr: pl.Expr, layout: str) -> pl.Series:
+    """``expr`` over ``frame``: eagerly, or as a lazy query on the streaming engine."""
+    if layout == "streaming":
+        return frame.lazy().select(expr).collect(engine="streaming")["u"]
+    return frame.select(expr)["u"]
+
+
 def test_normalize_and_key_are_plugin_calls_unless_python_must_run() -> None:
     assert PLUGIN in str(pl.col("u").url.normalize("canonical"))
     assert PLUGIN in str(pl.col("u").url.key())
@@ -82,11 +89,7 @@ def test_the_plugin_equals_the_batch_function(profile: str, layout: str) -> None
     frame = pl.DataFrame({"u": series})
     expr = pl.col("u").url.normalize(profile)
     assert PLUGIN in str(expr)
-    if layout == "streaming":
-        out = frame.lazy().select(expr).collect(engine="streaming")["u"]
-    else:
-        out = frame.select(expr)["u"]
-    assert out.to_list() == expected.to_list()
+    assert _selected(frame, expr, layout).to_list() == expected.to_list()
 
 
 def _compiled_functions() -> list[ColumnFunction]:
@@ -118,11 +121,7 @@ def test_every_compiled_function_equals_its_batch_function(
         expected = batch.runner(function)(series, **(_params(function) | params))
         expr = getattr(pl.col("u").url, function.name)(**params)
         assert PLUGIN in str(expr)
-        if layout == "streaming":
-            out = frame.lazy().select(expr).collect(engine="streaming")["u"]
-        else:
-            out = frame.select(expr)["u"]
-        assert out.to_list() == expected.to_list()
+        assert _selected(frame, expr, layout).to_list() == expected.to_list()
         assert getattr(series.url, function.name)(**params).to_list() == expected.to_list()
 
 
@@ -134,10 +133,7 @@ def test_parse_gives_every_field_of_one_pass(layout: str) -> None:
     expr = pl.col("u").url.parse("crawl", fields)
     assert PLUGIN in str(expr)
     frame = pl.DataFrame({"u": _uneven_chunks(series, [5, 1000])})
-    if layout == "streaming":
-        out = frame.lazy().select(expr).collect(engine="streaming")["u"]
-    else:
-        out = frame.select(expr)["u"]
+    out = _selected(frame, expr, layout)
     assert out.dtype == expected.dtype
     assert out.to_list() == expected.to_list()
 

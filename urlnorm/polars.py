@@ -88,6 +88,8 @@ def _series_expression(
     Making it costs some 40 microseconds (the profile, its compiled call, Polars' plugin
     expression), which a Series method called on every small batch would pay each time.
     """
+    if not native.available():
+        return None
     try:
         settings = tuple(params.items())
         threads, psl = native.configured_threads(), public_suffix.list_path()
