@@ -156,6 +156,11 @@ static int64_t slice_rows(const un_call *c, const un_column *col) {
     return un_slice_rows(col->length, bytes, c->threads, c->min_slice_bytes, c->max_slice_bytes);
 }
 
+/* How many slices of `rows` rows the chunk makes (an empty chunk is one empty slice). */
+static int64_t slice_count(const un_column *col, int64_t rows) {
+    return col->length / rows + (col->length % rows != 0 || col->length == 0);
+}
+
 /* A chunk's last n slices of one text column as one array, as the chunk came in: a column
  * of many chunks would run a later query on Polars' thread pool, which a forked worker
  * (Spark's, Ray's) does not have. The text is not copied; if memory runs out the slices
@@ -173,7 +178,7 @@ static int run_chunk(const un_call *c, const un_column *col, int text, output *o
     un_batch b = c->batch;
     b.input = *col;
     b.check_utf8 = !text && c->utf8 != UN_UTF8_TEXT, b.encode_invalid_utf8 = b.check_utf8 && c->utf8 == UN_UTF8_ENCODE;
-    int64_t rows = slice_rows(c, col), n = col->length / rows + (col->length % rows != 0 || col->length == 0);
+    int64_t rows = slice_rows(c, col), n = slice_count(col, rows);
     int64_t *bounds = malloc((size_t)(n + 1) * sizeof *bounds);
     un_result *results = calloc((size_t)n, sizeof *results);
     char why[400] = "urlnorm: out of memory";
@@ -195,10 +200,7 @@ static int run_chunk(const un_call *c, const un_column *col, int text, output *o
 /* How many slices the chunks make: the arrays handed back. */
 static size_t slices_of(const un_call *c, const un_column *cols, size_t n) {
     size_t total = 0;
-    for (size_t i = 0; i < n; i++) {
-        int64_t rows = slice_rows(c, &cols[i]);
-        total += (size_t)(cols[i].length / rows + (cols[i].length % rows != 0 || cols[i].length == 0));
-    }
+    for (size_t i = 0; i < n; i++) total += (size_t)slice_count(&cols[i], slice_rows(c, &cols[i]));
     return total;
 }
 
