@@ -92,15 +92,16 @@ def domain_part(
     return part.alias(series.name)
 
 
-def domain_part_expression(
-    urls: pl.Expr, field: str, *, include_private: bool = True, psl: PslFile = None
+def host_column_expression(
+    urls: pl.Expr, name: str, *, include_private: bool = True, psl: PslFile = None
 ) -> pl.Expr | None:
-    """:func:`domain_part`'s ASCII form as an expression Polars runs through the kernel.
+    """:func:`_host_column` as an expression Polars runs through the kernel.
 
-    None where the kernel has no table left for ``psl`` or the call declines.
+    The host, its type, or a Public Suffix List part in ASCII. None where the kernel has no
+    table left for ``psl`` or the call declines.
     """
     own = None if psl is None else checked(psl)
-    op = native.host_column_op(field, include_private=include_private, psl=own)
+    op = native.host_column_op(name, include_private=include_private, psl=own)
     return None if op is None else native.plugin.expression(op, "text", urls)
 
 

@@ -79,8 +79,7 @@ def expression(
     ``key`` and ``parse`` (not in strict mode, whose error names a row), the record's text
     fields, the host, its type and its Public Suffix List parts (in ASCII), the parts and
     cuts of the href, and percent-coding. None for the others, which run as their batch
-    function a
-    batch at a time through Python, and where the kernel or the call declines
+    function a batch at a time through Python, and where the kernel or the call declines
     (:func:`urlnorm.native.plugin.expression`).
     """
     if not native.available():
@@ -94,15 +93,13 @@ def expression(
         return engine.parse_expression(urls, params["profile"], fields, **options)
     if function.run == "domain_part" and params["host_form"] == "ascii":
         private, psl = params["include_private"], params["psl"]
-        return analytics.domain_part_expression(
+        return analytics.host_column_expression(
             urls, function.name, include_private=private, psl=psl
         )
     if function.run == "url_part" and function.returns == "str":
         return native.plugin.expression(native.url_part_op(function.name), "text", urls)
     if function.run in ("host", "host_type") and params.get("mode", "whatwg") == "whatwg":
-        column = function.run
-        op = native.host_column_op(column, include_private=True)
-        return None if op is None else native.plugin.expression(op, "text", urls)
+        return analytics.host_column_expression(urls, function.run)
     if function.run in ("component", "host") and function.returns == "str":
         return engine.split_expression(urls, params["mode"], function.name)
     if function.run == "percent_coding":
