@@ -271,6 +271,29 @@ def test_seen_keys_without_a_stored_hash_are_hashed_from_the_key() -> None:
     assert keys.new_rows(rows)["normalized"].to_list() == ["http://new.example/"]
 
 
+def _keyed(keys: list[str], hashes: list[int | None]) -> pl.DataFrame:
+    return pl.DataFrame(
+        {"normalized": keys, "key_hash": hashes}, schema_overrides={"key_hash": pl.UInt64}
+    )
+
+
+def test_keys_added_by_a_run_are_seen_by_its_later_batches() -> None:
+    # Two seen files (one with a null hash) and keys a run adds between batches: each is
+    # seen afterwards, and a key only hashed alike is not.
+    first = _keyed(["http://a.example/"], [1])
+    second = _keyed(["http://b.example/", "x"], [3, None])
+    keys = SeenKeys("crawl", [first.lazy(), second.lazy()])
+    keys.load()
+    assert keys.hashes.tolist() == [1, 3]
+    batch = _keyed(["http://a.example/", "http://c.example/", "x"], [1, 2, None])
+    new = keys.new_rows(batch)
+    assert new["normalized"].to_list() == ["http://c.example/", "x"]
+    keys.add(new)
+    assert keys.hashes.tolist() == [1, 3] and keys.added_hashes.tolist() == [2]
+    later = _keyed(["http://c.example/", "http://d.example/"], [2, 3])
+    assert keys.new_rows(later)["normalized"].to_list() == ["http://d.example/"]
+
+
 # --- a real S3-protocol server -----------------------------------------------------------
 
 

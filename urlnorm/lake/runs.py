@@ -223,10 +223,17 @@ def _seen(job: Job, writer: _DatasetWriter | _TableWriter) -> SeenKeys:
         frames = writer.current()
     else:
         source = dataset.resolve(job.seen or "", job.source.options, read_unmarked=True)
-        frames = [io.scan_files(source, source.files, "normalized", ReadNotes())]
+        frames = _each_file(source)
     keys = SeenKeys(job.profile, frames)
     keys.load()
     return keys
+
+
+def _each_file(source: Source) -> list[pl.LazyFrame]:
+    """A seen dataset file by file, so that its keys' hashes are read one file at a time."""
+    if not source.files:
+        return [io.scan_files(source, (), "normalized", ReadNotes())]
+    return [io.scan_files(source, (f,), "normalized", ReadNotes()) for f in source.files]
 
 
 class _DatasetWriter:
@@ -306,7 +313,7 @@ class _DatasetWriter:
             source = dataset.resolve(self.folder, self.options, read_unmarked=True, fmt="parquet")
         except InputError:
             return []
-        return [io.scan_files(source, source.files, "normalized", ReadNotes())]
+        return _each_file(source)
 
     def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> None:
         """One batch's rows as its own files (named by its first input), then its entry."""

@@ -11,39 +11,54 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 from urlnorm.core.profiles import Profile
 from urlnorm.polars import UrlExprNamespace
 
 KEY, HASH = "normalized", "key_hash"
+Hashes = npt.NDArray[np.uint64]
+
+
+def _no_hashes() -> Hashes:
+    return np.empty(0, np.uint64)
 
 
 @dataclass
 class SeenKeys:
     """The hashes of the seen keys, sorted, and the keys this run added.
 
-    ``frames`` are lazy tables with a ``normalized`` column (and ``key_hash`` where stored).
-    Membership is a binary search in the sorted hashes: no hash table of every seen key is
-    built, so the seen keys cost their 8 bytes each and nothing more.
+    ``frames`` are lazy tables with a ``normalized`` column (and ``key_hash`` where stored),
+    best one a file. Membership is a binary search in the sorted hashes: no hash table of every
+    seen key is built, so the seen keys cost their 8 bytes each and nothing more. The keys
+    this run adds are kept apart (``added_hashes``, sorted), so that adding a batch sorts only
+    what the run added, never every seen key again.
     """
 
     profile: str | Profile
     frames: list[pl.LazyFrame]
-    hashes: pl.Series = field(default_factory=lambda: pl.Series(HASH, [], pl.UInt64))
+    hashes: Hashes = field(default_factory=_no_hashes)
+    added_hashes: Hashes = field(default_factory=_no_hashes)
     added: list[pl.DataFrame] = field(default_factory=list)
 
     def load(self) -> None:
-        """Read the hashes of every seen key (the ``key_hash`` column, else from the key)."""
-        # Each copy of the hashes is as large as all of them: make as few as can be.
-        parts = [_hashes(frame, self.profile) for frame in self.frames]
-        found = parts[0] if len(parts) == 1 else pl.concat([self.hashes, *parts], rechunk=True)
-        del parts
-        if found.null_count():
-            found = found.drop_nulls()
-        found = found.rechunk()
-        found.sort(in_place=True)
-        self.hashes = found
+        """Read the hashes of every seen key (the ``key_hash`` column, else from the key).
+
+        The rows are counted first (a Parquet file's footer says), then each frame's hashes
+        are copied into one array and let go before the next frame is read, and the array is
+        sorted in place: the peak is the hashes once and one frame's more.
+        """
+        counts = [frame.select(pl.len()).collect().item() for frame in self.frames]
+        self.hashes = np.empty(sum(counts), np.uint64)
+        end = 0
+        for frame in self.frames:
+            part = _hashes(frame, self.profile)
+            self.hashes[end : end + len(part)] = part
+            end += len(part)
+        self.hashes = self.hashes[:end]
+        self.hashes.sort()
 
     def new_rows(self, rows: pl.DataFrame) -> pl.DataFrame:
         """``rows`` whose key is not seen (rows without a key are kept: nothing is lost).
@@ -51,7 +66,7 @@ class SeenKeys:
         ``rows`` hold ``normalized`` and ``key_hash``; their keys are distinct already.
         """
         hashed = rows.get_column(HASH)
-        matched = contains(self.hashes, hashed)
+        matched = contains(self.hashes, hashed) | contains(self.added_hashes, hashed)
         if not matched.any():
             return rows
         keys = self._keys_of(hashed.filter(matched).unique())
@@ -70,23 +85,24 @@ class SeenKeys:
         """Count ``rows``' keys as seen from now on."""
         kept = rows.select(KEY, HASH).drop_nulls()
         self.added.append(kept)
-        merged = pl.concat([self.hashes, kept.get_column(HASH)], rechunk=True)
-        merged.sort(in_place=True)
-        self.hashes = merged
+        merged = np.concatenate([self.added_hashes, kept.get_column(HASH).to_numpy()])
+        merged.sort()
+        self.added_hashes = merged
 
 
-def contains(ordered: pl.Series, values: pl.Series) -> pl.Series:
+def contains(ordered: Hashes, values: pl.Series) -> pl.Series:
     """Whether each of ``values`` is in ``ordered`` (sorted), by binary search; null: False.
 
-    >>> ordered = pl.Series([2, 5, 5, 9], dtype=pl.UInt64)
+    >>> ordered = np.array([2, 5, 5, 9], np.uint64)
     >>> contains(ordered, pl.Series([5, 1, 9, 10, None], dtype=pl.UInt64)).to_list()
     [True, False, True, False, False]
     """
-    if ordered.is_empty():
-        return pl.Series(values.name, [False] * values.len(), pl.Boolean)
-    at = ordered.search_sorted(values.fill_null(0), side="left")
-    found = ordered.gather(at.clip(0, ordered.len() - 1))
-    return (found == values).fill_null(False) & (at < ordered.len())
+    if not len(ordered):
+        return pl.Series(values.name, np.zeros(values.len(), np.bool_))
+    wanted = values.fill_null(0).to_numpy()
+    at = np.searchsorted(ordered, wanted, side="left")
+    found = ordered[np.minimum(at, len(ordered) - 1)] == wanted
+    return pl.Series(values.name, found & (at < len(ordered))) & values.is_not_null()
 
 
 def _with_hash(frame: pl.LazyFrame, profile: str | Profile) -> pl.LazyFrame:
@@ -104,5 +120,7 @@ def _with_hash(frame: pl.LazyFrame, profile: str | Profile) -> pl.LazyFrame:
     return frame.select(KEY, parsed.alias(HASH))
 
 
-def _hashes(frame: pl.LazyFrame, profile: str | Profile) -> pl.Series:
-    return _with_hash(frame, profile).select(HASH).collect(engine="streaming").get_column(HASH)
+def _hashes(frame: pl.LazyFrame, profile: str | Profile) -> Hashes:
+    """``frame``'s key hashes, nulls left out, as NumPy holds them (no copy where it can)."""
+    found = _with_hash(frame, profile).select(HASH).collect(engine="streaming").get_column(HASH)
+    return found.drop_nulls().to_numpy()
