@@ -364,14 +364,10 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
     case UN_OP_PARSE: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
     case UN_OP_SPLIT:
         if (b->generic) return un_split_generic(p, n, &w->url);
-        if (b->extent == UN_EXTENT_AUTHORITY) return un_whatwg_parse_host(&w->ctx, p, n, &w->url);
-        if (b->extent == UN_EXTENT_NO_PATH) return un_whatwg_parse_no_path(&w->ctx, p, n, &w->url);
-        return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
-    case UN_OP_QUERY: return un_whatwg_parse_no_path(&w->ctx, p, n, &w->url);
-    case UN_OP_HOST: return un_whatwg_parse_host(&w->ctx, p, n, &w->url);
-    case UN_OP_URL_PART:
-        if (un_url_part_of_authority(b->url_part)) return un_whatwg_parse_host(&w->ctx, p, n, &w->url);
-        return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
+        return un_whatwg_parse_extent(&w->ctx, p, n, b->extent, &w->url);
+    case UN_OP_QUERY: return un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_NO_PATH, &w->url);
+    case UN_OP_HOST: return un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_AUTHORITY, &w->url);
+    case UN_OP_URL_PART: return un_whatwg_parse_extent(&w->ctx, p, n, un_url_part_extent(b->url_part), &w->url);
     case UN_OP_PATH_SEGMENTS:
     case UN_OP_FILTER: return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
     case UN_OP_UNWRAP: {

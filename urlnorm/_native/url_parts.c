@@ -26,8 +26,9 @@ static const char WWW[] = "www.";
 
 int un_url_part_is_list(int part) { return part == UN_URL_PART_HIERARCHY || part == UN_URL_PART_PATH_HIERARCHY; }
 
-int un_url_part_of_authority(int part) {
-    return part == UN_URL_PART_NETLOC || part == UN_URL_PART_DOMAIN_WITHOUT_WWW;
+int un_url_part_extent(int part) {
+    if (part == UN_URL_PART_NETLOC || part == UN_URL_PART_DOMAIN_WITHOUT_WWW) return UN_EXTENT_AUTHORITY;
+    return part == UN_URL_PART_QUERY_AND_FRAGMENT ? UN_EXTENT_NO_PATH : UN_EXTENT_WHOLE;
 }
 
 /* Whether the host begins with a "www." label and has more after it (core _without_www). */
@@ -64,10 +65,6 @@ static int cut(const un_url *u, int part, const href_spans *h, un_buf *out) {
         keep_spans(out, s, s + u->scheme.len + 3, h->path, none, none); /* after "scheme://" */
         return 1;
     case UN_URL_PART_PATH_FULL: keep_spans(out, s, h->path, e, none, none); return 1;
-    case UN_URL_PART_QUERY_AND_FRAGMENT:
-        if (!u->has_query && !u->has_fragment) return 0;
-        keep_spans(out, s, u->has_query ? h->query_mark + 1 : h->fragment_mark, e, none, none);
-        return 1;
     case UN_URL_PART_CUT_QUERY: keep_spans(out, s, s, h->query_mark, h->fragment_mark, e); return 1;
     case UN_URL_PART_CUT_FRAGMENT: keep_spans(out, s, s, h->fragment_mark, none, none); return 1;
     case UN_URL_PART_CUT_QUERY_AND_FRAGMENT: keep_spans(out, s, s, h->query_mark, none, none); return 1;
@@ -77,6 +74,17 @@ static int cut(const un_url *u, int part, const href_spans *h, un_buf *out) {
 
 static int cut_www(const un_url *u, const size_t at[UN_N_FIELDS], size_t start, un_buf *out) {
     if (host_has_www(u)) keep_spans(out, start, start, at[UN_FIELD_HOST], at[UN_FIELD_HOST] + WWW_LEN, out->len);
+    return 1;
+}
+
+/* Read from the record, not a serialisation: its parse leaves the path out. */
+static int query_and_fragment(const un_url *u, un_buf *out) {
+    if (!u->has_query && !u->has_fragment) return 0;
+    if (u->has_query) un_buf_put(out, u->query.data, u->query.len);
+    if (u->has_fragment) {
+        un_buf_putc(out, '#');
+        un_buf_put(out, u->fragment.data, u->fragment.len);
+    }
     return 1;
 }
 
@@ -90,6 +98,7 @@ static int domain_without_www(const un_url *u, un_buf *out) {
 
 int un_url_part(const un_url *u, int part, un_buf *out) {
     if (part == UN_URL_PART_DOMAIN_WITHOUT_WWW) return domain_without_www(u, out);
+    if (part == UN_URL_PART_QUERY_AND_FRAGMENT) return query_and_fragment(u, out);
     size_t at[UN_N_FIELDS], start = out->len;
     un_serialize_spans(u, out, at);
     if (out->failed) return 0;

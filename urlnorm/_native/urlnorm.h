@@ -322,9 +322,9 @@ enum {
 };
 extern const char *const UN_URL_PART_NAMES[UN_N_URL_PARTS];
 int un_url_part_is_list(int part);
-/* Whether the part is read from the scheme and authority alone, which a parse as far as the
- * port gives (un_whatwg_parse_host): the later states cannot make the URL invalid. */
-int un_url_part_of_authority(int part);
+/* How far a parse must go for the part (UN_EXTENT_*): the authority's parts need no path, the
+ * query and fragment no path either; the later states cannot make the URL invalid. */
+int un_url_part_extent(int part);
 /* A text part (not a list) appended to out; 0, and out as it was, where the part is null. */
 int un_url_part(const un_url *u, int part, un_buf *out);
 int un_opaque_path(const un_url *u);
@@ -335,17 +335,14 @@ int un_next_level(const un_url *u, size_t *at, size_t *end);
 
 void un_whatwg_init(void); /* the parser's run tables, from un_t: after each un_set_tables */
 int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, un_url *u);
-/* The parse as far as the host and port: the status, scheme, userinfo, host and port are
- * those of the whole parse, since no later state can fail; path, query and fragment are left
- * empty. */
-int un_whatwg_parse_host(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
-/* The whole parse but the path, which is left empty: the query and fragment are those of the
- * whole parse, since the path states stop at the first '?' or '#' and cannot fail. */
-int un_whatwg_parse_no_path(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
-/* How far a split parses (UN_EXTENT_NAMES): the whole URL, as far as its port, or all but
- * its path. */
-enum { UN_EXTENT_WHOLE, UN_EXTENT_AUTHORITY, UN_EXTENT_NO_PATH, UN_N_EXTENTS };
+/* How far a parse goes (UN_EXTENT_NAMES): the whole URL; as far as its port (path, query and
+ * fragment left empty); all but its path (left empty); or as far as its path (query and
+ * fragment left absent). The status and the fields kept are those of the whole parse: no
+ * state after the port can fail, and the path states end at the first '?' or '#'. */
+enum { UN_EXTENT_WHOLE, UN_EXTENT_AUTHORITY, UN_EXTENT_NO_PATH, UN_EXTENT_NO_QUERY, UN_N_EXTENTS };
 extern const char *const UN_EXTENT_NAMES[UN_N_EXTENTS];
+/* The parse as far as extent (UN_EXTENT_*) says; the status is the whole parse's. */
+int un_whatwg_parse_extent(un_ctx *c, const uint8_t *p, size_t n, int extent, un_url *u);
 /* The parse followed by the percent rules (uppercase_percent_hex, decode_unreserved), which
  * it applies to the path, query and fragment as it writes them: the userinfo and host are
  * left to un_apply_percent_rules_to_authority. */

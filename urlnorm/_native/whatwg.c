@@ -609,10 +609,11 @@ const uint8_t *un_remove_whitespace(un_buf *out, const uint8_t *p, size_t *n) {
     return out->data;
 }
 
-enum { PARSE_TO_HOST = 1, PARSE_ESCAPES = 2, PARSE_NO_PATH = 4 };
+enum { PARSE_TO_HOST = 1, PARSE_ESCAPES = 2, PARSE_NO_PATH = 4, PARSE_NO_QUERY = 8 };
 
 const char *const UN_EXTENT_NAMES[UN_N_EXTENTS] = {
     [UN_EXTENT_WHOLE] = "whole", [UN_EXTENT_AUTHORITY] = "authority", [UN_EXTENT_NO_PATH] = "no_path",
+    [UN_EXTENT_NO_QUERY] = "no_query",
 };
 
 /* The states from s on, one byte a step, until the input ends or a state at or after last. */
@@ -642,12 +643,15 @@ __attribute__((flatten)) static int parse(un_ctx *c, const uint8_t *p, size_t n,
     if (!in) return UN_ERR_MEMORY;
     parser P = {.c = c, .in = n ? in : (const uint8_t *)"", .n = (long)n, .base = base, .url = u, .mark = -1, .seg_start = -1, .escapes = how & PARSE_ESCAPES};
     /* The states from S_PATH_START on (S_FAILED aside) cannot fail: they only percent-encode,
-     * so a parse for the host stops there, and one without the path goes on from its end. One
-     * comparison a step either way. */
-    state s = run_states(&P, S_SCHEME_START, how & (PARSE_TO_HOST | PARSE_NO_PATH) ? S_PATH_START : S_FAILED);
+     * so a parse for the host stops there, one without the path goes on from its end, and one
+     * without the query stops where it starts (the path states end their last segment at the
+     * '?' or '#' that ends them). One comparison a step either way. */
+    state last = how & (PARSE_TO_HOST | PARSE_NO_PATH) ? S_PATH_START : how & PARSE_NO_QUERY ? S_QUERY : S_FAILED;
+    state s = run_states(&P, S_SCHEME_START, last);
     if (how & PARSE_NO_PATH && s >= S_PATH_START && s <= S_OPAQUE_PATH) s = skip_path(&P);
     if (how & PARSE_NO_PATH && s != S_FAILED) s = run_states(&P, s, S_FAILED);
     if (s == S_FAILED) return P.err;
+    if (how & PARSE_NO_QUERY) u->has_query = u->has_fragment = 0;
     /* The record: an empty username or password is absent (core ParsedURL.to_record). */
     u->has_username = u->username.len > 0;
     u->has_password = u->password.len > 0;
@@ -658,8 +662,12 @@ int un_whatwg_parse(un_ctx *c, const uint8_t *p, size_t n, const un_url *base, u
     return parse(c, p, n, base, u, 0);
 }
 
-int un_whatwg_parse_host(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, PARSE_TO_HOST); }
-
-int un_whatwg_parse_no_path(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, PARSE_NO_PATH); }
+int un_whatwg_parse_extent(un_ctx *c, const uint8_t *p, size_t n, int extent, un_url *u) {
+    static const int how[UN_N_EXTENTS] = {
+        [UN_EXTENT_WHOLE] = 0, [UN_EXTENT_AUTHORITY] = PARSE_TO_HOST,
+        [UN_EXTENT_NO_PATH] = PARSE_NO_PATH, [UN_EXTENT_NO_QUERY] = PARSE_NO_QUERY,
+    };
+    return parse(c, p, n, NULL, u, extent >= 0 && extent < UN_N_EXTENTS ? how[extent] : 0);
+}
 
 int un_whatwg_parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u) { return parse(c, p, n, NULL, u, PARSE_ESCAPES); }

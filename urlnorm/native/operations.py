@@ -195,14 +195,19 @@ _AUTHORITY_FIELDS = frozenset(("scheme", "username", "password", "host", "port")
 
 
 def extent(fields: tuple[str, ...]) -> str:
-    """How far a WHATWG parse must go for ``fields``: ``authority``, ``no_path`` or ``whole``.
+    """How far a WHATWG parse must go for ``fields``: ``authority``, ``no_path``, ``no_query``
+    or ``whole``.
 
     >>> extent(("scheme", "port")), extent(("host", "query")), extent(("path",))
-    ('authority', 'no_path', 'whole')
+    ('authority', 'no_path', 'no_query')
+    >>> extent(("path", "fragment"))
+    'whole'
     """
     if _AUTHORITY_FIELDS.issuperset(fields):
         return "authority"
-    return "no_path" if (_AUTHORITY_FIELDS | {"query", "fragment"}).issuperset(fields) else "whole"
+    if (_AUTHORITY_FIELDS | {"query", "fragment"}).issuperset(fields):
+        return "no_path"
+    return "no_query" if (_AUTHORITY_FIELDS | {"path"}).issuperset(fields) else "whole"
 
 
 def split(

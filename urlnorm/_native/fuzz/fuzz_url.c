@@ -72,14 +72,15 @@ static void check_parse_escapes(const uint8_t *p, size_t n) {
 
 static int same_field(const un_buf *a, const un_buf *b) { return a->len == b->len && (!a->len || memcmp(a->data, b->data, a->len) == 0); }
 
-/* A parse that stops after the port, or skips the path, gives the whole parse's status and
- * the fields it keeps: no later state can fail, and the path states end at '?' or '#'. */
+/* A parse that stops after the port, skips the path, or stops after it gives the whole
+ * parse's status and the fields it keeps: no later state can fail, and the path states end
+ * at '?' or '#'. */
 static void check_extents(const uint8_t *p, size_t n) {
     static un_url part;
     ctx.recall = fixed_recall;
     int expected = un_whatwg_parse(&ctx, p, n, NULL, &url);
     for (int extent = UN_EXTENT_AUTHORITY; extent < UN_N_EXTENTS; extent++) {
-        int status = extent == UN_EXTENT_AUTHORITY ? un_whatwg_parse_host(&ctx, p, n, &part) : un_whatwg_parse_no_path(&ctx, p, n, &part);
+        int status = un_whatwg_parse_extent(&ctx, p, n, extent, &part);
         if (status != expected) abort();
         if (status != UN_OK) continue;
         if (!same_field(&part.scheme, &url.scheme) || !same_field(&part.username, &url.username) ||
@@ -89,6 +90,7 @@ static void check_extents(const uint8_t *p, size_t n) {
         if (extent == UN_EXTENT_NO_PATH && (part.has_query != url.has_query || part.has_fragment != url.has_fragment ||
                                             !same_field(&part.query, &url.query) || !same_field(&part.fragment, &url.fragment)))
             abort();
+        if (extent == UN_EXTENT_NO_QUERY && (!same_field(&part.path, &url.path) || part.has_query || part.has_fragment)) abort();
     }
     ctx.recall = NULL;
 }
