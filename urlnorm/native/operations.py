@@ -195,8 +195,7 @@ _AUTHORITY_FIELDS = frozenset(("scheme", "username", "password", "host", "port")
 
 
 def extent(fields: tuple[str, ...]) -> str:
-    """How far a WHATWG parse must go for ``fields``: ``authority``, ``no_path``, ``no_query``
-    or ``whole``.
+    """How far a WHATWG parse must go for ``fields`` (one of the kernel's ``PARSE_EXTENTS``).
 
     >>> extent(("scheme", "port")), extent(("host", "query")), extent(("path",))
     ('authority', 'no_path', 'no_query')
