@@ -5,14 +5,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
+import pyarrow as pa
 import pytest
 from publicsuffixlist import PSLFILE
 
 import urlnorm
+import urlnorm.arrow
+from urlnorm import native
 from urlnorm.core import public_suffix
 
 # A list in which "a.example" is public: "www.a.example" is then registrable, and stripping
@@ -78,6 +82,47 @@ def test_back_to_the_bundled_list(own_list: Path, engine_path: str) -> None:
     urlnorm.use_public_suffix_list(None)
     assert urls.url.registered_domain().to_list()[0] == "a.example"
     assert urls.url.normalize("crawl").to_list()[0] == "http://a.example/x"
+
+
+@pytest.mark.skipif(not native.available(), reason="the kernel's tables")
+def test_a_list_changed_while_batches_run(tmp_path: Path) -> None:
+    # One thread runs large batches on two threads without the GIL while another changes the
+    # process's list back and forth: each lookup reads a whole list, one or the other, and a
+    # replaced table is not freed under a batch still reading it. The hosts are all distinct,
+    # so that no batch answers from its memo instead of the table.
+    path = tmp_path / "own.dat"
+    path.write_text(OWN, "utf-8")
+    urls = pa.array([f"http://www.h{n}.a.example/" for n in range(200_000)])
+    urlnorm.use_public_suffix_list(path)
+    own = urlnorm.arrow.registered_domain(urls).to_pylist()
+    urlnorm.use_public_suffix_list(None)
+    bundled = urlnorm.arrow.registered_domain(urls).to_pylist()
+    assert own[7] == "h7.a.example" and bundled[7] == "a.example"
+    answers: list[list[str | None]] = []
+    done = threading.Event()
+
+    def run() -> None:
+        while not done.is_set():
+            answers.append(urlnorm.arrow.registered_domain(urls).to_pylist())
+
+    native.set_threads(2)
+    runner = threading.Thread(target=run)
+    try:
+        runner.start()
+        for n in range(200):
+            # A list is given to the kernel by the next call that reads it: this one's, while
+            # the runner's batch is reading the table it replaces.
+            urlnorm.use_public_suffix_list(path if n % 2 == 0 else None)
+            urlnorm.arrow.registered_domain(urls.slice(0, 1))
+    finally:
+        done.set()
+        runner.join()
+        native.set_threads(None)
+        urlnorm.use_public_suffix_list(None)
+    either = list(zip(own, bundled, strict=True))
+    assert answers
+    for answer in answers:
+        assert all(value in pair for value, pair in zip(answer, either, strict=True))
 
 
 def test_the_environment_names_it_for_the_command(tmp_path: Path) -> None:

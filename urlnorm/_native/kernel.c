@@ -535,6 +535,7 @@ static void reserve_outputs(const un_batch *b, un_result *r) {
 int un_run_batch(const un_batch *b, un_result *r) {
     worker w;
     memset(&w, 0, sizeof w);
+    un_psl_reading(+1);
     w.ctx.recall = b->answer ? recall : NULL;
     w.ctx.recall_data = &w.cache;
     reserve_outputs(b, r);
@@ -546,6 +547,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
         if (!failed) write_row(b, r, &w, row, status);
     }
     worker_free(&w);
+    un_psl_reading(-1);
     for (int i = 0; i < un_text_columns(b); i++) failed |= un_builder_failed(&r->text[i]);
     failed |= un_builder_failed(&r->errors) || r->data.failed || r->error_names.failed;
     failed |= r->status.failed || r->port.failed || r->port_validity.failed;

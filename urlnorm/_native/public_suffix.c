@@ -1,6 +1,9 @@
 /* The Public Suffix List (core/public_suffix.py): the rule set the publicsuffixlist package
  * builds ("co.uk", "*.ck", "!www.ck", with punycode copies of IDN rules), given at import, and
- * the package's lookup over it. Read-only once set, so every thread may use it. */
+ * the package's lookup over it. A table is read-only once set, so every thread may use it;
+ * giving a table again (the process changed its list) publishes a new one, and the old one is
+ * freed only when no batch is running, since one may be reading it. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,15 +13,45 @@
  * of "ck", "!www.ck" an exception rule of "www.ck"; a suffix may have several kinds. */
 enum { EXACT = 1, WILDCARD = 2, EXCEPTION = 4 };
 
-typedef struct {
+typedef struct psl_table {
     un_buf blob;     /* each suffix, NUL-terminated */
     uint32_t *slots; /* open addressing: offset into blob + 1, or 0 for empty */
     uint8_t *kinds;  /* the kinds of rule each slot's suffix has */
     size_t mask;
     int maxlabel;
+    struct psl_table *retired_next; /* in the retired list */
 } psl_table;
 
-static psl_table tables[UN_PSL_TABLES];
+static _Atomic(psl_table *) tables[UN_PSL_TABLES];
+/* Batches running now (un_psl_reading), and the tables replaced while one ran: only
+ * un_psl_set touches the list, and one thread at a time calls it. Sequentially consistent
+ * both ways: a batch counted after a replacement can only load the new table. */
+static atomic_long readers;
+static psl_table *retired;
+
+void un_psl_reading(int delta) { atomic_fetch_add(&readers, delta); }
+
+static psl_table *table_of(int which) {
+    return which >= 0 && which < UN_PSL_TABLES ? atomic_load(&tables[which]) : NULL;
+}
+
+static void table_free(psl_table *psl) {
+    if (!psl) return;
+    free(psl->slots), free(psl->kinds);
+    un_buf_free(&psl->blob);
+    free(psl);
+}
+
+/* old no longer published: freed now, with every table retired before, if no batch runs. */
+static void retire(psl_table *old) {
+    if (old) old->retired_next = retired, retired = old;
+    if (atomic_load(&readers) != 0) return;
+    while (retired) {
+        psl_table *next = retired->retired_next;
+        table_free(retired);
+        retired = next;
+    }
+}
 
 /* The most labels a rule may have (the list's deepest has 7); un_psl_set refuses more. */
 #define MAX_DEPTH 63
@@ -60,28 +93,25 @@ static void add_rule(psl_table *psl, size_t at) {
 }
 
 int un_psl_set(int which, const char *rules, size_t len, int maxlabel) {
-    if (which < 0 || which >= UN_PSL_TABLES || maxlabel < 1 || maxlabel > MAX_DEPTH) return 0;
-    psl_table *psl = &tables[which];
+    if (which < 0 || which >= UN_PSL_TABLES || maxlabel < 1 || maxlabel > MAX_DEPTH || len >= UINT32_MAX) return 0;
     size_t count = 0;
     for (size_t i = 0; i < len; i++) count += rules[i] == '\0';
     size_t size = 16;
     while (size < 2 * count) size *= 2;
-    uint32_t *slots = calloc(size, sizeof *slots);
-    uint8_t *kinds = calloc(size, 1);
-    if (!slots || !kinds || len >= UINT32_MAX) {
-        free(slots), free(kinds);
+    psl_table *psl = calloc(1, sizeof *psl);
+    if (psl) psl->slots = calloc(size, sizeof *psl->slots), psl->kinds = calloc(size, 1);
+    if (psl) un_buf_put(&psl->blob, (const uint8_t *)rules, len);
+    if (!psl || !psl->slots || !psl->kinds || psl->blob.failed) {
+        table_free(psl);
         return 0;
     }
-    free(psl->slots), free(psl->kinds);
-    un_buf_free(&psl->blob);
-    un_buf_put(&psl->blob, (const uint8_t *)rules, len);
-    psl->slots = slots, psl->kinds = kinds, psl->mask = size - 1, psl->maxlabel = maxlabel;
-    if (psl->blob.failed) return 0;
+    psl->mask = size - 1, psl->maxlabel = maxlabel;
     for (size_t at = 0; at < len; at += strlen(rules + at) + 1) add_rule(psl, at);
+    retire(atomic_exchange(&tables[which], psl));
     return 1;
 }
 
-int un_psl_loaded(int which) { return which >= 0 && which < UN_PSL_TABLES && tables[which].slots != NULL; }
+int un_psl_loaded(int which) { return table_of(which) != NULL; }
 
 
 /* How many labels of the (lower-case, dot-free at both ends) domain are public: the package's
@@ -127,10 +157,11 @@ static long prepare(const uint8_t *host, size_t n, un_buf *name) {
 }
 
 int un_has_registrable_domain(int which, const uint8_t *host, size_t n, un_buf *scratch) {
-    if (!un_psl_loaded(which)) return -1;
+    const psl_table *psl = table_of(which);
+    if (!psl) return -1;
     long labels = prepare(host, n, scratch);
     if (labels <= 0) return labels < 0 ? -1 : 0;
-    return (size_t)labels >= count_public(&tables[which], scratch->data, scratch->len, (size_t)labels) + 1;
+    return (size_t)labels >= count_public(psl, scratch->data, scratch->len, (size_t)labels) + 1;
 }
 
 /* The start of the label that begins `labels_from_end` labels before the end of p. */
@@ -150,14 +181,15 @@ const char *const UN_PART_NAMES[UN_N_PARTS] = {
 
 int un_domain_parts_of(int which, const uint8_t *host, size_t n, un_buf *name, un_domain_parts *out) {
     memset(out, 0, sizeof *out);
-    if (!un_psl_loaded(which)) return -1;
+    const psl_table *psl = table_of(which);
+    if (!psl) return -1;
     long labels = prepare(host, n, name);
     if (labels < 0) return -1;
     const uint8_t *p = name->data;
     size_t len = name->len, last = label_start(p, len, 1);
     if (len > last) out->present[UN_PART_TLD] = 1, out->start[UN_PART_TLD] = last, out->len[UN_PART_TLD] = len - last;
     if (labels == 0) return 0;
-    size_t publen = count_public(&tables[which], p, len, (size_t)labels);
+    size_t publen = count_public(psl, p, len, (size_t)labels);
     if (publen == 0 || (size_t)labels < publen) return 0;
     size_t suffix = label_start(p, len, publen);
     out->present[UN_PART_SUFFIX] = 1, out->start[UN_PART_SUFFIX] = suffix, out->len[UN_PART_SUFFIX] = len - suffix;

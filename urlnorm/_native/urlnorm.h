@@ -512,8 +512,11 @@ int un_form_name_is(const un_form_pair *pair, const uint8_t *name, size_t n, un_
 /* The process's list with its private section, and without; the other tables hold the lists
  * a profile or a call names, each table given by Python once (native/tables.py). */
 enum { UN_PSL_ALL, UN_PSL_ICANN, UN_PSL_TABLES = 32 };
-/* rules: NUL-terminated rule strings one after another (len bytes in all). */
+/* rules: NUL-terminated rule strings one after another (len bytes in all). One thread at a
+ * time may call it; batches may be reading the table it replaces. */
 int un_psl_set(int which, const char *rules, size_t len, int maxlabel);
+/* +1 when a batch starts, -1 when it ends: a replaced table outlives every batch that ran. */
+void un_psl_reading(int delta);
 int un_psl_loaded(int which);
 /* 1 if the host has a registrable domain by table `which`, 0 if not, -1 if only Python can tell
  * (non-ASCII, or no such table). */
