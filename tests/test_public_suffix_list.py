@@ -18,6 +18,8 @@ import urlnorm
 import urlnorm.arrow
 from urlnorm import native
 from urlnorm.core import public_suffix
+from urlnorm.native import extension
+from urlnorm.native.answers import answerer
 
 # A list in which "a.example" is public: "www.a.example" is then registrable, and stripping
 # its "www." would leave a public suffix.
@@ -123,6 +125,23 @@ def test_a_list_changed_while_batches_run(tmp_path: Path) -> None:
     assert answers
     for answer in answers:
         assert all(value in pair for value, pair in zip(answer, either, strict=True))
+
+
+@pytest.mark.skipif(not native.available(), reason="the kernel's questions")
+def test_an_answerer_held_across_a_list_change_answers_by_the_new_list(tmp_path: Path) -> None:
+    # A compiled Polars call keeps the answerer it was made with; strip_www for a non-ASCII
+    # host (which only Python answers) must then follow the list in use, not the one cached.
+    ask_www, host = extension.loaded().ASK_WWW, "www.ü.wild.example"
+    held = answerer(None)
+    assert held(ask_www, host) == "ü.wild.example"
+    path = tmp_path / "own.dat"
+    path.write_text(OWN, "utf-8")
+    urlnorm.use_public_suffix_list(path)
+    try:
+        assert held(ask_www, host) == host  # ü.wild.example is public under *.wild.example
+    finally:
+        urlnorm.use_public_suffix_list(None)
+    assert held(ask_www, host) == "ü.wild.example"
 
 
 def test_the_environment_names_it_for_the_command(tmp_path: Path) -> None:

@@ -25,20 +25,31 @@ def _error_index(code: str) -> int:
 # Answers are kept across batches: the kernel's own cache lasts one batch of one thread, and
 # streaming and SQL engines hand over many small batches that ask the same few hosts.
 ANSWERS_KEPT = 1 << 16
-_answerers: dict[tuple[int, Path], tuple[NativeProfile | None, Callable[[int, str], str | int]]]
-_answerers = {}
+_answerers: dict[int, tuple[NativeProfile | None, Callable[[int, str], str | int]]] = {}
 
 
 def answerer(profile: NativeProfile | None) -> Callable[[int, str], str | int]:
     """The kernel's answerer for ``profile``, made once: its answers outlive a batch.
 
-    One a Public Suffix List, as ``strip_www`` answers by the list in use.
+    Its answers are kept by the Public Suffix List in use when they were given, so that one
+    held since before the process changed lists (a compiled Polars call) answers
+    ``strip_www`` by the list in use now.
     """
-    key = (id(profile), public_suffix.list_path())
+    key = id(profile)
     if key not in _answerers or _answerers[key][0] is not profile:
-        answer = functools.lru_cache(maxsize=ANSWERS_KEPT)(_new_answerer(profile))
-        _answerers[key] = (profile, answer)
+        _answerers[key] = (profile, _kept(_new_answerer(profile)))
     return _answerers[key][1]
+
+
+def _kept(answer: Callable[[int, str], str | int]) -> Callable[[int, str], str | int]:
+    @functools.lru_cache(maxsize=ANSWERS_KEPT)
+    def by_list(path: Path, kind: int, question: str) -> str | int:
+        return answer(kind, question)
+
+    def kept(kind: int, question: str) -> str | int:
+        return by_list(public_suffix.list_path(), kind, question)
+
+    return kept
 
 
 def _new_answerer(profile: NativeProfile | None) -> Callable[[int, str], str | int]:
