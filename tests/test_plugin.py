@@ -98,14 +98,20 @@ def _compiled_functions() -> list[ColumnFunction]:
 
 def _params(function: ColumnFunction) -> dict[str, Any]:
     strict = {"strict": False} if any(p.kind == "strict" for p in function.parameters) else {}
-    return function.defaults() | strict
+    return function.defaults() | _required(function) | strict
+
+
+def _required(function: ColumnFunction) -> dict[str, Any]:
+    """The parameters without a default, given: a query parameter's name."""
+    return {p.name: "x" for p in function.parameters if p.name == "name"}
 
 
 def test_the_functions_compiled_are_the_one_operation_ones() -> None:
     names = {f.name for f in _compiled_functions()}
     assert {"normalize", "parse", "registered_domain", "path", "cut_www", "host"} <= names
-    # A list a row, a second URL column, several operations, a U-label.
-    assert not names & {"hierarchy", "join", "is_crawlable", "host_unicode"}
+    assert {"hierarchy", "path_segments", "query_param_names", "query_param_all"} <= names
+    # A list of structs a row, a second URL column, several operations, a U-label.
+    assert not names & {"query_params", "join", "is_crawlable", "host_unicode"}
 
 
 @pytest.mark.parametrize("function", _compiled_functions(), ids=lambda f: f.name)
@@ -113,11 +119,12 @@ def test_the_functions_compiled_are_the_one_operation_ones() -> None:
 def test_every_compiled_function_equals_its_batch_function(
     function: ColumnFunction, layout: str
 ) -> None:
-    series = pl.Series("u", [*INPUTS, "a b/é?&=~%zz%41"], dtype=pl.String)
+    extra = ["a b/é?&=~%zz%41", "http://h/a//b/?x=1&y&x=%41#f"]
+    series = pl.Series("u", [*INPUTS, *extra], dtype=pl.String)
     frame = pl.DataFrame({"u": _uneven_chunks(series, [2, 900])})
     modes = ["whatwg", "generic"] if "mode" in _params(function) else [None]
     for mode in modes:
-        params = {"mode": mode} if mode else {}
+        params = _required(function) | ({"mode": mode} if mode else {})
         expected = batch.runner(function)(series, **(_params(function) | params))
         expr = getattr(pl.col("u").url, function.name)(**params)
         assert PLUGIN in str(expr)

@@ -77,8 +77,9 @@ def expression(
 
     Those whose batch function is one kernel operation and its columns: ``normalize``,
     ``key`` and ``parse`` (not in strict mode, whose error names a row), the record's text
-    fields, the host, its type and its Public Suffix List parts (in ASCII), the parts and
-    cuts of the href, and percent-coding. None for the others, which run as their batch
+    fields, the host, its type and its Public Suffix List parts (in ASCII), the parts, cuts
+    and hierarchies of the href, the path's segments, a query parameter's values and the
+    parameter names, and percent-coding. None for the others, which run as their batch
     function a batch at a time through Python, and where the kernel or the call declines
     (:func:`urlnorm.native.plugin.expression`).
     """
@@ -96,14 +97,28 @@ def expression(
         return analytics.host_column_expression(
             urls, function.name, include_private=private, psl=psl
         )
-    if function.run == "url_part" and function.returns == "str":
-        return native.plugin.expression(native.url_part_op(function.name), "text", urls)
+    op = _text_op(function, params)
+    if op is not None:
+        return native.plugin.expression(op, "text", urls)
     if function.run in ("host", "host_type") and params.get("mode", "whatwg") == "whatwg":
         return analytics.host_column_expression(urls, function.run)
     if function.run in ("component", "host") and function.returns == "str":
         return engine.split_expression(urls, params["mode"], function.name)
+    return None
+
+
+def _text_op(function: ColumnFunction, params: Mapping[str, Any]) -> native.Op | None:
+    """The kernel operation whose one ``text`` column is ``function``'s value, if there is one."""
+    if function.name == "query_param_names":
+        return native.query_op("names")
+    if function.run == "url_part":
+        return native.url_part_op(function.name)
+    if function.run in ("query_param", "query_param_all"):
+        return native.query_op("first" if function.run == "query_param" else "all", params["name"])
+    if function.run == "path_segments":
+        return native.path_segments_op()
     if function.run == "percent_coding":
-        return native.plugin.expression(native.component_op(function.name), "text", urls)
+        return native.component_op(function.name)
     return None
 
 

@@ -259,12 +259,16 @@ def query(column: Column, mode: str, name: str = "") -> pl.Series:
     ``pairs``: a list of ``{key, value}``; ``all``: a list of the values named ``name``;
     ``first``: the first of those, or null; ``names``: a list of the keys.
     """
-    kernel = extension.loaded()
+    return _column(query_op(mode, name), column)
+
+
+def query_op(mode: str, name: str = "") -> Op:
+    """The kernel operation of :func:`query`; its column is ``text``."""
     option = {
-        "query_mode": kernel.QUERY_MODES.index(mode),
+        "query_mode": extension.loaded().QUERY_MODES.index(mode),
         "name": name.encode("utf-8", "surrogatepass"),
     }
-    return _column(Op("query", option, answer=answerer(None)), column)
+    return Op("query", option, answer=answerer(None))
 
 
 def component(column: Column, mode: str) -> pl.Series:
@@ -280,8 +284,12 @@ def component_op(mode: str) -> Op:
 
 def path_segments(column: Column) -> pl.Series:
     """Each valid row's path segments (core ``path.segments``), a list a row."""
-    op = Op("path_segments", {}, answer=answerer(None))
-    return _column(op, column)
+    return _column(path_segments_op(), column)
+
+
+def path_segments_op() -> Op:
+    """The kernel operation of :func:`path_segments`; its column is ``text``."""
+    return Op("path_segments", {}, answer=answerer(None))
 
 
 def url_part(column: Column, part: str) -> pl.Series:
