@@ -33,8 +33,6 @@ _CLASSES = {
     "forbidden_host": host.FORBIDDEN_HOST,
     "forbidden_domain": host.FORBIDDEN_DOMAIN,
 }
-# A slice holds at least this many input bytes (about 140 URLs, some 70 microseconds of
-# kernel work): the kernel starts a thread a slice in a few tens of microseconds, so a batch
 
 
 def class_table() -> bytes:
