@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -34,9 +35,11 @@ from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
 from urlnorm.lake import dataset, storage
 from urlnorm.lake.dataset import Source
-from urlnorm.lake.seen import SeenKeys
 from urlnorm.readers.notes import ReadNotes
 from urlnorm.targets import COMPLETE_PROPERTY, INPUTS_PROPERTY, RUN_PROPERTY, Layout, Target
+
+if TYPE_CHECKING:
+    from urlnorm.lake.seen import SeenKeys
 
 LEDGER = "_urlnorm"
 # What a run does to one batch's scanned rows.
@@ -224,6 +227,8 @@ def _seen(job: Job, writer: _DatasetWriter | _TableWriter) -> SeenKeys:
     else:
         source = dataset.resolve(job.seen or "", job.source.options, read_unmarked=True)
         frames = _each_file(source)
+    from urlnorm.lake.seen import SeenKeys  # NumPy, which a job without --seen never needs
+
     keys = SeenKeys(job.profile, frames)
     keys.load()
     return keys
