@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import pyarrow as pa
 import pytest
 from polars.plugins import register_plugin_function
 
 import urlnorm
+import urlnorm.functions
 from urlnorm import native
 from urlnorm.core import rules
 from urlnorm.core.record import URL
@@ -132,6 +134,38 @@ def test_every_compiled_function_equals_its_batch_function(
         assert getattr(series.url, function.name)(**params).to_list() == expected.to_list()
 
 
+@pytest.mark.parametrize("function", _compiled_functions(), ids=lambda f: f.name)
+def test_every_call_run_from_python_equals_its_batch_function(function: ColumnFunction) -> None:
+    # The call on a Series and on Arrow arrays, as a Series method, an Arrow function or an
+    # SQL engine's batch runs it: chunks as they come, each chunk's rows in order.
+    series = pl.Series("u", [*INPUTS, "http://h/a//b/?x=1&y&x=%41#f"], dtype=pl.String)
+    params = _params(function)
+    expected = batch.runner(function)(series, **params)
+    uneven = _uneven_chunks(series, [2, 900])
+    arrow = uneven.to_arrow(compat_level=pl.CompatLevel.oldest())
+    chunked = pa.chunked_array([arrow.slice(0, 2), arrow.slice(2, 900), arrow.slice(902)])
+    for column in (uneven, chunked, arrow, pl.Series("u", series.to_list(), pl.Categorical)):
+        out = batch.apply(function, params, column)
+        assert out is not None
+        assert out.dtype == expected.dtype
+        assert out.to_list() == expected.to_list()
+
+
+def test_a_call_from_python_gives_a_text_column_a_chunk_an_input_chunk() -> None:
+    function = urlnorm.functions.function("normalize")
+    params = _params(function) | {"profile": "canonical"}
+    rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}?q=%7e" for i in range(20_000)]
+    series = _uneven_chunks(pl.Series("u", rows * 2), [25_000, 5])
+    with native.threads_per_call(2):
+        out = batch.apply(function, params, series)
+    assert out is not None and out.n_chunks() == 3
+    assert out.to_list() == batch.normalize(series.rechunk(), "canonical").to_list()
+    nothing = pa.chunked_array([], pa.string())
+    assert batch.apply(function, params, nothing) is None  # no chunk to hand back
+    numbers = batch.apply(function, params, pl.Series("u", [1, None]))
+    assert numbers is not None and numbers.to_list() == [None, None]  # read as text: "1"
+
+
 @pytest.mark.parametrize("layout", ["uneven chunks", "streaming"])
 def test_parse_gives_every_field_of_one_pass(layout: str) -> None:
     fields = ["normalized", "error", "host", "port", "registered_domain", "surt", "key_hash"]
@@ -221,12 +255,60 @@ def test_an_answer_that_fails_is_the_querys_error() -> None:
 
     profile = native.native_profile(urlnorm.get_profile("canonical"))
     assert profile is not None
-    op = native.Op("normalize", {"profile": profile.spec}, answer=answer)
-    expr = native.plugin.expression(op, "text", pl.col("u"))
+    call = native.Call(native.Op("normalize", {"profile": profile.spec}, answer=answer), "text")
+    expr = native.plugin.expression(call, pl.col("u"))
     assert expr is not None
     frame = pl.DataFrame({"u": ["http://a.example/", "http://bücher.example/"]})
     with pytest.raises(pl.exceptions.ComputeError, match="LookupError: no answer for bücher"):
         frame.select(expr)
+    with pytest.raises(ValueError, match="LookupError: no answer for bücher"):
+        native.plugin.apply(call, frame["u"])
+
+
+def test_a_call_asks_python_once_a_host_across_its_batches() -> None:
+    # UTS #46 answers depend on the host alone: a compiled call holds them for its later
+    # batches, so that a stream of small batches does not take the GIL for each again.
+    asked: list[tuple[int, str]] = []
+    profile = native.native_profile(urlnorm.get_profile("canonical"))
+    assert profile is not None
+    answer = native.answers.answerer(profile)
+
+    def counting(kind: int, question: str) -> str | int:
+        asked.append((kind, question))
+        return answer(kind, question)
+
+    call = native.Call(native.Op("normalize", {"profile": profile.spec}, answer=counting), "text")
+    rows = pl.Series("u", ["http://Bücher.example/a", "http://a.example/", None])
+    outputs = [native.plugin.apply(call, rows) for _ in range(3)]
+    assert [o.to_list() if o is not None else None for o in outputs] == [
+        ["http://xn--bcher-kva.example/a", "http://a.example/", None]
+    ] * 3
+    assert len(asked) == 1
+
+
+def test_a_call_asks_the_list_each_batch_for_strip_www() -> None:
+    # strip_www's answer is the list in use, which may change between batches: not held.
+    asked: list[str] = []
+    # In generic mode a host keeps its Unicode, which only Python's list decides on.
+    www = [rule for rule in urlnorm.get_profile("crawl").rules if rule.name == "strip_www"]
+    generic = dataclasses.replace(urlnorm.get_profile("rfc3986"), name="www", rules=tuple(www))
+    profile = native.native_profile(generic)
+    assert profile is not None
+    answer = native.answers.answerer(profile)
+    kernel = native.extension.loaded()
+
+    def counting(kind: int, question: str) -> str | int:
+        if kind == kernel.ASK_WWW:
+            asked.append(question)
+        return answer(kind, question)
+
+    op = native.Op("normalize", {"profile": profile.spec}, answer=counting, psl=profile.uses_psl)
+    call = native.Call(op, "text")
+    rows = pl.Series("u", ["http://www.Bücher.公司/a"])
+    for _ in range(2):
+        out = native.plugin.apply(call, rows)
+        assert out is not None and out.to_list() == ["http://Bücher.公司/a"]
+    assert len(asked) == 2
 
 
 def test_a_column_the_kernel_cannot_read_is_named() -> None:
@@ -249,6 +331,7 @@ def test_a_call_the_process_did_not_compile_is_an_error() -> None:
 PAST_MAX_CALLS = """
 import polars as pl
 import urlnorm
+import urlnorm.functions
 from urlnorm import native
 
 kernel = native.extension.loaded()

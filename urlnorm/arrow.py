@@ -2,9 +2,10 @@
 
 Every column function of :mod:`urlnorm.functions` is here by its name, with its parameters
 and defaults (``urlnorm.arrow.normalize(array, "canonical")``). Input may be ``string``,
-``large_string``, ``string_view`` or their ``binary`` forms; it is viewed as a Polars Series
-without copying where Arrow allows, run through its batch function (:mod:`urlnorm.engine.batch`; the
-kernel reads the buffers as they are), and returned as Arrow (``large_string`` text). A second
+``large_string``, ``string_view`` or their ``binary`` forms. A function that is one kernel call
+hands the array's buffers to the kernel as they are; the others view it as a Polars Series
+without copying where Arrow allows and run its batch function (:mod:`urlnorm.engine.batch`).
+Either way the result is Arrow (``large_string`` text). A second
 URL column (``join``'s base) is a string or an array of the same length. Binary rows that are
 not UTF-8 get null and ``invalid-UTF-8``, or with ``invalid_utf8="encode"`` their undecodable
 bytes percent-encoded. :func:`parse` gives a table of the kernel's own buffers instead.
@@ -33,6 +34,16 @@ def series_of(array: ArrowStrings) -> pl.Series:
     series = pl.from_arrow(array)
     assert isinstance(series, pl.Series)
     return series
+
+
+def on_column(function: ColumnFunction, params: dict[str, Any], urls: ArrowStrings) -> pl.Series:
+    """``function`` with ``params`` over one batch's URL column, for any engine's batch.
+
+    Its kernel call on the array's buffers where it is one (nothing else between the rows
+    and the kernel), else its batch function on a Series view of the array.
+    """
+    done = batch.apply(function, params, urls)
+    return batch.runner(function)(series_of(urls), **params) if done is None else done
 
 
 def _arrow(series: pl.Series) -> pa.Array:
@@ -138,16 +149,17 @@ _ARRAY = inspect.Parameter("array", inspect.Parameter.POSITIONAL_ONLY, annotatio
 
 
 def _function(function: ColumnFunction) -> Callable[..., pa.Array]:
-    """The Arrow function of a column function: its batch function on a view of the array."""
+    """The Arrow function of a column function: its kernel call, or its batch function on a view."""
     sig = signature(function, "str | ArrowStrings", method=True)
     second = function.other_url
 
     def call(array: ArrowStrings, *args: Any, **kwargs: Any) -> pa.Array:
         params = bound(sig, args, kwargs)
-        run = batch.runner(function)
-        if second is not None and not isinstance(params[second.name], str):
+        if second is None:
+            return _arrow(on_column(function, params, array))
+        if not isinstance(params[second.name], str):
             params[second.name] = series_of(params[second.name])
-        return _arrow(run(series_of(array), **params))
+        return _arrow(batch.runner(function)(series_of(array), **params))
 
     call.__name__ = call.__qualname__ = function.name
     call.__doc__ = function.doc

@@ -10,18 +10,15 @@ summary, and a per-host sample, which work on frames.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
-from urlnorm import engine, native
+from urlnorm import engine
 from urlnorm.choices import KEEP
-from urlnorm.core import public_suffix
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
 from urlnorm.engine import batch
@@ -72,46 +69,12 @@ def _series_method(function: ColumnFunction) -> Callable[..., pl.Series]:
         if function.other_url is None and function.returns == "str":
             # As Polars' own Series methods forward to their expressions: the kernel's call
             # where there is one, with no Python between the rows and the kernel.
-            compiled = _series_expression(function, params, series.name)
-            if compiled is not None:
-                return series.to_frame().select(compiled).to_series()
+            done = batch.apply(function, params, series)
+            if done is not None:
+                return done.alias(series.name)
         return batch.runner(function)(series, **params).alias(series.name)
 
     return _named(method, function, sig)
-
-
-def _series_expression(
-    function: ColumnFunction, params: dict[str, Any], name: str
-) -> pl.Expr | None:
-    """:func:`batch.expression` over the column ``name``, made once for each call's settings.
-
-    Making it costs some 40 microseconds (the profile, its compiled call, Polars' plugin
-    expression), which a Series method called on every small batch would pay each time.
-    """
-    if not native.available():
-        return None
-    try:
-        settings = tuple(params.items())
-        threads, psl = native.configured_threads(), public_suffix.list_path()
-        return _expression(function, settings, name, threads, psl)
-    except TypeError:  # a parameter that is not hashable (a list of names)
-        return batch.expression(function, params, pl.col(name))
-
-
-@functools.lru_cache(maxsize=256)
-def _expression(
-    function: ColumnFunction,
-    settings: tuple[tuple[str, Any], ...],
-    name: str,
-    threads: int,
-    psl: Path,
-) -> pl.Expr | None:
-    """The expression for these settings, ``threads`` and ``psl`` among them.
-
-    A compiled call runs on as many threads as were set when it was made, and answers the
-    ``www`` question of a host in another script by the list in use then.
-    """
-    return batch.expression(function, dict(settings), pl.col(name))
 
 
 _Method = TypeVar("_Method", bound=Callable[..., Any])

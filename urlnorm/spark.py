@@ -51,7 +51,7 @@ def _task_threads() -> int:
 def _analytics(name: str, urls: pa.Array) -> pa.Array:
     """One column function of the URL alone over a batch, with its defaults."""
     function = functions.function(name)
-    return sql.arrow_of(batch.runner(function)(arrow.series_of(urls), **function.defaults()))
+    return sql.arrow_of(arrow.on_column(function, function.defaults(), urls))
 
 
 def _batch_columns(
@@ -291,6 +291,8 @@ def _column_function(function: functions.ColumnFunction) -> Callable[..., Column
             columns.append(F.lit(other) if isinstance(other, str) else other)
 
         def on_batch(*arrays: pa.Array) -> pa.Array:
+            if len(arrays) == 1:
+                return sql.arrow_of(arrow.on_column(function, params, arrays[0]))
             run = batch.runner(function)
             return sql.arrow_of(run(*(arrow.series_of(a) for a in arrays), **params))
 

@@ -28,7 +28,7 @@ import polars as pl
 import pyarrow as pa
 
 from urlnorm import engine
-from urlnorm.arrow import series_of
+from urlnorm.arrow import on_column, series_of
 from urlnorm.engine import batch
 from urlnorm.functions import FUNCTIONS as COLUMN_FUNCTIONS
 from urlnorm.functions import ColumnFunction, Parameter
@@ -118,7 +118,7 @@ class Function:
         """The URL column, then the parameters SQL takes, in the table's order."""
         return (_URL, *(p for p in self.column_function.parameters if p.in_sql))
 
-    @property
+    @functools.cached_property
     def fixed(self) -> dict[str, Any]:
         """What the parameters SQL does not take are given."""
         taken = {p.name for p in self.arguments}
@@ -144,8 +144,13 @@ class Function:
             given = {name: _first(arrays[name]) for name in values}
             rows = len(arrays[urls[0]])
             nulls = self._nulls(given, rows)
+            if nulls is not None:
+                return arrow_of(nulls)
+            if len(urls) == 1:
+                params = {**self.fixed, **given}
+                return arrow_of(on_column(self.column_function, params, arrays[urls[0]]))
             frame = pl.DataFrame([series_of(arrays[n]).alias(n) for n in urls])
-            return arrow_of(self._run(frame, given) if nulls is None else nulls)
+            return arrow_of(self._run(frame, given))
         frame = pl.DataFrame([series_of(array).alias(name) for name, array in arrays.items()])
         return arrow_of(per_value(frame, values, self._run, self._nulls))
 

@@ -19,6 +19,7 @@
 
 #include <structmember.h>
 
+#include "os_threads.h"
 #include "plugin.h"
 
 /* ---- Slice: one slice's outputs, handed over through the Arrow PyCapsule interface -------- */
@@ -325,9 +326,12 @@ static int profile_from(PyObject *spec, un_profile *prof) {
 /* The kernel's answerer: a Python callable answer(kind, question) -> str | int, called with
  * the GIL from whichever thread runs the slice. The first exception it raises is kept, to be
  * raised by the call that ran the batch; it stops the batch. */
+typedef struct held_answers held_answers;
+
 typedef struct {
     PyObject *callable;
     PyObject *error_type, *error, *traceback;
+    held_answers *held; /* a compiled call's answers from its earlier batches, or NULL */
 } answerer;
 
 static int answer_code(PyObject *result, un_buf *out) {
@@ -348,8 +352,48 @@ static int answer_code(PyObject *result, un_buf *out) {
     return -1;
 }
 
+/* The answers a compiled call has had from Python, for all its batches on every thread: a
+ * worker's own cache lasts one slice, and an engine's small batches ask the same hosts over
+ * and over, each time taking the GIL (which an SQL engine's other threads may hold). Only
+ * those that depend on nothing but the question are held: UTS #46 and the profile's host
+ * rules, not strip_www, whose answer is the list in use (which Python keeps by list). The
+ * lock is only ever tried: a thread that finds it taken asks Python instead, and a fork
+ * that copies it taken cannot wait on it. */
+struct held_answers {
+    un_mutex lock;
+    un_answers answers;
+};
+
+#define HELD_ANSWERS (1 << 16) /* then they are let go and held anew */
+
+static int held_kind(int kind) { return kind == UN_ASK_HOST || kind == UN_ASK_HOST_RULES; }
+
+/* The held answer to (kind, question) written to out: its code, or -1 if none is held. */
+static int held_recall(held_answers *h, int kind, const uint8_t *question, size_t n, un_buf *out) {
+    un_answer a;
+    int code = -1;
+    if (!h || !held_kind(kind) || un_mutex_trylock(&h->lock) != 0) return -1;
+    if (un_answers_recall(&h->answers, kind, question, n, &a)) {
+        un_buf_set(out, a.text, a.len);
+        code = out->failed ? -1 : a.code;
+    }
+    un_mutex_unlock(&h->lock);
+    return code;
+}
+
+static void held_keep(held_answers *h, int kind, const uint8_t *question, size_t n, int code, const un_buf *out) {
+    if (!h || !held_kind(kind) || un_mutex_trylock(&h->lock) != 0) return;
+    if (un_answers_count(&h->answers) >= HELD_ANSWERS) un_answers_free(&h->answers), memset(&h->answers, 0, sizeof h->answers);
+    if (un_answers_keep(&h->answers, kind, question, n, code, out->data, out->len) != 0) {
+        un_answers_free(&h->answers), memset(&h->answers, 0, sizeof h->answers);
+    }
+    un_mutex_unlock(&h->lock);
+}
+
 static int python_answer(void *data, int kind, const uint8_t *question, size_t n, un_buf *out) {
     answerer *a = data;
+    int held = held_recall(a->held, kind, question, n, out);
+    if (held >= 0) return held;
     PyGILState_STATE gil = PyGILState_Ensure();
     PyObject *result = PyObject_CallFunction(a->callable, "is#", kind, (const char *)question, (Py_ssize_t)n);
     int code = answer_code(result, out);
@@ -357,6 +401,7 @@ static int python_answer(void *data, int kind, const uint8_t *question, size_t n
     if (code < 0 && !a->error_type && PyErr_Occurred()) PyErr_Fetch(&a->error_type, &a->error, &a->traceback);
     PyErr_Clear();
     PyGILState_Release(gil);
+    if (code >= 0) held_keep(a->held, kind, question, n, code, out);
     return code;
 }
 
@@ -554,6 +599,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
 typedef struct {
     un_call call;
     PyObject *key, *option, *answer, *before, *columns;
+    held_answers answers;
 } held_call;
 
 /* The answerer's exception as one line, "urlnorm: Type: message"; the exception is dropped. */
@@ -585,8 +631,8 @@ static int call_before(PyObject *before, answerer *a, char *why, size_t why_len)
  * the call's error. Called on Polars' threads, without the GIL. */
 static int run_held_call(const un_call *call, const un_batch *b, const int64_t *bounds, int n_slices, un_result *results,
                          char *why, size_t why_len) {
-    const held_call *h = call->owner;
-    answerer a = {.callable = h->answer};
+    held_call *h = call->owner;
+    answerer a = {.callable = h->answer, .held = &h->answers};
     if (h->before != Py_None && call_before(h->before, &a, why, why_len) < 0) return -1;
     un_batch own = *b;
     if (h->answer != Py_None) own.answer = python_answer, own.answer_data = &a;
@@ -630,6 +676,7 @@ static PyObject *compile_call(PyObject *self, PyObject *args) {
         return NULL;
     held_call *h = calloc(1, sizeof *h);
     if (!h) return PyErr_NoMemory();
+    un_mutex_init(&h->answers.lock);
     un_call *c = &h->call;
     c->batch.op = (un_op)op;
     struct ArrowSchema schema;
@@ -650,6 +697,92 @@ static PyObject *compile_call(PyObject *self, PyObject *args) {
         free(h);
     }
     return PyLong_FromLong(index);
+}
+
+/* A column's chunks for a call run from Python: all of a stream's (owned here), or one
+ * array's (the caller's capsules keep it alive). */
+typedef struct {
+    struct ArrowSchema schema; /* a stream's */
+    struct ArrowArray *arrays; /* a stream's chunks */
+    const struct ArrowSchema *field;
+    struct ArrowArray **pointers;
+    size_t len;    /* a stream's chunks */
+    size_t chunks; /* the chunks read, a stream's or the one array */
+} held_chunks;
+
+static void chunks_release(held_chunks *h) {
+    for (size_t i = 0; h->arrays && i < h->len; i++) h->arrays[i].release(&h->arrays[i]);
+    if (h->schema.release) h->schema.release(&h->schema);
+    PyMem_Free(h->arrays), PyMem_Free(h->pointers);
+}
+
+/* Every chunk of the stream, moved into h->arrays; -1 with an exception set. */
+static int stream_chunks(struct ArrowArrayStream *stream, held_chunks *h) {
+    int code;
+    if (!stream->release) return PyErr_SetString(PyExc_ValueError, "the Arrow stream was released"), -1;
+    if ((code = stream->get_schema(stream, &h->schema)) != 0) return stream_failed(stream, code);
+    h->field = &h->schema;
+    for (size_t room = 0;;) {
+        if (h->len == room) {
+            room = room ? 2 * room : 4;
+            struct ArrowArray *more = PyMem_Realloc(h->arrays, room * sizeof *more);
+            if (!more) return PyErr_NoMemory(), -1;
+            h->arrays = more;
+        }
+        struct ArrowArray *next = &h->arrays[h->len];
+        if ((code = stream->get_next(stream, next)) != 0) return stream_failed(stream, code);
+        if (!next->release) return 0;
+        h->len++;
+    }
+}
+
+/* obj: an "arrow_array_stream" capsule, or a tuple of "arrow_schema" and "arrow_array"
+ * capsules, read as chunks; -1 with an exception set. */
+static int chunks_from(PyObject *obj, held_chunks *h) {
+    struct ArrowArray *one = NULL;
+    if (PyCapsule_IsValid(obj, "arrow_array_stream")) {
+        if (stream_chunks(PyCapsule_GetPointer(obj, "arrow_array_stream"), h) < 0) return -1;
+    } else if (PyTuple_Check(obj) && PyTuple_Size(obj) == 2 && PyCapsule_IsValid(PyTuple_GetItem(obj, 0), "arrow_schema") &&
+               PyCapsule_IsValid(PyTuple_GetItem(obj, 1), "arrow_array")) {
+        h->field = PyCapsule_GetPointer(PyTuple_GetItem(obj, 0), "arrow_schema");
+        one = PyCapsule_GetPointer(PyTuple_GetItem(obj, 1), "arrow_array");
+    } else {
+        return PyErr_SetString(PyExc_TypeError, "a column is an Arrow array's or stream's PyCapsules"), -1;
+    }
+    h->chunks = one ? 1 : h->len;
+    if (!(h->pointers = PyMem_Malloc((h->chunks ? h->chunks : 1) * sizeof *h->pointers))) return PyErr_NoMemory(), -1;
+    for (size_t i = 0; i < h->len; i++) h->pointers[i] = &h->arrays[i];
+    if (one) h->pointers[0] = one;
+    return 0;
+}
+
+/* apply_call(index, column): the call compiled at `index` (compile_call's) over a column's
+ * PyCapsules (a stream's chunks, or an array), on the call's threads with the GIL released:
+ * a Polars call's work and output, for a caller that is not Polars. Its output as an
+ * "arrow_array_stream" capsule; ValueError with the call's error if it failed. */
+static PyObject *apply_call(PyObject *self, PyObject *args) {
+    (void)self;
+    int index;
+    PyObject *column;
+    if (!PyArg_ParseTuple(args, "iO", &index, &column)) return NULL;
+    const un_call *c = un_call_at(index);
+    if (!c) return PyErr_Format(PyExc_ValueError, "no compiled call %d", index);
+    held_chunks h = {0};
+    struct ArrowArrayStream *out = NULL;
+    int done = chunks_from(column, &h);
+    if (done == 0 && !(out = PyMem_Malloc(sizeof *out))) done = -1, PyErr_NoMemory();
+    if (done == 0) {
+        series_export in = {.field = (struct ArrowSchema *)h.field, .arrays = h.pointers, .len = h.chunks};
+        Py_BEGIN_ALLOW_THREADS
+        done = un_call_stream(c, &in, out);
+        Py_END_ALLOW_THREADS
+        if (done != 0) PyErr_SetString(PyExc_ValueError, un_call_error());
+    }
+    chunks_release(&h);
+    PyObject *capsule = done == 0 ? PyCapsule_New(out, "arrow_array_stream", stream_capsule_free) : NULL;
+    if (!capsule && done == 0) out->release(out);
+    if (!capsule) PyMem_Free(out);
+    return capsule;
 }
 
 /* slice_rows(length, nbytes, workers, min_slice_bytes, max_slice_bytes): un_slice_rows. */
@@ -739,6 +872,7 @@ static PyMethodDef methods[] = {
     {"stream", stream, METH_O, "A run's slices as one Arrow stream's PyCapsule, a chunk a slice."},
     {"run", run, METH_VARARGS, "Run one operation over a batch of rows."},
     {"compile_call", compile_call, METH_VARARGS, "Compile an operation for Polars to run as the plugin's call."},
+    {"apply_call", apply_call, METH_VARARGS, "Run a compiled call over a column's Arrow PyCapsules."},
     {"slice_rows", slice_rows, METH_VARARGS, "The rows of each slice of a batch, one a thread."},
     {"set_tables", set_tables, METH_VARARGS, "Give the kernel urlnorm.core's character tables."},
     {"set_psl", set_psl, METH_VARARGS, "Give the kernel the Public Suffix List's rule set."},

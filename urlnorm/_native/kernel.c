@@ -3,11 +3,6 @@
 
 #include "kernel.h"
 
-/* The answers a worker has had this batch: each distinct (kind, question) is asked once. */
-typedef struct {
-    un_buf entries, blob, slots;
-} answer_cache;
-
 /* A host's Public Suffix List parts, kept for the rows after it: a column's hosts repeat. */
 #define MEMO_SLOTS 64
 #define MEMO_HOST 48 /* longer hosts are looked up each time */
@@ -23,7 +18,7 @@ typedef struct {
     un_ctx ctx;
     un_url url, base;
     un_buf repaired, name;
-    answer_cache cache;
+    un_answers cache; /* the answers this batch has had */
     un_domain_parts parts;
     parts_memo memo[MEMO_SLOTS];
     int asked; /* the row asked a question */
@@ -80,7 +75,7 @@ static void worker_free(worker *w) {
     un_url_free(&w->base);
     un_buf_free(&w->repaired);
     un_buf_free(&w->name);
-    un_buf_free(&w->cache.entries), un_buf_free(&w->cache.blob), un_buf_free(&w->cache.slots);
+    un_answers_free(&w->cache);
 }
 
 void un_ctx_free(un_ctx *c) {
@@ -426,22 +421,26 @@ typedef struct {
     size_t question, question_len, answer, answer_len; /* offsets into the blob */
 } entry;
 
-static const entry *entry_at(const answer_cache *s, size_t i) { return (const entry *)(const void *)s->entries.data + i; }
-static size_t n_entries(const answer_cache *s) { return s->entries.len / sizeof(entry); }
+static const entry *entry_at(const un_answers *s, size_t i) { return (const entry *)(const void *)s->entries.data + i; }
+size_t un_answers_count(const un_answers *s) { return s->entries.len / sizeof(entry); }
+
+void un_answers_free(un_answers *s) {
+    un_buf_free(&s->entries), un_buf_free(&s->blob), un_buf_free(&s->slots);
+}
 
 static uint64_t question_hash(int kind, const uint8_t *p, size_t n) { return un_hash((uint64_t)kind, p, n); }
 
 /* Open addressing at most half full: a table twice the size, every entry placed anew. */
-static int grow_slots(answer_cache *s) {
+static int grow_slots(un_answers *s) {
     size_t size = 16;
-    while (size < 2 * (n_entries(s) + 1)) size *= 2;
+    while (size < 2 * (un_answers_count(s) + 1)) size *= 2;
     if (s->slots.len >= size * sizeof(uint32_t)) return 1;
     s->slots.len = 0;
     if (!un_buf_reserve(&s->slots, size * sizeof(uint32_t))) return 0;
     memset(s->slots.data, 0, size * sizeof(uint32_t));
     s->slots.len = size * sizeof(uint32_t);
     uint32_t *slots = (uint32_t *)(void *)s->slots.data;
-    for (size_t k = 0; k < n_entries(s); k++) {
+    for (size_t k = 0; k < un_answers_count(s); k++) {
         const entry *e = entry_at(s, k);
         size_t i = question_hash(e->kind, s->blob.data + e->question, e->question_len) & (size - 1);
         while (slots[i]) i = (i + 1) & (size - 1);
@@ -451,7 +450,7 @@ static int grow_slots(answer_cache *s) {
 }
 
 /* The slot of (kind, question): its entry's, or the empty one where it would go. */
-static size_t slot_of(const answer_cache *s, int kind, const uint8_t *q, size_t n) {
+static size_t slot_of(const un_answers *s, int kind, const uint8_t *q, size_t n) {
     const uint32_t *slots = (const uint32_t *)(const void *)s->slots.data;
     size_t mask = s->slots.len / sizeof *slots - 1;
     size_t i = question_hash(kind, q, n) & mask;
@@ -462,9 +461,7 @@ static size_t slot_of(const answer_cache *s, int kind, const uint8_t *q, size_t 
     return i;
 }
 
-/* The worker's recall (un_recall_fn): the answer the batch already had to (kind, question). */
-static int recall(const void *data, int kind, const uint8_t *q, size_t n, un_answer *a) {
-    const answer_cache *s = data;
+int un_answers_recall(const un_answers *s, int kind, const uint8_t *q, size_t n, un_answer *a) {
     if (s->slots.len == 0) return 0;
     uint32_t slot = ((const uint32_t *)(const void *)s->slots.data)[slot_of(s, kind, q, n)];
     if (!slot) return 0;
@@ -473,20 +470,28 @@ static int recall(const void *data, int kind, const uint8_t *q, size_t n, un_ans
     return 1;
 }
 
-/* Ask b->answer about (kind, question), new to the cache, and keep the answer; -1 on failure. */
-static int answer(const un_batch *b, answer_cache *s, int kind, const uint8_t *q, size_t n, un_buf *scratch) {
+int un_answers_keep(un_answers *s, int kind, const uint8_t *q, size_t n, int code, const uint8_t *text, size_t len) {
     if (!grow_slots(s)) return -1;
-    entry e = {kind, 0, s->blob.len, n, 0, 0};
+    entry e = {kind, code, s->blob.len, n, 0, 0};
     un_buf_put(&s->blob, q, n);
-    scratch->len = 0;
-    e.code = b->answer(b->answer_data, kind, q, n, scratch);
-    if (e.code < 0) return -1;
-    e.answer = s->blob.len, e.answer_len = scratch->len;
-    un_buf_put(&s->blob, scratch->data, scratch->len);
+    e.answer = s->blob.len, e.answer_len = code == UN_OK ? len : 0;
+    un_buf_put(&s->blob, text, e.answer_len);
     un_buf_put(&s->entries, (const uint8_t *)&e, sizeof e);
     if (s->blob.failed || s->entries.failed) return -1;
-    ((uint32_t *)(void *)s->slots.data)[slot_of(s, kind, q, n)] = (uint32_t)n_entries(s);
+    ((uint32_t *)(void *)s->slots.data)[slot_of(s, kind, q, n)] = (uint32_t)un_answers_count(s);
     return 0;
+}
+
+/* The worker's recall (un_recall_fn): the answer the batch already had to (kind, question). */
+static int recall(const void *data, int kind, const uint8_t *q, size_t n, un_answer *a) {
+    return un_answers_recall(data, kind, q, n, a);
+}
+
+/* Ask b->answer about (kind, question), new to the cache, and keep the answer; -1 on failure. */
+static int answer(const un_batch *b, un_answers *s, int kind, const uint8_t *q, size_t n, un_buf *scratch) {
+    scratch->len = 0;
+    int code = b->answer(b->answer_data, kind, q, n, scratch);
+    return code < 0 ? -1 : un_answers_keep(s, kind, q, n, code, scratch->data, scratch->len);
 }
 
 /* The row's status once its questions are answered. A question the worker has had is

@@ -53,6 +53,20 @@ extern const char *const UN_UTF8_MODE_NAMES[UN_N_UTF8_MODES];
  * returns UN_OK, or returns the rows' error code, or -1 to stop the batch. */
 typedef int (*un_answer_fn)(void *data, int kind, const uint8_t *question, size_t n, un_buf *out);
 
+/* Answers kept by (kind, question), each distinct question once: a worker keeps its batch's,
+ * and the binding keeps a compiled call's for all its batches. */
+typedef struct {
+    un_buf entries, blob, slots;
+} un_answers;
+
+/* 1 and *a (pointing into s) if s has the answer to (kind, q), else 0. */
+int un_answers_recall(const un_answers *s, int kind, const uint8_t *q, size_t n, un_answer *a);
+/* Keeps the answer (code, and text[0..len) for UN_OK) to (kind, q), which s has not; 0, or
+ * -1 if memory ran out. */
+int un_answers_keep(un_answers *s, int kind, const uint8_t *q, size_t n, int code, const uint8_t *text, size_t len);
+size_t un_answers_count(const un_answers *s);
+void un_answers_free(un_answers *s);
+
 typedef struct {
     un_op op;
     const un_profile *profile; /* UN_OP_NORMALIZE, NORMALIZE_RECORD, SURT, PARSE */

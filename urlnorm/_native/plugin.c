@@ -255,6 +255,27 @@ static output *run_call(const un_call *c, const series_export *in) {
     return NULL;
 }
 
+const un_call *un_call_at(int index) {
+    int n = atomic_load_explicit(&n_calls, memory_order_acquire);
+    return index >= 0 && index < n ? calls[index] : NULL;
+}
+
+const char *un_call_error(void) { return last_error; }
+
+int un_call_stream(const un_call *c, const series_export *in, struct ArrowArrayStream *out) {
+    last_error[0] = '\0';
+    if (in->len == 0) return failed("urlnorm: a call's input has no chunks"), -1;
+    output *o = run_call(c, in);
+    if (!o) return -1;
+    int done = un_stream_export(&o->field, o->arrays, (int)o->n, out);
+    if (done != 0) {
+        failed("urlnorm: out of memory");
+        for (size_t i = 0; i < o->n; i++) o->arrays[i].release(&o->arrays[i]);
+    }
+    output_free(o);
+    return done;
+}
+
 /* Polars 0.1: the inputs (whose chunks this call owns), the keyword arguments, where the
  * output goes, and the caller's context (not read: the kernel keeps its own threads). */
 UN_EXPORT void _polars_plugin_call(series_export *inputs, size_t n_inputs, const uint8_t *kwargs, size_t kwargs_len,

@@ -71,4 +71,15 @@ int un_call_register(un_call *call);
  * ran out, -2 if the call's columns are not the operation's. */
 int un_call_schema(const un_call *call, const char *name, struct ArrowSchema *out);
 
+/* The call at `index` (as un_call_register gave it), or NULL if there is none. */
+const un_call *un_call_at(int index);
+
+/* The call over the input's chunks (len >= 1; they stay the caller's) as one stream into *out,
+ * its chunks as a Polars call would hand them back: for a caller that is not Polars (a Polars
+ * Series or an Arrow array given from Python). 0, or -1 with un_call_error() set. */
+int un_call_stream(const un_call *call, const series_export *in, struct ArrowArrayStream *out);
+
+/* The last error of this thread's call. */
+const char *un_call_error(void);
+
 #endif

@@ -193,16 +193,16 @@ def split(
     )
 
 
-def split_expression(urls: pl.Expr, mode: str, field: str) -> pl.Expr | None:
-    """:func:`split`'s column ``field`` as an expression Polars runs through the kernel itself.
+def split_call(mode: str, field: str) -> native.Call | None:
+    """:func:`split`'s column ``field`` as one kernel call (:mod:`urlnorm.native.plugin`).
 
-    None without the kernel, or where :func:`urlnorm.native.plugin.expression` declines.
+    None without the kernel.
     """
     if mode not in SPLIT_MODES:
         raise URLError(errors.UNKNOWN_MODE, mode, f"modes are {', '.join(SPLIT_MODES)}")
     if not native.available():
         return None
-    return native.plugin.expression(native.split_op(mode, (field,)), field, urls)
+    return native.Call(native.split_op(mode, (field,)), field)
 
 
 def normalize(
@@ -218,20 +218,19 @@ def normalize(
     )
 
 
-def normalize_expression(
-    urls: pl.Expr, profile: str | Profile = "rfc3986", *, invalid_utf8: str = "error"
-) -> pl.Expr | None:
-    """:func:`normalize`'s ``url`` as an expression Polars runs through the kernel itself.
+def normalize_call(
+    profile: str | Profile = "rfc3986", *, invalid_utf8: str = "error"
+) -> native.Call | None:
+    """:func:`normalize`'s ``url`` as one kernel call (:mod:`urlnorm.native.plugin`).
 
-    None where the rows must pass through Python a batch at a time: without the kernel, for a
-    profile with a rule only Python has, or where :func:`urlnorm.native.plugin.expression`
-    declines.
+    None where the rows must pass through Python a batch at a time: without the kernel, or
+    for a profile with a rule only Python has.
     """
     prof, encode = get_profile(profile), _check_utf8_option(invalid_utf8)
     whole = native.native_profile(prof) if native.available() else None
     if whole is None:
         return None
-    return native.plugin.expression(native.normalize_op(whole, encode), "text", urls)
+    return native.Call(native.normalize_op(whole, encode), "text")
 
 
 def _normalize_on_kernel(series: pl.Series, prof: Profile, encode: bool) -> Result | None:
@@ -286,19 +285,17 @@ def parse(
     )
 
 
-def parse_expression(
-    urls: pl.Expr,
+def parse_call(
     profile: str | Profile = "canonical",
     fields: tuple[str, ...] = outputs.DEFAULT_FIELDS,
     *,
     invalid_utf8: str = "error",
     with_scheme: bool = False,
     trailing_comma: bool = False,
-) -> pl.Expr | None:
-    """:func:`parse`'s struct of ``fields`` as an expression Polars runs through the kernel.
+) -> native.Call | None:
+    """:func:`parse`'s struct of ``fields`` as one kernel call (:mod:`urlnorm.native.plugin`).
 
-    None without the kernel, for a profile with a rule only Python has, or where
-    :func:`urlnorm.native.plugin.expression` declines.
+    None without the kernel, or for a profile with a rule only Python has.
     """
     wanted, prof, encode = _parse_setup(profile, fields, invalid_utf8)
     whole = native.native_profile(prof) if native.available() else None
@@ -306,7 +303,7 @@ def parse_expression(
         return None
     kernel_outputs = _kernel_outputs(wanted)
     op = native.parse_op(whole, kernel_outputs, with_scheme, trailing_comma, encode)
-    return native.plugin.expression(op, wanted, urls)
+    return native.Call(op, wanted)
 
 
 def _parse_on_kernel(

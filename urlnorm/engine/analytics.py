@@ -92,17 +92,17 @@ def domain_part(
     return part.alias(series.name)
 
 
-def host_column_expression(
-    urls: pl.Expr, name: str, *, include_private: bool = True, psl: PslFile = None
-) -> pl.Expr | None:
-    """:func:`_host_column` as an expression Polars runs through the kernel.
+def host_column_call(
+    name: str, *, include_private: bool = True, psl: PslFile = None
+) -> native.Call | None:
+    """:func:`_host_column` as one kernel call (:mod:`urlnorm.native.plugin`).
 
     The host, its type, or a Public Suffix List part in ASCII. None where the kernel has no
-    table left for ``psl`` or the call declines.
+    table left for ``psl``.
     """
     own = None if psl is None else checked(psl)
     op = native.host_column_op(name, include_private=include_private, psl=own)
-    return None if op is None else native.plugin.expression(op, "text", urls)
+    return None if op is None else native.Call(op, "text")
 
 
 def host_unicode(series: pl.Series) -> pl.Series:

@@ -9,15 +9,17 @@ a Series of the same length or one string. The work itself is in :mod:`urlnorm.e
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache, partial
+from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from urlnorm import engine, native
-from urlnorm.core import outputs, percent
+from urlnorm.core import outputs, percent, public_suffix
 from urlnorm.core.filters import Filters
 from urlnorm.core.profiles import Profile
 from urlnorm.core.providers import Provider
@@ -70,41 +72,75 @@ def dtype(function: ColumnFunction, params: Mapping[str, Any]) -> pl.DataType:
     return _dtypes()[function.returns]
 
 
-def expression(
-    function: ColumnFunction, params: Mapping[str, Any], urls: pl.Expr
-) -> pl.Expr | None:
-    """``function`` over ``urls`` as one kernel call that Polars runs itself, where it is one.
+def kernel_call(function: ColumnFunction, params: Mapping[str, Any]) -> native.Call | None:
+    """``function`` with ``params`` as one kernel call, where it is one.
 
     Those whose batch function is one kernel operation and its columns: ``normalize``,
     ``key`` and ``parse`` (not in strict mode, whose error names a row), the record's text
     fields, the host, its type and its Public Suffix List parts (in ASCII), the parts, cuts
     and hierarchies of the href, the path's segments, a query parameter's values and the
     parameter names, and percent-coding. None for the others, which run as their batch
-    function a batch at a time through Python, and where the kernel or the call declines
-    (:func:`urlnorm.native.plugin.expression`).
+    function.
     """
     if not native.available():
         return None
     if function.run in ("normalize", "key") and not params["strict"]:
         invalid_utf8 = params.get("invalid_utf8", "error")
-        return engine.normalize_expression(urls, params["profile"], invalid_utf8=invalid_utf8)
+        return engine.normalize_call(params["profile"], invalid_utf8=invalid_utf8)
     if function.run == "parse" and not params["strict"]:
         options = {k: v for k, v in params.items() if k not in ("profile", "fields", "strict")}
-        fields = tuple(params["fields"])
-        return engine.parse_expression(urls, params["profile"], fields, **options)
+        return engine.parse_call(params["profile"], tuple(params["fields"]), **options)
     if function.run == "domain_part" and params["host_form"] == "ascii":
         private, psl = params["include_private"], params["psl"]
-        return analytics.host_column_expression(
-            urls, function.name, include_private=private, psl=psl
-        )
+        return analytics.host_column_call(function.name, include_private=private, psl=psl)
     op = _text_op(function, params)
     if op is not None:
-        return native.plugin.expression(op, "text", urls)
+        return native.Call(op, "text")
     if function.run in ("host", "host_type") and params.get("mode", "whatwg") == "whatwg":
-        return analytics.host_column_expression(urls, function.run)
+        return analytics.host_column_call(function.run)
     if function.run in ("component", "host") and function.returns == "str":
-        return engine.split_expression(urls, params["mode"], function.name)
+        return engine.split_call(params["mode"], function.name)
     return None
+
+
+def expression(
+    function: ColumnFunction, params: Mapping[str, Any], urls: pl.Expr
+) -> pl.Expr | None:
+    """``function`` over ``urls`` as its kernel call, which Polars runs itself, where it is one.
+
+    None where there is none (:func:`kernel_call`) or :func:`urlnorm.native.plugin.expression`
+    declines: the caller maps the batch function over the batches instead.
+    """
+    call = kernel_call(function, params)
+    return None if call is None else native.plugin.expression(call, urls)
+
+
+def apply(
+    function: ColumnFunction, params: Mapping[str, Any], column: native.plugin.Input
+) -> pl.Series | None:
+    """``function`` over ``column`` as its kernel call, run from this thread, where it is one.
+
+    What a front-end called on every batch of an engine runs: nothing but the kernel's call
+    between the column and its output (the call found again for the same settings). None
+    where there is none, or :func:`urlnorm.native.plugin.apply` declines.
+    """
+    call = _kept_call(function, params) if native.available() else None
+    return None if call is None else native.plugin.apply(call, column)
+
+
+def _kept_call(function: ColumnFunction, params: Mapping[str, Any]) -> native.Call | None:
+    """:func:`kernel_call`, kept for each settings that can be kept (and the list in use)."""
+    try:
+        return _call_for(function, tuple(params.items()), public_suffix.list_path())
+    except TypeError:  # a parameter that is not hashable (a list of names)
+        return kernel_call(function, params)
+
+
+@functools.lru_cache(maxsize=256)
+def _call_for(
+    function: ColumnFunction, settings: tuple[tuple[str, Any], ...], psl: Path
+) -> native.Call | None:
+    return kernel_call(function, dict(settings))
 
 
 def _text_op(function: ColumnFunction, params: Mapping[str, Any]) -> native.Op | None:

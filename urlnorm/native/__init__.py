@@ -8,8 +8,8 @@ batch) and then runs again with the answer; those rows are counted as having lef
 
 One module a concern: :mod:`.extension` loads the kernel, :mod:`.profiles` compiles profiles
 to its form, :mod:`.arrow_io` moves columns in and out, :mod:`.slicing` cuts batches for the
-threads, :mod:`.operations` runs them, :mod:`.plugin` makes them expressions Polars runs
-itself, and :mod:`.fuzz` writes the fuzz harness's header.
+threads, :mod:`.operations` runs them, :mod:`.plugin` compiles them into calls that Polars
+runs itself or Python runs on a column, and :mod:`.fuzz` writes the fuzz harness's header.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from urlnorm.native.arrow_io import Column, SliceStream, as_kernel_array, frame
 from urlnorm.native.extension import KernelMissingWarning, Status, available, status
 from urlnorm.native.fuzz import fuzz_header
 from urlnorm.native.operations import (
+    Call,
     Op,
     component,
     component_op,
@@ -47,6 +48,7 @@ from urlnorm.native.profiles import NativeProfile, native_prefix, native_profile
 from urlnorm.native.slicing import configured_threads, set_threads, threads, threads_per_call
 
 __all__ = [
+    "Call",
     "Column",
     "KernelMissingWarning",
     "NativeProfile",

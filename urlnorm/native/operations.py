@@ -36,6 +36,18 @@ class Op:
     psl: str | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class Call:
+    """An operation and the columns a call of it hands back, as Polars or Python runs it.
+
+    ``columns``: the one column to give (a name), or the struct of several (a tuple of names,
+    in order). Equal only to itself: a kept call is found again by identity.
+    """
+
+    op: Op
+    columns: str | tuple[str, ...]
+
+
 def _run_slices(
     op: Op, column: Column, base: Column | None = None, names: tuple[str, ...] | None = None
 ) -> list[Any]:
