@@ -133,9 +133,9 @@ class Function:
     def __call__(self, *columns: pa.Array | pa.ChunkedArray) -> pa.Array:
         """The function over one batch's argument columns, one call per distinct argument set.
 
-        Arguments are most often constants: those are found on the Arrow side, so that only
-        the URL columns become Polars columns (a text column converted costs some 50
-        microseconds on a 2,048-row batch, its check for one value half that).
+        Arguments are most often constants: those are found on the Arrow side (a text column
+        converted to Polars costs some 50 microseconds on a 2,048-row batch, its check for one
+        value half that), and then one URL column goes to its kernel call as it is.
         """
         arrays = {p.name: one_array(c) for p, c in zip(self.arguments, columns, strict=True)}
         urls = [p.name for p in self.arguments if p.kind == "url"]

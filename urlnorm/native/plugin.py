@@ -128,8 +128,10 @@ def _compile(call: Call, threads: int) -> _Compiled | None:
     Not by the Public Suffix List in use: a call gives the kernel the list before each batch,
     and its answerer answers by the list in use (:mod:`urlnorm.native.answers`).
     """
-    if (call, threads) in _kept:
+    try:  # one lookup: another thread may let the kept calls go between two
         return _kept[call, threads]
+    except KeyError:
+        pass
     op = call.op
     key = (op.name, repr(op.option), op.encode_invalid_utf8, id(op.answer), call.columns, threads)
     with _lock:
