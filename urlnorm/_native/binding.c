@@ -157,59 +157,89 @@ static PyObject *slice_from(const un_batch *b, un_result *r, int64_t rows, const
 
 /* ---- columns in: an Arrow array's or stream's PyCapsules ------------------------------- */
 
-typedef struct {
-    un_column col;
-    struct ArrowSchema schema; /* owned when read from a stream */
-    struct ArrowArray array;
-    int text;
-    un_bytes data[UN_MAX_DATA_BUFFERS];
-} held_column;
-
-static void release(held_column *h) {
-    if (h->array.release) h->array.release(&h->array);
-    if (h->schema.release) h->schema.release(&h->schema);
-}
-
 static int stream_failed(struct ArrowArrayStream *stream, int code) {
     const char *why = stream->get_last_error ? stream->get_last_error(stream) : NULL;
     PyErr_Format(PyExc_ValueError, "reading an Arrow stream failed (%d): %s", code, why ? why : "no message");
     return -1;
 }
 
-static void empty_release(struct ArrowArray *a) { a->release = NULL; }
+/* A column's chunks: all of a stream's (owned here), or one array's (the caller's capsules
+ * keep it alive). */
+typedef struct {
+    struct ArrowSchema schema; /* a stream's */
+    struct ArrowArray *arrays; /* a stream's chunks */
+    const struct ArrowSchema *field;
+    struct ArrowArray **pointers;
+    size_t len;    /* a stream's chunks */
+    size_t chunks; /* the chunks read, a stream's or the one array */
+} held_chunks;
 
-/* The stream's one array (a stream of none reads as no rows); -1 with an exception set. */
-static int stream_read(struct ArrowArrayStream *stream, held_column *h, const struct ArrowArray **array) {
-    static const void *none[3];
-    static struct ArrowArray empty = {.n_buffers = 3, .buffers = none, .release = empty_release};
-    struct ArrowArray more = {0};
+static void chunks_release(held_chunks *h) {
+    for (size_t i = 0; h->arrays && i < h->len; i++) h->arrays[i].release(&h->arrays[i]);
+    if (h->schema.release) h->schema.release(&h->schema);
+    PyMem_Free(h->arrays), PyMem_Free(h->pointers);
+}
+
+/* Every chunk of the stream, moved into h->arrays; -1 with an exception set. */
+static int stream_chunks(struct ArrowArrayStream *stream, held_chunks *h) {
     int code;
     if (!stream->release) return PyErr_SetString(PyExc_ValueError, "the Arrow stream was released"), -1;
     if ((code = stream->get_schema(stream, &h->schema)) != 0) return stream_failed(stream, code);
-    if ((code = stream->get_next(stream, &h->array)) != 0) return stream_failed(stream, code);
-    *array = h->array.release ? &h->array : &empty;
-    if (h->array.release && (code = stream->get_next(stream, &more)) != 0) return stream_failed(stream, code);
-    if (!more.release) return 0;
-    more.release(&more);
-    PyErr_SetString(PyExc_ValueError, "a column must be one chunk");
-    return -1;
+    h->field = &h->schema;
+    for (size_t room = 0;;) {
+        if (h->len == room) {
+            room = room ? 2 * room : 4;
+            struct ArrowArray *more = PyMem_Realloc(h->arrays, room * sizeof *more);
+            if (!more) return PyErr_NoMemory(), -1;
+            h->arrays = more;
+        }
+        struct ArrowArray *next = &h->arrays[h->len];
+        if ((code = stream->get_next(stream, next)) != 0) return stream_failed(stream, code);
+        if (!next->release) return 0;
+        h->len++;
+    }
 }
 
 /* obj: an "arrow_array_stream" capsule, or a tuple of "arrow_schema" and "arrow_array"
- * capsules (the Arrow PyCapsule interface), which the caller keeps alive for the run. */
-static int column_from(PyObject *obj, held_column *h) {
-    const struct ArrowSchema *schema = &h->schema;
-    const struct ArrowArray *array = &h->array;
+ * capsules, read as chunks; -1 with an exception set. */
+static int chunks_from(PyObject *obj, held_chunks *h) {
+    struct ArrowArray *one = NULL;
     if (PyCapsule_IsValid(obj, "arrow_array_stream")) {
-        if (stream_read(PyCapsule_GetPointer(obj, "arrow_array_stream"), h, &array) < 0) return -1;
+        if (stream_chunks(PyCapsule_GetPointer(obj, "arrow_array_stream"), h) < 0) return -1;
     } else if (PyTuple_Check(obj) && PyTuple_Size(obj) == 2 && PyCapsule_IsValid(PyTuple_GetItem(obj, 0), "arrow_schema") &&
                PyCapsule_IsValid(PyTuple_GetItem(obj, 1), "arrow_array")) {
-        schema = PyCapsule_GetPointer(PyTuple_GetItem(obj, 0), "arrow_schema");
-        array = PyCapsule_GetPointer(PyTuple_GetItem(obj, 1), "arrow_array");
+        h->field = PyCapsule_GetPointer(PyTuple_GetItem(obj, 0), "arrow_schema");
+        one = PyCapsule_GetPointer(PyTuple_GetItem(obj, 1), "arrow_array");
     } else {
-        PyErr_SetString(PyExc_TypeError, "a column is an Arrow array's or stream's PyCapsules");
-        return -1;
+        return PyErr_SetString(PyExc_TypeError, "a column is an Arrow array's or stream's PyCapsules"), -1;
     }
+    h->chunks = one ? 1 : h->len;
+    if (!(h->pointers = PyMem_Malloc((h->chunks ? h->chunks : 1) * sizeof *h->pointers))) return PyErr_NoMemory(), -1;
+    for (size_t i = 0; i < h->len; i++) h->pointers[i] = &h->arrays[i];
+    if (one) h->pointers[0] = one;
+    return 0;
+}
+
+/* A column the kernel reads whole: one chunk (a stream of none reads as no rows). */
+typedef struct {
+    un_column col;
+    held_chunks chunks;
+    int text;
+    un_bytes data[UN_MAX_DATA_BUFFERS];
+} held_column;
+
+static void release(held_column *h) { chunks_release(&h->chunks); }
+
+static void empty_release(struct ArrowArray *a) { a->release = NULL; }
+
+/* obj: a column's PyCapsules (chunks_from), which the caller keeps alive for the run. */
+static int column_from(PyObject *obj, held_column *h) {
+    static const void *none[3];
+    static struct ArrowArray empty = {.n_buffers = 3, .buffers = none, .release = empty_release};
+    if (chunks_from(obj, &h->chunks) < 0) return -1;
+    if (h->chunks.chunks > 1) return PyErr_SetString(PyExc_ValueError, "a column must be one chunk"), -1;
+    const struct ArrowSchema *schema = h->chunks.field;
+    const struct ArrowArray *array = h->chunks.chunks ? h->chunks.pointers[0] : &empty;
     switch (un_column_import(schema, array, h->data, &h->col, &h->text)) {
     case UN_IMPORTED: return 0;
     case UN_NOT_TEXT: PyErr_Format(PyExc_TypeError, "URL columns must be string or binary, not Arrow format '%s'", schema->format ? schema->format : "");
@@ -381,12 +411,16 @@ static int held_recall(held_answers *h, int kind, const uint8_t *question, size_
     return code;
 }
 
+/* Every held answer dropped: when they fill up, or when keeping one ran out of memory. */
+static void let_go(un_answers *answers) {
+    un_answers_free(answers);
+    memset(answers, 0, sizeof *answers);
+}
+
 static void held_keep(held_answers *h, int kind, const uint8_t *question, size_t n, int code, const un_buf *out) {
     if (!h || !held_kind(kind) || un_mutex_trylock(&h->lock) != 0) return;
-    if (un_answers_count(&h->answers) >= HELD_ANSWERS) un_answers_free(&h->answers), memset(&h->answers, 0, sizeof h->answers);
-    if (un_answers_keep(&h->answers, kind, question, n, code, out->data, out->len) != 0) {
-        un_answers_free(&h->answers), memset(&h->answers, 0, sizeof h->answers);
-    }
+    if (un_answers_count(&h->answers) >= HELD_ANSWERS) let_go(&h->answers);
+    if (un_answers_keep(&h->answers, kind, question, n, code, out->data, out->len) != 0) let_go(&h->answers);
     un_mutex_unlock(&h->lock);
 }
 
@@ -697,63 +731,6 @@ static PyObject *compile_call(PyObject *self, PyObject *args) {
         free(h);
     }
     return PyLong_FromLong(index);
-}
-
-/* A column's chunks for a call run from Python: all of a stream's (owned here), or one
- * array's (the caller's capsules keep it alive). */
-typedef struct {
-    struct ArrowSchema schema; /* a stream's */
-    struct ArrowArray *arrays; /* a stream's chunks */
-    const struct ArrowSchema *field;
-    struct ArrowArray **pointers;
-    size_t len;    /* a stream's chunks */
-    size_t chunks; /* the chunks read, a stream's or the one array */
-} held_chunks;
-
-static void chunks_release(held_chunks *h) {
-    for (size_t i = 0; h->arrays && i < h->len; i++) h->arrays[i].release(&h->arrays[i]);
-    if (h->schema.release) h->schema.release(&h->schema);
-    PyMem_Free(h->arrays), PyMem_Free(h->pointers);
-}
-
-/* Every chunk of the stream, moved into h->arrays; -1 with an exception set. */
-static int stream_chunks(struct ArrowArrayStream *stream, held_chunks *h) {
-    int code;
-    if (!stream->release) return PyErr_SetString(PyExc_ValueError, "the Arrow stream was released"), -1;
-    if ((code = stream->get_schema(stream, &h->schema)) != 0) return stream_failed(stream, code);
-    h->field = &h->schema;
-    for (size_t room = 0;;) {
-        if (h->len == room) {
-            room = room ? 2 * room : 4;
-            struct ArrowArray *more = PyMem_Realloc(h->arrays, room * sizeof *more);
-            if (!more) return PyErr_NoMemory(), -1;
-            h->arrays = more;
-        }
-        struct ArrowArray *next = &h->arrays[h->len];
-        if ((code = stream->get_next(stream, next)) != 0) return stream_failed(stream, code);
-        if (!next->release) return 0;
-        h->len++;
-    }
-}
-
-/* obj: an "arrow_array_stream" capsule, or a tuple of "arrow_schema" and "arrow_array"
- * capsules, read as chunks; -1 with an exception set. */
-static int chunks_from(PyObject *obj, held_chunks *h) {
-    struct ArrowArray *one = NULL;
-    if (PyCapsule_IsValid(obj, "arrow_array_stream")) {
-        if (stream_chunks(PyCapsule_GetPointer(obj, "arrow_array_stream"), h) < 0) return -1;
-    } else if (PyTuple_Check(obj) && PyTuple_Size(obj) == 2 && PyCapsule_IsValid(PyTuple_GetItem(obj, 0), "arrow_schema") &&
-               PyCapsule_IsValid(PyTuple_GetItem(obj, 1), "arrow_array")) {
-        h->field = PyCapsule_GetPointer(PyTuple_GetItem(obj, 0), "arrow_schema");
-        one = PyCapsule_GetPointer(PyTuple_GetItem(obj, 1), "arrow_array");
-    } else {
-        return PyErr_SetString(PyExc_TypeError, "a column is an Arrow array's or stream's PyCapsules"), -1;
-    }
-    h->chunks = one ? 1 : h->len;
-    if (!(h->pointers = PyMem_Malloc((h->chunks ? h->chunks : 1) * sizeof *h->pointers))) return PyErr_NoMemory(), -1;
-    for (size_t i = 0; i < h->len; i++) h->pointers[i] = &h->arrays[i];
-    if (one) h->pointers[0] = one;
-    return 0;
 }
 
 /* apply_call(index, column): the call compiled at `index` (compile_call's) over a column's
