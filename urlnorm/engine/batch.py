@@ -145,7 +145,7 @@ def _call_for(
 
 def _text_op(function: ColumnFunction, params: Mapping[str, Any]) -> native.Op | None:
     """The kernel operation whose one ``text`` column is ``function``'s value, if there is one."""
-    if function.name == "query_param_names":
+    if function.run == "query_param_names":
         return native.query_op("names")
     if function.run == "url_part":
         return native.url_part_op(function.name)
@@ -300,8 +300,6 @@ def component(series: pl.Series, function: str, mode: str = "whatwg") -> pl.Seri
 
 def url_part(series: pl.Series, function: str) -> pl.Series:
     """The part of each URL's serialisation named as the column function is."""
-    if function == "query_param_names":
-        return url_parts.query_param_names(series)
     return url_parts.part(series, function, dtype(table_entry(function), {}))
 
 
@@ -376,6 +374,11 @@ def query_param(series: pl.Series, name: str) -> pl.Series:
 def query_param_all(series: pl.Series, name: str) -> pl.Series:
     """Every decoded value of parameter ``name``."""
     return analytics.query_param_all(series, name).alias(series.name)
+
+
+def query_param_names(series: pl.Series) -> pl.Series:
+    """Each query's decoded parameter names, in order."""
+    return url_parts.query_param_names(series).alias(series.name)
 
 
 def strip_params(series: pl.Series, names: Sequence[str]) -> pl.Series:
