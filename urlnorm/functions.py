@@ -639,7 +639,6 @@ FUNCTIONS: tuple[ColumnFunction, ...] = (
         >>> pl.Series(["http://a/?q=1&id=2&q=3&%C3%A9"]).url.query_param_names().to_list()
         [['q', 'id', 'q', 'é']]
         """,
-        run="query_param_names",
     ),
     _f(
         "encode_component",
