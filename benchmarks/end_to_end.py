@@ -36,6 +36,7 @@ from typing import Any
 
 import polars as pl
 import pyarrow as pa
+from timing import best_seconds
 
 import urlnorm
 import urlnorm.arrow
@@ -169,25 +170,30 @@ def thread_scaling(name: str, urls: list[str], repeat: int) -> dict[str, Any]:
     return table
 
 
-def _per_call_us(frame: pl.DataFrame, expression: pl.Expr, repeat: int) -> float:
-    """Microseconds a ``select`` of ``expression`` on ``frame`` takes, the best of ``repeat``."""
-    frame.select(expression)
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        for _ in range(FIXED_COST_CALLS):
-            frame.select(expression)
-        best = min(best, time.perf_counter() - start)
-    return best / FIXED_COST_CALLS * 1e6
-
-
 def fixed_cost(urls: list[str], repeat: int) -> dict[str, float]:
-    """A 16-row call of canonical ``normalize`` against ``map_batches`` of the identity."""
+    """A 16-row call of canonical ``normalize`` against ``map_batches`` of the identity.
+
+    Each is :data:`FIXED_COST_CALLS` ``select`` calls on the same 16-row frame, the two taken
+    in rounds; a call's microseconds are the best round's over its calls.
+    """
     frame = pl.DataFrame({"u": urls[:FIXED_COST_ROWS]})
     identity = pl.col("u").map_batches(lambda s: s, return_dtype=pl.String, is_elementwise=True)
-    ours = _per_call_us(frame, pl.col("u").url.normalize("canonical"), repeat)
-    floor = _per_call_us(frame, identity, repeat)
-    return {"urlnorm_us": ours, "identity_us": floor, "extra_us": ours - floor}
+    ours = pl.col("u").url.normalize("canonical")
+
+    def calls(expression: pl.Expr) -> Callable[[], None]:
+        def run() -> None:
+            for _ in range(FIXED_COST_CALLS):
+                frame.select(expression)
+
+        return run
+
+    best = best_seconds({"ours": calls(ours), "identity": calls(identity)}, repeat, warm=True)
+    us = {name: seconds / FIXED_COST_CALLS * 1e6 for name, seconds in best.items()}
+    return {
+        "urlnorm_us": us["ours"],
+        "identity_us": us["identity"],
+        "extra_us": us["ours"] - us["identity"],
+    }
 
 
 # ns/URL of canonical ``normalize`` through Polars on a column of uneven chunks, in a process
@@ -281,8 +287,11 @@ def machine_ceiling(source: Path, repeat: int) -> float:
         runs = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(count)]
         return [float(run.communicate()[0]) for run in runs]
 
-    alone = min(together(1)[0] for _ in range(2))
-    return 2 * alone / max(together(2))
+    alone = pair = float("inf")
+    for _ in range(2):  # in rounds, as the runs a ratio compares are (:mod:`timing`)
+        alone = min(alone, together(1)[0])
+        pair = min(pair, max(together(2)))
+    return 2 * alone / pair
 
 
 def compile_bytecode() -> None:

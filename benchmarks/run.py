@@ -20,7 +20,6 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import time
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +36,7 @@ import end_to_end
 import lake
 import sql_engines
 from mixes import mixes
+from timing import best_seconds
 
 ROOT = Path(__file__).resolve().parents[1]
 ADA_DIR = ROOT / "build" / "ada"
@@ -107,22 +107,6 @@ def anchor_ns(urls: list[str], repeat: int) -> float:
         command = [str(ada_anchor()), f.name, str(repeat)]
         out = subprocess.run(command, check=True, capture_output=True)
     return float(out.stdout.split()[0])
-
-
-def best_seconds(entries: dict[str, Callable[[], object]], repeat: int) -> dict[str, float]:
-    """The fastest of ``repeat`` runs of each entry, in seconds, the runs taken in rounds.
-
-    Each round runs every entry once, so an entry's runs are spread over the whole
-    measurement: a few seconds in which the machine is busy elsewhere slow one run of many
-    entries rather than every run of one.
-    """
-    best = dict.fromkeys(entries, float("inf"))
-    for _ in range(repeat):
-        for name, fn in entries.items():
-            start = time.perf_counter()
-            fn()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
 
 
 def per_row(fn: Callable[[str], object], rows: list[str]) -> Callable[[], None]:

@@ -10,19 +10,19 @@
 
 Every query reduces its column to one number (the sum of the answers' lengths), so that
 each engine computes every row and none pays for handing rows back. Figures are the best of
-``repeat`` runs.
+``repeat`` runs, the queries compared with each other taken in rounds (:mod:`timing`).
 """
 
 from __future__ import annotations
 
 import os
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import polars as pl
+from timing import best_seconds
 
 import urlnorm  # noqa: F401  (registers the url namespace)
 
@@ -34,17 +34,6 @@ TARGETS = {  # label: (minimum ratio, or maximum where "max")
     "clickhouse": (2.0, "max"),
     "spark": (1.0, "min"),
 }
-
-
-def best(run: Callable[[], object], repeat: int) -> float:
-    """The best of ``repeat`` timed runs of ``run`` (after one untimed), in seconds."""
-    run()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def _polars_sum(source: Path, expression: pl.Expr, *, lists: bool = False) -> Callable[[], object]:
@@ -68,15 +57,14 @@ def duckdb_figures(source: Path, repeat: int) -> dict[str, float]:
         return lambda: con.sql(f"SELECT sum(length({expression})) FROM '{source}'").fetchall()
 
     url = pl.col("url").url
-    return {
-        "duckdb url_normalize": best(query("url_normalize(url, 'canonical')"), repeat),
-        "duckdb identity": best(query("arrow_identity(url)"), repeat),
-        "polars url.normalize": best(_polars_sum(source, url.normalize("canonical")), repeat),
-        "duckdb url_host": best(query("url_host(url)"), repeat),
-        "duckdb regexp_extract host": best(
-            query(f"regexp_extract(url, '{HOST_REGEX}', 1)"), repeat
-        ),
+    entries = {
+        "duckdb url_normalize": query("url_normalize(url, 'canonical')"),
+        "duckdb identity": query("arrow_identity(url)"),
+        "polars url.normalize": _polars_sum(source, url.normalize("canonical")),
+        "duckdb url_host": query("url_host(url)"),
+        "duckdb regexp_extract host": query(f"regexp_extract(url, '{HOST_REGEX}', 1)"),
     }
+    return best_seconds(entries, repeat, warm=True)
 
 
 # Each ClickHouse URL function and urlnorm's column function for the same question (the
@@ -185,8 +173,11 @@ def clickhouse_figures(source: Path, repeat: int) -> dict[str, Any]:
     for function, name in CLICKHOUSE.items():
         ours = getattr(url, name)()
         sql = f"SELECT sum(length({function}(url))) FROM file('{source}', Parquet)"
-        figures[f"clickhouse {function}"] = best(lambda sql=sql: chdb.query(sql, "CSV"), repeat)
-        figures[f"urlnorm {name}"] = best(_polars_sum(source, ours, lists=name in LISTS), repeat)
+        pair = {
+            f"clickhouse {function}": lambda sql=sql: chdb.query(sql, "CSV"),
+            f"urlnorm {name}": _polars_sum(source, ours, lists=name in LISTS),
+        }
+        figures.update(best_seconds(pair, repeat, warm=True))
         theirs = _clickhouse_column(source, function, lists=name in LISTS)
         compared = pl.DataFrame(
             {"ours": frame.select(ours).to_series(), "theirs": theirs["v"], "error": errors}
@@ -228,14 +219,17 @@ def spark_figures(source: Path, repeat: int) -> dict[str, float | None]:
     def query(expression: str) -> Callable[[], object]:
         return lambda: spark.sql(f"SELECT sum(length({expression})) FROM urls").collect()
 
-    figures: dict[str, float | None] = {
-        "spark url_normalize": best(query("url_normalize(url, 'canonical')"), repeat),
-        "spark try_parse_url host": best(query("try_parse_url(url, 'HOST')"), repeat),
+    entries = {
+        "spark url_normalize": query("url_normalize(url, 'canonical')"),
+        "spark try_parse_url host": query("try_parse_url(url, 'HOST')"),
+        "spark parse_url host": query("parse_url(url, 'HOST')"),
     }
     try:
-        figures["spark parse_url host"] = best(query("parse_url(url, 'HOST')"), repeat)
+        entries["spark parse_url host"]()
     except Exception:  # Spark's error for a bad URL under ANSI mode
-        figures["spark parse_url host"] = None
+        del entries["spark parse_url host"]
+    figures: dict[str, float | None] = {"spark parse_url host": None}
+    figures.update(best_seconds(entries, repeat, warm=True))
     return figures
 
 
