@@ -107,6 +107,13 @@ static int plain_segment(const parser *P, const uint8_t *path, const uint8_t *o)
     return seg == o || (seg[0] != '.' && seg[0] != '%');
 }
 
+/* The first byte after in[end] that t flags with one of flags, or n. Out of line: inlined into
+ * the flattened parser, the scan kept its index on the stack, a load and a store a byte. */
+__attribute__((noinline)) static long next_flagged(const uint8_t *t, const uint8_t *in, long end, long n, uint8_t flags) {
+    while (++end < n && !(t[in[end]] & flags)) continue;
+    return end;
+}
+
 /* Consume the current byte (never a stop: the caller checked it) and what follows up to the
  * next stop, percent-encoding the run as it goes (core take_run and percent_encode), and
  * with P->escapes its escapes as the percent rules leave them (un_write_percent). In the
@@ -152,15 +159,14 @@ static void extend_slice(parser *P, stop_set special_stop, stop_set other_stop) 
     long end = P->ptr, n = P->n;
     if (P->host_stop < 0 && t[in[end]] & RUN_HOST_STOP) P->host_stop = end;
     if (P->host_stop < 0) {
-        while (++end < n && !(t[in[end]] & (RUN_STOP | RUN_HOST_STOP))) continue;
+        end = next_flagged(t, in, end, n, RUN_STOP | RUN_HOST_STOP);
         if (end == n || t[in[end]] & RUN_STOP) {
             P->ptr = end - 1;
             return;
         }
         P->host_stop = end;
     }
-    while (++end < n && !(t[in[end]] & RUN_STOP)) continue;
-    P->ptr = end - 1;
+    P->ptr = next_flagged(t, in, end, n, RUN_STOP) - 1;
 }
 
 static size_t slice_len(const parser *P) { return P->mark < 0 ? 0 : (size_t)(P->ptr - P->mark); }
