@@ -151,13 +151,21 @@ static void end_list(un_result *r, int64_t row, int valid) {
     un_buf_put(&r->list_offsets, (const uint8_t *)&end, sizeof end);
 }
 
+/* The record's fields in UN_FIELD_* order, and whether each is present (the path always is). */
+static void record_fields(const un_url *u, const un_buf *fields[UN_N_FIELDS], int present[UN_N_FIELDS]) {
+    const un_buf *f[UN_N_FIELDS] = {&u->scheme, &u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
+    const int p[UN_N_FIELDS] = {u->has_scheme, u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
+    memcpy(fields, f, sizeof f), memcpy(present, p, sizeof p);
+}
+
 /* The record's fields as views into its serialisation, written to r->data from its start (parse,
  * whose href, when asked for, is the same bytes). */
 static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
     size_t at[UN_N_FIELDS];
     un_serialize_spans(u, &r->data, at);
-    const un_buf *fields[UN_N_FIELDS] = {&u->scheme, &u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
-    int present[UN_N_FIELDS] = {u->has_scheme, u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
+    const un_buf *fields[UN_N_FIELDS];
+    int present[UN_N_FIELDS];
+    record_fields(u, fields, present);
     for (int i = 0; i < UN_N_FIELDS; i++) {
         if (present[i] && !r->data.failed) un_builder_view(&columns[i], &r->data, at[i], fields[i]->len);
         else un_builder_null(&columns[i]);
@@ -169,8 +177,9 @@ static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
  * to point into it wrote every byte of the URL a row for a column of one field, and made
  * `scheme` cost twice `host` (measured on the clickstream mix). */
 static void emit_fields(un_result *r, const un_url *u) {
-    const un_buf *fields[UN_N_FIELDS] = {&u->scheme, &u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
-    int present[UN_N_FIELDS] = {u->has_scheme, u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
+    const un_buf *fields[UN_N_FIELDS];
+    int present[UN_N_FIELDS];
+    record_fields(u, fields, present);
     for (int i = 0; i < UN_N_FIELDS; i++) {
         if (present[i]) put_bytes(&r->text[i], r, fields[i]->data, fields[i]->len);
         else un_builder_null(&r->text[i]);
