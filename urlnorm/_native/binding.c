@@ -798,6 +798,7 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
     t.n_special = (int)PyList_Size(special);
     un_set_tables(&t);
     un_whatwg_init();
+    un_normal_form_init();
     Py_RETURN_NONE;
 }
 
@@ -844,8 +845,30 @@ static PyObject *rows_read(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(atomic_load(&rows_run));
 }
 
+/* normal_form(profile, urls): the profile's requirements (a bit for each of NF_NAMES; None: no
+ * profile, the parse's own form alone) and, for each URL (bytes), whether the kernel's scan
+ * takes it as its own normal form under them (normal_form.c). For the tests that hold the
+ * scan against its twin in the core. */
+static PyObject *normal_form(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *spec, *urls;
+    un_profile prof = {0};
+    if (!PyArg_ParseTuple(args, "OO!", &spec, &PyList_Type, &urls)) return NULL;
+    if (spec != Py_None && profile_from(spec, &prof) < 0) return NULL;
+    PyObject *accepted = PyList_New(PyList_Size(urls));
+    for (Py_ssize_t i = 0; accepted && i < PyList_Size(urls); i++) {
+        char *p;
+        Py_ssize_t n;
+        un_spans spans;
+        if (PyBytes_AsStringAndSize(PyList_GetItem(urls, i), &p, &n) < 0) Py_CLEAR(accepted);
+        else PyList_SetItem(accepted, i, PyBool_FromLong(un_normal_form((const uint8_t *)p, (size_t)n, prof.normal_form, &spans)));
+    }
+    return accepted ? Py_BuildValue("(IN)", prof.normal_form, accepted) : NULL;
+}
+
 static PyMethodDef methods[] = {
     {"rows_read", rows_read, METH_NOARGS, "How many rows the kernel has run over in this process."},
+    {"normal_form", normal_form, METH_VARARGS, "A profile's requirements, and which URLs the kernel's scan takes as their own normal form."},
     {"stream", stream, METH_O, "A run's slices as one Arrow stream's PyCapsule, a chunk a slice."},
     {"run", run, METH_VARARGS, "Run one operation over a batch of rows."},
     {"compile_call", compile_call, METH_VARARGS, "Compile an operation for Polars to run as the plugin's call."},
@@ -866,6 +889,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
     if (!m) return NULL;
     if (PyModule_AddObject(m, "ERROR_NAMES", names_tuple(UN_ERROR_NAMES, UN_N_ERRORS)) < 0 ||
         PyModule_AddObject(m, "RULE_NAMES", names_tuple(UN_RULE_NAMES, UN_N_RULES)) < 0 ||
+        PyModule_AddObject(m, "NF_NAMES", names_tuple(UN_NF_NAMES, UN_N_NF)) < 0 ||
         PyModule_AddObject(m, "OUTPUT_NAMES", names_tuple(UN_OUTPUT_NAMES, UN_N_OUTPUTS)) < 0 ||
         PyModule_AddObject(m, "OP_NAMES", names_tuple(UN_OP_NAMES, UN_N_OPS)) < 0 ||
         PyModule_AddObject(m, "JOIN_MODES", names_tuple(UN_JOIN_MODE_NAMES, UN_N_JOIN_MODES)) < 0 ||

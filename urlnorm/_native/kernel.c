@@ -22,6 +22,10 @@ typedef struct {
     un_domain_parts parts;
     parts_memo memo[MEMO_SLOTS];
     int asked; /* the row asked a question */
+    /* The row's input when it is its own normal form and the output is the URL itself: it
+     * is written as it is, with no record made of it; else NULL. */
+    const uint8_t *as_is;
+    size_t as_is_len;
 } worker;
 
 const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS] = {
@@ -350,7 +354,9 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_UNWRAP:
     case UN_OP_COMPONENT: un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len); break;
     case UN_OP_SURT: un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data); break;
-    default: un_serialize(u, &r->data); /* straight into the output column */
+    default:
+        if (w->as_is) un_buf_put(&r->data, w->as_is, w->as_is_len);
+        else un_serialize(u, &r->data); /* straight into the output column */
     }
     commit(&r->text[0], r, start);
 }
@@ -374,7 +380,37 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
     else un_builder_null(&r->errors);
 }
 
+/* The extent of the WHATWG parse an operation makes, or -1 for one that makes another. */
+static int whatwg_extent(const un_batch *b) {
+    switch (b->op) {
+    case UN_OP_SPLIT: return b->generic ? -1 : b->extent;
+    case UN_OP_QUERY: return UN_EXTENT_NO_PATH;
+    case UN_OP_HOST: return UN_EXTENT_AUTHORITY;
+    case UN_OP_URL_PART: return un_url_part_extent(b->url_part);
+    case UN_OP_PATH_SEGMENTS:
+    case UN_OP_FILTER: return UN_EXTENT_WHOLE;
+    default: return -1;
+    }
+}
+
+/* A row that is its own normal form (un_normal_form) needs no parse: a normalised URL is its
+ * input, and a parse's record its parts. The row's status if it was one, else -1. */
+static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
+    un_spans spans;
+    int extent = whatwg_extent(b);
+    if (b->op == UN_OP_NORMALIZE && un_normal_form(p, n, b->profile->normal_form, &spans)) {
+        w->as_is = p, w->as_is_len = n;
+        return UN_OK;
+    }
+    if (extent < 0 || !un_normal_form(p, n, 0, &spans)) return -1;
+    un_url_from_spans(p, &spans, extent, &w->url);
+    return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
+}
+
 static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
+    w->as_is = NULL;
+    int status = as_it_is(b, w, p, n);
+    if (status >= 0) return status;
     switch (b->op) {
     case UN_OP_NORMALIZE:
     case UN_OP_NORMALIZE_RECORD:

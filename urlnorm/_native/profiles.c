@@ -51,12 +51,49 @@ static int first_record_rule(const un_profile *prof) {
     return i;
 }
 
+/* What a URL must meet for the rule to leave it as it is, beyond being the parse's own form
+ * (core normal_form.requirement): a bit of UN_NF_*. The rules that leave every such URL as it
+ * is ask nothing; those that read the query, the fragment, the host's first label, the scheme
+ * or the path's end ask that it is not there; the rest can change any URL. */
+static unsigned rule_requirement(un_rule_id id) {
+    switch (id) {
+    case UN_RULE_STRIP_WHITESPACE:
+    case UN_RULE_LOWERCASE_SCHEME:
+    case UN_RULE_LOWERCASE_HOST:
+    case UN_RULE_IDN_HOST_TO_ASCII:
+    case UN_RULE_IPV6_RFC5952:
+    case UN_RULE_REMOVE_DOT_SEGMENTS:
+    case UN_RULE_DROP_DEFAULT_PORT:
+    case UN_RULE_DROP_EMPTY_USERINFO:
+    case UN_RULE_EMPTY_PATH_TO_SLASH:
+    case UN_RULE_FILE_LOCALHOST:
+    case UN_RULE_DROP_TRAILING_DOT: return 0;
+    case UN_RULE_UPPERCASE_PERCENT_HEX:
+    case UN_RULE_DECODE_UNRESERVED: return 1u << UN_NF_ESCAPES;
+    case UN_RULE_DROP_FRAGMENT:
+    case UN_RULE_DROP_FRAGMENT_EXCEPT_HASHBANG: return 1u << UN_NF_NO_FRAGMENT;
+    case UN_RULE_DROP_PARAMETERS:
+    case UN_RULE_CLEAN_QUERY:
+    case UN_RULE_SORT_QUERY:
+    case UN_RULE_DROP_SESSION_HASH_PARAMETERS:
+    case UN_RULE_DROP_DUPLICATE_PARAMETERS:
+    case UN_RULE_SITE_PARAMETERS: return 1u << UN_NF_NO_QUERY;
+    case UN_RULE_DROP_PATH_SESSION_ID: return 1u << UN_NF_NO_PATH_PARAMETERS;
+    case UN_RULE_STRIP_WWW: return 1u << UN_NF_NO_WWW;
+    case UN_RULE_FOLD_HTTPS: return 1u << UN_NF_NOT_HTTPS;
+    case UN_RULE_DROP_TRAILING_SLASH: return 1u << UN_NF_NO_TRAILING_SLASH;
+    default: return 1u << UN_NF_NEVER;
+    }
+}
+
 /* What each row's run needs to know of the rules, decided once rather than a row. */
 void un_profile_index(un_profile *prof) {
     prof->has_text_rules = 0;
+    prof->normal_form = 0;
     for (int i = 0; i < prof->n_rules; i++) {
         un_params_index(&prof->rules[i].params);
         prof->has_text_rules |= is_text_rule(prof->rules[i].id);
+        prof->normal_form |= rule_requirement(prof->rules[i].id);
     }
     prof->first_record_rule = first_record_rule(prof);
     prof->parse_escapes = !prof->generic && escape_pair(prof, prof->first_record_rule);
@@ -96,6 +133,12 @@ static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, si
 /* core Profile.apply: text rules, the parse, then the record rules in order. */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
+    un_spans spans;
+    if (un_normal_form(p, n, prof->normal_form, &spans)) {
+        un_url_from_spans(p, &spans, UN_EXTENT_WHOLE, u);
+        if (prof->generic) u->special = -1; /* the generic split knows no special schemes */
+        return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
+    }
     if (prof->has_text_rules) p = apply_text_rules(c, prof, p, &n, u);
     if (!p) return UN_ERR_MEMORY;
     int first;

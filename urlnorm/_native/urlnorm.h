@@ -419,6 +419,7 @@ typedef struct {
     /* Set by un_profile_index from the rules: whether any is a text rule, the first record
      * rule, and whether the parse applies the percent pair there as it writes. */
     int has_text_rules, first_record_rule, parse_escapes;
+    unsigned normal_form; /* what a URL must meet to be its own normal form (UN_NF_*) */
 } un_profile;
 
 /* profiles.c (core/profiles.py) */
@@ -542,5 +543,28 @@ enum { UN_JOIN_WHATWG, UN_JOIN_RFC3986, UN_JOIN_LEGACY, UN_N_JOIN_MODES };
 extern const char *const UN_JOIN_MODE_NAMES[UN_N_JOIN_MODES]; /* core/resolve.py's MODES */
 int un_join(un_ctx *c, int mode, const uint8_t *base, size_t base_n, const uint8_t *ref,
             size_t ref_n, un_url *scratch_base, un_url *u);
+
+/* ---- normal_form.c (core/normal_form.py) -------------------------------------------------- */
+
+/* What a profile's rules ask of a URL, beyond the parse's own form, for the URL to be its own
+ * normal form: a bit for each, in the order of UN_NF_NAMES (the core's REQUIREMENTS).
+ * UN_NF_NEVER: a rule the scan cannot vouch for (a URL of the profile is always parsed). */
+enum {
+    UN_NF_ESCAPES, UN_NF_NO_QUERY, UN_NF_NO_FRAGMENT, UN_NF_NO_WWW, UN_NF_NO_PATH_PARAMETERS,
+    UN_NF_NOT_HTTPS, UN_NF_NO_TRAILING_SLASH, UN_N_NF, UN_NF_NEVER = UN_N_NF,
+};
+extern const char *const UN_NF_NAMES[UN_N_NF];
+/* Where the parts of a URL in normal form lie in it. */
+typedef struct {
+    size_t scheme_len, host_start, host_len, path_start, path_len, query_start, query_len, fragment_start, fragment_len;
+    int has_query, has_fragment, special;
+    int32_t port;
+} un_spans;
+void un_normal_form_init(void); /* its byte classes, from un_t: after each un_set_tables */
+/* Whether p[0, n) is its own normal form under the requirements (a bit a UN_NF_*): then the
+ * parse and the rules would give it back as it is, and its parts are *s. */
+int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, un_spans *s);
+/* The record of a URL in normal form, as un_whatwg_parse_extent gives it for extent. */
+void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *u);
 
 #endif

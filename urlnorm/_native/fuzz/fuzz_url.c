@@ -3,7 +3,8 @@
  * split, normalise with every built-in profile, join in every mode, and a batch of every
  * operation (host and PSL parts, query pairs, path segments, one-pass outputs included) over an Arrow-layout
  * column read and its outputs exported through the Arrow C data interface, which also runs the answer path, on one thread or as slices on two,
- * and Polars' plugin entry points over a column of views or a dictionary of them (a Categorical). Built by `make fuzz` with
+ * and Polars' plugin entry points over a column of views or a dictionary of them (a Categorical); and that a URL
+ * the normal-form scan takes is what the full path gives back. Built by `make fuzz` with
  * AddressSanitizer and UndefinedBehaviorSanitizer; tables.h is generated from urlnorm.core. */
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,36 @@ static void check_extents(const uint8_t *p, size_t n) {
                                             !same_field(&part.query, &url.query) || !same_field(&part.fragment, &url.fragment)))
             abort();
         if (extent == UN_EXTENT_NO_QUERY && (!same_field(&part.path, &url.path) || part.has_query || part.has_fragment)) abort();
+    }
+    ctx.recall = NULL;
+}
+
+static int same_record(const un_url *a, const un_url *b) {
+    return same_field(&a->scheme, &b->scheme) && same_field(&a->username, &b->username) && same_field(&a->password, &b->password) &&
+           same_field(&a->host, &b->host) && same_field(&a->path, &b->path) && same_field(&a->query, &b->query) &&
+           same_field(&a->fragment, &b->fragment) && a->has_scheme == b->has_scheme && a->has_host == b->has_host &&
+           a->has_query == b->has_query && a->has_fragment == b->has_fragment && a->has_username == b->has_username &&
+           a->has_password == b->has_password && a->port == b->port && a->special == b->special && a->opaque == b->opaque;
+}
+
+/* A URL the normal-form scan takes (normal_form.c) is what the full path gives back: the
+ * parse at every extent gives the record its spans make, and a profile whose requirements it
+ * meets, run with the scan turned off, gives the same record and serialises to the input. */
+static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof) {
+    static un_url spanned;
+    un_spans spans;
+    ctx.recall = fixed_recall;
+    for (int extent = 0; extent < UN_N_EXTENTS && un_normal_form(p, n, 0, &spans); extent++) {
+        un_url_from_spans(p, &spans, extent, &spanned);
+        if (un_whatwg_parse_extent(&ctx, p, n, extent, &url) != UN_OK || !same_record(&spanned, &url)) abort();
+    }
+    if (un_normal_form(p, n, prof->normal_form, &spans)) {
+        un_profile full = *prof;
+        full.normal_form = 1u << UN_NF_NEVER;
+        if (un_normalize(&ctx, &full, p, n, &url) != UN_OK || un_normalize(&ctx, prof, p, n, &spanned) != UN_OK) abort();
+        if (!same_record(&spanned, &url)) abort();
+        check_href(&url);
+        if (out.len != n || memcmp(out.data, p, n) != 0) abort();
     }
     ctx.recall = NULL;
 }
@@ -267,6 +298,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!ready) {
         un_set_tables(&FUZZ_TABLES);
         un_whatwg_init();
+        un_normal_form_init();
         un_psl_set(UN_PSL_ALL, FUZZ_PSL, sizeof FUZZ_PSL - 1, FUZZ_PSL_LABELS);
         un_psl_set(UN_PSL_ICANN, FUZZ_PSL_ICANN, sizeof FUZZ_PSL_ICANN - 1, FUZZ_PSL_ICANN_LABELS);
         un_psl_set(FUZZ_OWN_TABLE, FUZZ_PSL_ICANN, sizeof FUZZ_PSL_ICANN - 1, FUZZ_PSL_ICANN_LABELS);
@@ -288,6 +320,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_extents(p, n);
     const un_profile *prof = &profiles[selector % FUZZ_N_PROFILES];
     normalize_with_answers(prof, p, n);
+    check_normal_form(p, n, prof);
     const uint8_t *nl = memchr(p, '\n', n);
     size_t cut = nl ? (size_t)(nl - p) : n / 2;
     size_t rest = nl ? n - cut - 1 : n - cut;

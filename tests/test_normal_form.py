@@ -1,0 +1,200 @@
+"""The normal-form scan: the core's reference and the kernel's twin take the same URLs, and
+every URL they take is one the full parse and the profile's rules give back unchanged.
+
+The scan lets the kernel hand a URL back without parsing it, so a URL it took wrongly would
+be a silently wrong answer: each input set here (the vendored WPT inputs, the real corpora
+where present, generated near misses) is checked row by row against the core, which always
+parses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import urlnorm
+from tests.conftest import load_wpt
+from tests.strategies import EDGE_URL, URLISH
+from urlnorm import native
+from urlnorm.native import tables as _tables  # noqa: F401  (native.tables)
+from urlnorm.core.errors import URLError
+from urlnorm.core.normal_form import REQUIREMENTS, Spans, normal_form, requirements
+from urlnorm.core.profile_files import get_profile
+from urlnorm.native.profiles import native_profile
+
+EVERY_CRAWL_RULE = str(Path(__file__).parent / "data" / "profiles" / "every-crawl-rule.toml")
+PROFILES = ["rfc3986", "whatwg", "canonical", "crawl", EVERY_CRAWL_RULE]
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+
+kernel_only = pytest.mark.skipif(not native.available(), reason="the kernel is not built")
+
+
+def kernel_scan(profile: str | None, texts: list[str]) -> tuple[frozenset[str] | None, list[bool]]:
+    """The kernel's requirements for ``profile`` (None: the parse's own form; the bit after the
+    names: a rule it cannot vouch for, as the core's None) and what it takes."""
+    kernel = native.extension.loaded()
+    native.tables.give()
+    spec = None if profile is None else native_profile(get_profile(profile)).spec  # type: ignore[union-attr]
+    bits, taken = kernel.normal_form(spec, [t.encode("utf-8", "surrogatepass") for t in texts])
+    names = frozenset(name for bit, name in enumerate(kernel.NF_NAMES) if bits >> bit & 1)
+    return None if bits >> len(kernel.NF_NAMES) & 1 else names, taken
+
+
+def core_record(text: str, profile: str) -> tuple[str, Spans] | None:
+    """The core's normalised URL and its parts as spans, or None if it is not a URL."""
+    try:
+        url = get_profile(profile).apply(text)
+    except URLError:
+        return None
+    spans = Spans(url.scheme, url.host, url.port, url.path, url.query, url.fragment)  # type: ignore[arg-type]
+    return urlnorm.normalize(text, get_profile(profile)), spans
+
+
+def check_profile(texts: list[str], profile: str) -> int:
+    """Every text the core's scan takes is its own normal form with those parts; the kernel
+    takes the same texts. How many were taken."""
+    asked = requirements(get_profile(profile))
+    taken = [normal_form(t, asked) for t in texts]
+    kernel_asked, kernel_taken = kernel_scan(profile, texts)
+    assert kernel_asked == asked
+    assert kernel_taken == [spans is not None for spans in taken]
+    for text, spans in zip(texts, taken, strict=True):
+        if spans is not None:
+            record = core_record(text, profile)
+            assert record is not None and record == (text, spans), text
+            assert urlnorm.split(text).username is None
+    return sum(spans is not None for spans in taken)
+
+
+def check_parse(texts: list[str]) -> None:
+    """A text the scan takes with no requirements is the WHATWG parse's own href, with those parts."""
+    taken = [normal_form(t, frozenset()) for t in texts]
+    assert kernel_scan(None, texts) == (frozenset(), [s is not None for s in taken])
+    for text, spans in zip(texts, taken, strict=True):
+        if spans is not None:
+            url = urlnorm.split(text, "whatwg")
+            assert str(url) == text
+            assert Spans(url.scheme, url.host, url.port, url.path, url.query, url.fragment) == spans  # type: ignore[arg-type]
+
+
+def test_requirement_names_are_the_kernels() -> None:
+    if native.available():
+        assert native.extension.loaded().NF_NAMES == REQUIREMENTS
+
+
+# Each URL and the profiles whose scan takes it; every other profile's scan passes it to the
+# parse. Each rejection names the rule or parse step that would change the URL. No URL is taken
+# by a profile that unwraps redirects: a wrapper's target can be anywhere in it.
+ALL = ["rfc3986", "whatwg", "canonical", "crawl"]
+CASES = {
+    "https://example.com/": ALL,
+    "http://a.b-c_d.example:8080/p/a.t/h;x=1": ["rfc3986", "whatwg", "canonical"],
+    "wss://x.org/%C3%A9/.well-known/..x/": ALL,
+    "http://example.com/a?b#c#d": ["rfc3986", "whatwg", "canonical"],
+    "http://example.com/a?": ["rfc3986", "whatwg", "canonical"],
+    "ftp://ftp.example.org/pub/": ALL,
+    "http://xn--bcher-kva.de/a": ALL,
+    "http://example.com/%7e": ["whatwg"],  # an unreserved byte, escaped, in lower case
+    "http://example.com/%2F": ["rfc3986", "whatwg", "canonical", "crawl"],
+    "http://example.com/%2f": ["whatwg"],  # lower-case hex
+    "http://example.com/%zz": ["whatwg"],  # a stray '%' the percent rules look past
+    "https://example.com/a/": ["rfc3986", "whatwg", "canonical", "crawl"],  # trailing slash
+    "https://example.com/a#f": ["rfc3986", "whatwg", "canonical"],  # drop_fragment
+    "http://www.example.com/": ["rfc3986", "whatwg", "canonical"],  # strip_www
+    "https://example.com/a?utm_source=x": ["rfc3986", "whatwg", "canonical"],  # the query rules
+    "https://example.com/a;jsessionid=1": ["rfc3986", "whatwg", "canonical"],
+    "HTTP://example.com/": [],  # the scheme's case
+    "http://Example.com/": [],  # the host's case
+    "http://example.com": [],  # the empty path becomes '/'
+    "http://example.com:80/": [],  # the default port
+    "https://example.com:443/": [],
+    "http://example.com:/": [],  # an empty port
+    "http://example.com:080/": [],  # a leading zero
+    "http://example.com:65536/": [],  # out of range
+    "http://example.com/a/./b": [],  # dot segments
+    "http://example.com/a/..": [],
+    "http://example.com/%2e/": [],
+    "http://example.com/a b": [],  # encode sets
+    "http://example.com/a\\b": [],
+    "http://example.com/?q='x'": [],
+    "http://example.com/#a`b": [],
+    "http://example.com/é": [],
+    " http://example.com/": [],
+    "http://user@example.com/": [],
+    "http://1.2.3.4/": [],  # IPv4 (the last label is a number)
+    "http://example.0x1/": [],
+    "http://example.com./": [],
+    "http://[::1]/": [],
+    "file:///etc/hosts": ALL,
+    "file://server/share/a": ALL,
+    "file://localhost/etc": [],  # the host becomes empty
+    "file:///C:/x": [],  # a drive letter (kept, but the scan does not look)
+    "file:///c|/x": [],  # a drive letter's '|' becomes ':'
+    "file://host:1/": [],  # a file URL has no port
+    "mailto:a@example.com": [],
+    "sc://example.com/": [],
+}
+
+
+@kernel_only
+@pytest.mark.parametrize("text", list(CASES))
+def test_cases(text: str) -> None:
+    for profile in PROFILES:
+        asked = requirements(get_profile(profile))
+        assert (normal_form(text, asked) is not None) == (profile in CASES[text]), profile
+        check_profile([text], profile)
+    check_parse([text])
+
+
+@kernel_only
+@pytest.mark.parametrize("profile", PROFILES)
+def test_wpt_inputs(profile: str) -> None:
+    texts = [case["input"] for case in load_wpt("urltestdata.json")]
+    check_profile(texts, profile)
+    check_parse(texts)
+
+
+@kernel_only
+@pytest.mark.skipif(not CORPORA.is_dir(), reason="the shared corpora are not present")
+def test_corpora() -> None:
+    """Nearly every real URL is taken by canonical's scan (so the kernel's pass-through is the
+    path they take), and every one taken is right."""
+    texts = []
+    for path in sorted(CORPORA.glob("*.txt")):
+        texts += [line for line in path.read_text("utf-8-sig").splitlines() if line]
+    taken = check_profile(texts, "canonical")
+    assert taken >= 0.95 * len(texts)
+    for profile in PROFILES:
+        check_profile(texts[::7], profile)
+    check_parse(texts)
+
+
+# Near misses: URLs built mostly of what the scan takes, with one piece it must not.
+LABEL = st.sampled_from(["a", "example", "b-c", "x_y", "www", "www2", "0x1", "1", "Ex", "xn--a", "~", ""])
+SEGMENT = st.sampled_from(
+    ["a", "b.c", ".", "..", ".x", "%2e", "%2E", "%41", "%7e", "%2F", "%2f", "%", "%2", ";s=1", "(S(x))", "", "a b", "^", "é"]
+)
+PIECE = st.sampled_from(["x=1", "a", "%2F", "%2f", "%41", "#", "?", "'", "`", '"', "&", "", "%", "/"])
+NEAR = st.builds(
+    lambda scheme, labels, port, segments, query, fragment: (
+        f"{scheme}://{'.'.join(labels)}{port}{''.join('/' + s for s in segments)}{query}{fragment}"
+    ),
+    st.sampled_from(["http", "https", "ws", "wss", "ftp", "file", "HTTP", "sc"]),
+    st.lists(LABEL, min_size=1, max_size=3),
+    st.sampled_from(["", ":80", ":443", ":21", ":8080", ":0", ":01", ":", ":99999"]),
+    st.lists(SEGMENT, max_size=4),
+    st.one_of(st.just(""), st.lists(PIECE, max_size=3).map(lambda p: "?" + "".join(p))),
+    st.one_of(st.just(""), st.lists(PIECE, max_size=3).map(lambda p: "#" + "".join(p))),
+)
+
+
+@kernel_only
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.one_of(NEAR, EDGE_URL, URLISH), min_size=1, max_size=20))
+def test_generated(texts: list[str]) -> None:
+    for profile in PROFILES:
+        check_profile(texts, profile)
+    check_parse(texts)

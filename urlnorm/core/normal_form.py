@@ -1,0 +1,260 @@
+"""URLs already in a profile's normal form: the scan that recognises them without a parse.
+
+Most real URLs need no work: 99.6% of the bundled corpora come out of ``canonical``
+unchanged. The kernel (``_native/normal_form.c``, this module's twin) scans each row once; a
+row the scan accepts is handed back as it is, and its parts are slices of it. The scan
+accepts only what it can prove the parse and the profile's rules leave unchanged: a special
+scheme in lower case, ``//``, a lower-case domain whose last label starts
+with a letter (or, for ``file``, none), a port that is not the default, and a path, query and fragment of bytes no
+encode set holds, with no dot segment and, where the profile has the percent rules, only
+upper-case escapes of reserved bytes. Anything else is parsed.
+
+This module is the scan's reference, not a fast path of the core: the core always parses,
+so that the tests can prove, row by row, that every URL the scan accepts is one the core
+gives back unchanged.
+
+>>> from urlnorm.core.profiles import CANONICAL
+>>> normal_form("https://example.com/a?b=1#c", requirements(CANONICAL))
+Spans(scheme='https', host='example.com', port=None, path='/a', query='b=1', fragment='c')
+>>> normal_form("https://example.com/a/../b", frozenset()) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .percent import FRAGMENT, PATH, SPECIAL_QUERY, UNRESERVED, EncodeSet
+from .profiles import Profile
+from .rules import DEFAULT_PORTS, Rule, TextRule
+from .whatwg import SPECIAL_SCHEMES
+
+# What a profile's rules ask of a URL, beyond the parse's own form, in the kernel's bit order
+# (its NF_NAMES).
+REQUIREMENTS = (
+    "escapes",
+    "no_query",
+    "no_fragment",
+    "no_www",
+    "no_path_parameters",
+    "not_https",
+    "no_trailing_slash",
+)
+# Each kernel rule's requirement (None: it leaves every URL the scan accepts as it is); a rule
+# not named here can change any URL, so a profile that has it is always parsed.
+_REQUIREMENT: dict[str, str | None] = {
+    **dict.fromkeys(
+        (
+            "strip_whitespace",
+            "lowercase_scheme",
+            "lowercase_host",
+            "idn_host_to_ascii",
+            "ipv6_rfc5952",
+            "remove_dot_segments",
+            "drop_default_port",
+            "drop_empty_userinfo",
+            "empty_path_to_slash",
+            "file_localhost",
+            "drop_trailing_dot",
+        )
+    ),
+    "uppercase_percent_hex": "escapes",
+    "decode_unreserved": "escapes",
+    "drop_fragment": "no_fragment",
+    "drop_fragment_except_hashbang": "no_fragment",
+    **dict.fromkeys(
+        (
+            "drop_parameters",
+            "clean_query",
+            "sort_query",
+            "drop_session_hash_parameters",
+            "drop_duplicate_parameters",
+            "site_parameters",
+        ),
+        "no_query",
+    ),
+    "drop_path_session_id": "no_path_parameters",
+    "strip_www": "no_www",
+    "fold_https": "not_https",
+    "drop_trailing_slash": "no_trailing_slash",
+}
+_PRINTABLE = frozenset(chr(b) for b in range(0x21, 0x7F))
+
+
+def _part_bytes(encode_set: EncodeSet, delimiters: str) -> frozenset[str]:
+    return frozenset(c for c in _PRINTABLE if c not in encode_set and c not in delimiters)
+
+
+# The bytes each part takes as they are (the URL Standard's encode sets, less the delimiters
+# the scan stops at); a host's are the lower-case unreserved ones (RFC 3986 §2.3).
+_HOST = frozenset(c for c in UNRESERVED if not c.isupper())
+_PATH = _part_bytes(PATH, "/\\%")
+_QUERY = _part_bytes(SPECIAL_QUERY, "%#")
+_FRAGMENT = _part_bytes(FRAGMENT, "%")
+_HEX = "0123456789ABCDEFabcdef"
+
+
+@dataclass(frozen=True)
+class Spans:
+    """The parts of a URL in normal form, each a slice of it."""
+
+    scheme: str
+    host: str
+    port: int | None
+    path: str
+    query: str | None
+    fragment: str | None
+
+
+def requirements(profile: Profile) -> frozenset[str] | None:
+    """What ``profile``'s rules ask of a URL to leave it as it is; None if a rule may change any.
+
+    >>> from urlnorm.core.crawl import CRAWL
+    >>> sorted(requirements(CRAWL))
+    ['escapes', 'no_fragment', 'no_path_parameters', 'no_query', 'no_www']
+    """
+    return _requirements(profile.rules)
+
+
+def _requirements(rules: Iterable[Rule | TextRule]) -> frozenset[str] | None:
+    asked: set[str] = set()
+    for rule in rules:
+        kernel = rule.kernel.rule if rule.kernel else ""
+        if kernel not in _REQUIREMENT:
+            return None
+        requirement = _REQUIREMENT[kernel]
+        asked.update([requirement] if requirement else [])
+    return frozenset(asked)
+
+
+def normal_form(text: str, asked: frozenset[str] | None) -> Spans | None:
+    """``text``'s parts if it is its own normal form under the requirements ``asked``, else None."""
+    if asked is None:
+        return None
+    scheme = _scheme(text)
+    file = scheme == "file"
+    host_start = len(scheme) + 3 if scheme else 0
+    host_end = _host_end(text, host_start) if scheme else host_start
+    if (host_end == host_start and not file) or host_end >= len(text):
+        return None
+    port, path_start = _port(text, host_end, scheme)
+    if path_start is None or text[path_start : path_start + 1] != "/":
+        return None
+    if file and not _file_as_is(text[host_start:host_end], text[path_start:]):
+        return None
+    path_end = _part_end(text, path_start, asked, _PATH)
+    if path_end is None:
+        return None
+    after = _query_and_fragment(text, path_end, asked)
+    if after is None:
+        return None
+    spans = Spans(scheme, text[host_start:host_end], port, text[path_start:path_end], *after)
+    return spans if _meets_crawl_rules(spans, asked) else None
+
+
+def _scheme(text: str) -> str:
+    """A special scheme in lower case before ``://``; else ``""``."""
+    scheme, sep, _ = text.partition("://")
+    return scheme if sep and scheme in SPECIAL_SCHEMES else ""
+
+
+def _file_as_is(host: str, path: str) -> bool:
+    """A file URL's host is not ``localhost`` and its path does not start as a drive letter."""
+    return host != "localhost" and path[2:3] not in (":", "|")
+
+
+def _host_end(text: str, start: int) -> int:
+    """The end of a lower-case unreserved host whose last label starts with a letter, else start."""
+    end = start
+    while end < len(text) and text[end] in _HOST:
+        end += 1
+    last = text[start:end].rsplit(".", 1)[-1]
+    return end if last and "a" <= last[0] <= "z" else start
+
+
+def _port(text: str, at: int, scheme: str) -> tuple[int | None, int | None]:
+    """The port at ``text[at]`` (None if none) and where the path starts (None if not so written)."""
+    if text[at] != ":":
+        return None, at
+    if scheme not in DEFAULT_PORTS:  # a file URL has no port
+        return None, None
+    digits = ""
+    while at + 1 + len(digits) < len(text) and text[at + 1 + len(digits)].isdigit():
+        digits += text[at + 1 + len(digits)]
+        if len(digits) > 6:
+            return None, None
+    if not digits or digits[0] == "0" or not digits.isascii():
+        return None, None
+    port = int(digits)
+    if port > 65535 or port == DEFAULT_PORTS[scheme]:
+        return None, None
+    return port, at + 1 + len(digits)
+
+
+def _escape_len(text: str, i: int, asked: frozenset[str], path: bool) -> int:
+    """How far the ``%`` at ``text[i]`` takes the scan; 0 where it cannot vouch for the rules."""
+    escape = text[i + 1 : i + 3]
+    if len(escape) < 2 or escape[0] not in _HEX or escape[1] not in _HEX:
+        return 0 if "escapes" in asked else 1
+    byte = chr(int(escape, 16))
+    if path and byte == ".":
+        return 0
+    if "escapes" not in asked:
+        return 3
+    return 0 if escape != escape.upper() or byte in UNRESERVED else 3
+
+
+def _dot_segment_after(text: str, i: int) -> bool:
+    """Whether a dot segment (``.`` or ``..``) follows the ``/`` at ``text[i]``."""
+    segment = text[i + 1 :]
+    for end in "/?#":
+        segment = segment.split(end, 1)[0]
+    return segment in (".", "..")
+
+
+def _part_end(text: str, i: int, asked: frozenset[str], part: frozenset[str]) -> int | None:
+    """The end of the part from ``text[i]``; None at a character the parse or rules would change."""
+    while i < len(text):
+        c = text[i]
+        step = 1 if c in part else 0
+        if c == "%":
+            step = _escape_len(text, i, asked, part is _PATH)
+        elif c == "/" and part is _PATH:
+            step = 0 if _dot_segment_after(text, i) else 1
+        elif (c == "#" and part is not _FRAGMENT) or (c == "?" and part is _PATH):
+            break
+        if not step:
+            return None
+        i += step
+    return i
+
+
+def _query_and_fragment(
+    text: str, at: int, asked: frozenset[str]
+) -> tuple[str | None, str | None] | None:
+    """The query and fragment after the path's end at ``at``; None if either would change."""
+    query: str | None = None
+    if text[at : at + 1] == "?":
+        end = _part_end(text, at + 1, asked, _QUERY)
+        if end is None:
+            return None
+        query, at = text[at + 1 : end], end
+    if at == len(text):
+        return query, None
+    if _part_end(text, at + 1, asked, _FRAGMENT) != len(text):
+        return None
+    return query, text[at + 1 :]
+
+
+def _meets_crawl_rules(spans: Spans, asked: frozenset[str]) -> bool:
+    """Whether what each crawl rule asked for is absent."""
+    path = spans.path
+    return not (
+        ("no_query" in asked and spans.query is not None)
+        or ("no_fragment" in asked and spans.fragment is not None)
+        or ("no_www" in asked and spans.host.startswith("www"))
+        or ("not_https" in asked and spans.scheme == "https")
+        or ("no_trailing_slash" in asked and len(path) > 1 and path.endswith("/"))
+        or ("no_path_parameters" in asked and (";" in path or "(" in path))
+    )
