@@ -663,15 +663,16 @@ static int call_before(PyObject *before, answerer *a, char *why, size_t why_len)
 
 /* The runner of every compiled call: the batch as run() runs it, an answer's exception made
  * the call's error. Called on Polars' threads, without the GIL. */
-static int run_held_call(const un_call *call, const un_batch *b, const int64_t *bounds, int n_slices, un_result *results,
-                         char *why, size_t why_len) {
+static int run_held_call(const un_call *call, un_batch *batches, int n_batches, const un_slice *slices, int n_slices,
+                         un_result *results, char *why, size_t why_len) {
     held_call *h = call->owner;
     answerer a = {.callable = h->answer, .held = &h->answers};
     if (h->before != Py_None && call_before(h->before, &a, why, why_len) < 0) return -1;
-    un_batch own = *b;
-    if (h->answer != Py_None) own.answer = python_answer, own.answer_data = &a;
-    int failed = un_run_slices(&own, bounds, n_slices, call->threads, results);
-    atomic_fetch_add(&rows_run, (unsigned long long)b->input.length);
+    for (int i = 0; i < n_batches; i++) {
+        if (h->answer != Py_None) batches[i].answer = python_answer, batches[i].answer_data = &a;
+        atomic_fetch_add(&rows_run, (unsigned long long)batches[i].input.length);
+    }
+    int failed = un_run_slice_table(batches, n_batches, slices, n_slices, call->threads, results);
     if (a.error_type) {
         PyGILState_STATE gil = PyGILState_Ensure();
         describe_error(&a, why, why_len);

@@ -129,6 +129,17 @@ int un_run_batch(const un_batch *b, un_result *r);
  * from any of them at once. 0, or -1 as un_run_batch, or if the bounds do not cover the rows
  * in order. */
 int un_run_slices(const un_batch *b, const int64_t *starts, int n_slices, int n_threads, un_result *results);
+/* A slice of rows of one of several batches (a column's chunks): rows [start, end) of
+ * batches[batch]. */
+typedef struct {
+    int batch;
+    int64_t start, end;
+} un_slice;
+/* un_run_slices over the slices of several batches at once, slice i into results[i]: the
+ * threads take every chunk's slices from one queue, so a column's rows are shared across the
+ * threads whatever its chunks. 0, or -1 as un_run_batch, or if a slice is not within its batch. */
+int un_run_slice_table(const un_batch *batches, int n_batches, const un_slice *slices, int n_slices, int n_threads,
+                       un_result *results);
 /* The rows of each slice (the last may have fewer) of a batch of `length` rows holding
  * `nbytes` bytes, one slice a thread of `workers`: each slice of min_bytes or more, and of at
  * most max_bytes where the batch allows (at least one row). */

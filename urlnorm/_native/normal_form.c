@@ -6,6 +6,11 @@
 
 #include "urlnorm.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define NF_VECTORS 1
+#endif
+
 const char *const UN_NF_NAMES[UN_N_NF] = {
     [UN_NF_ESCAPES] = "escapes", [UN_NF_NO_QUERY] = "no_query", [UN_NF_NO_FRAGMENT] = "no_fragment",
     [UN_NF_NO_WWW] = "no_www", [UN_NF_NO_PATH_PARAMETERS] = "no_path_parameters",
@@ -21,6 +26,68 @@ static uint8_t nf[256];
 
 static int printable(int b) { return b > 0x20 && b < 0x7F; }
 
+/* A part's run of plain bytes, as the vectors find it: the printable bytes its flag does not
+ * mark (a path's '/' aside: it is plain unless a '.' follows), one vector of each. */
+#define NF_MAX_STOPS 32
+typedef struct {
+    uint8_t flag;
+    int n_stops;
+    uint8_t stops[NF_MAX_STOPS];
+} part_set;
+enum { SET_PATH, SET_QUERY, SET_FRAGMENT, N_SETS };
+static part_set sets[N_SETS] = {{NF_PATH, 0, {0}}, {NF_QUERY, 0, {0}}, {NF_FRAGMENT, 0, {0}}};
+
+static size_t run_scalar(const part_set *set, const uint8_t *p, size_t n, size_t i) {
+    while (i < n && nf[p[i]] & set->flag) i++;
+    return i;
+}
+
+#ifdef NF_VECTORS
+/* The first byte from p[i] on that ends the part's run, or a '/' a '.' may follow (the last
+ * '/' of a block too: its next byte is the next block's), WIDTH bytes a step and the rest one
+ * at a time. One body, built for SSE2 (every x86-64 CPU) and for AVX2, which
+ * un_normal_form_init picks where the CPU has it. */
+#define RUN_VECTORS(NAME, TARGET, VEC, WIDTH, LOAD, SET1, ZERO, SUB, MIN, EQ, OR, ANDNOT, MASK)        \
+    TARGET static size_t NAME(const part_set *set, const uint8_t *p, size_t n, size_t i) {          \
+        const VEC low = SET1(0x21), span = SET1(0x7E - 0x21), slash = SET1('/'), dot = SET1('.');  \
+        const uint64_t all = WIDTH == 32 ? 0xFFFFFFFFu : 0xFFFFu;                                   \
+        for (; i + WIDTH <= n; i += WIDTH) {                                                      \
+            VEC v = LOAD((const void *)(p + i)), x = SUB(v, low), stops = ZERO();                 \
+            for (int k = 0; k < set->n_stops; k++) stops = OR(stops, EQ(v, SET1((char)set->stops[k]))); \
+            VEC plain = ANDNOT(stops, EQ(MIN(x, span), x));                                        \
+            uint64_t stop = ~(uint64_t)(uint32_t)MASK(plain) & all;                                \
+            if (set->flag == NF_PATH) {                                                            \
+                uint64_t slashes = (uint32_t)MASK(EQ(v, slash)), dots = (uint32_t)MASK(EQ(v, dot)); \
+                stop |= slashes & (dots >> 1 | (uint64_t)1 << (WIDTH - 1));                        \
+            }                                                                                      \
+            if (stop) return i + (size_t)__builtin_ctzll(stop);                                    \
+        }                                                                                          \
+        return run_scalar(set, p, n, i);                                                           \
+    }
+
+RUN_VECTORS(run_sse2, , __m128i, 16, _mm_loadu_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_sub_epi8, _mm_min_epu8,
+            _mm_cmpeq_epi8, _mm_or_si128, _mm_andnot_si128, _mm_movemask_epi8)
+RUN_VECTORS(run_avx2, __attribute__((target("avx2"))), __m256i, 32, _mm256_loadu_si256, _mm256_set1_epi8,
+            _mm256_setzero_si256, _mm256_sub_epi8, _mm256_min_epu8, _mm256_cmpeq_epi8, _mm256_or_si256,
+            _mm256_andnot_si256, _mm256_movemask_epi8)
+#endif
+
+typedef size_t (*run_fn)(const part_set *set, const uint8_t *p, size_t n, size_t i);
+static run_fn plain_run = run_scalar;
+
+/* Each part's stops (its printable bytes outside its flag; a path's '/' is the vectors'
+ * own), and the widest run finder this CPU has. */
+static void init_runs(void) {
+    for (int s = 0; s < N_SETS; s++) {
+        sets[s].n_stops = 0;
+        for (int b = 0x21; b < 0x7F; b++)
+            if (!(nf[b] & sets[s].flag) && b != '/' && sets[s].n_stops < NF_MAX_STOPS) sets[s].stops[sets[s].n_stops++] = (uint8_t)b;
+    }
+#ifdef NF_VECTORS
+    plain_run = __builtin_cpu_supports("avx2") ? run_avx2 : run_sse2;
+#endif
+}
+
 void un_normal_form_init(void) {
     for (int b = 0; b < 256; b++) {
         uint8_t c = (uint8_t)b, flags = 0;
@@ -30,6 +97,7 @@ void un_normal_form_init(void) {
         if (printable(b) && !un_is(c, UN_FRAGMENT) && b != '%') flags |= NF_FRAGMENT;
         nf[b] = flags;
     }
+    init_runs();
 }
 
 /* The length of a special scheme, written in lower case, before "://"; 0 otherwise. */
@@ -88,17 +156,14 @@ static int dot_segment_after(const uint8_t *p, size_t n, size_t i) {
 /* The end of a part from p[i] on: the bytes flag marks, checked escapes and, in a path,
  * slashes before segments that are not dot segments, up to the part's end ('?' or '#' for a
  * path, '#' for a query, the input's end); 0 at a byte the parse or the rules would change. */
-static size_t part_end(const uint8_t *p, size_t n, size_t i, unsigned req, uint8_t flag) {
-    while (i < n) {
+static size_t part_end(const uint8_t *p, size_t n, size_t i, unsigned req, const part_set *set) {
+    int path = set->flag == NF_PATH;
+    while ((i = plain_run(set, p, n, i)) < n) {
         uint8_t c = p[i];
-        size_t step = nf[c] & flag;
-        if (step) {
-            i++;
-            continue;
-        }
-        if (c == '%') step = escape_len(p, n, i, req, flag == NF_PATH);
-        else if (c == '/' && flag == NF_PATH) step = !dot_segment_after(p, n, i);
-        else if ((c == '#' && flag != NF_FRAGMENT) || (c == '?' && flag == NF_PATH)) break;
+        size_t step = nf[c] & set->flag;
+        if (c == '%') step = escape_len(p, n, i, req, path);
+        else if (c == '/' && path) step = !dot_segment_after(p, n, i);
+        else if ((c == '#' && !(nf[c] & set->flag)) || (c == '?' && path)) break;
         if (!step) return 0;
         i += step;
     }
@@ -122,12 +187,12 @@ static int meets_crawl_rules(const uint8_t *p, const un_spans *s, unsigned req) 
 static int query_and_fragment(const uint8_t *p, size_t n, size_t i, unsigned req, un_spans *s) {
     s->has_query = i < n && p[i] == '?';
     s->query_start = i + s->has_query;
-    size_t end = s->has_query ? part_end(p, n, s->query_start, req, NF_QUERY) : i;
+    size_t end = s->has_query ? part_end(p, n, s->query_start, req, &sets[SET_QUERY]) : i;
     if (end == 0) return 0;
     s->query_len = end - s->query_start;
     s->has_fragment = end < n;
     s->fragment_start = end + 1;
-    if (s->has_fragment && part_end(p, n, s->fragment_start, req, NF_FRAGMENT) != n) return 0;
+    if (s->has_fragment && part_end(p, n, s->fragment_start, req, &sets[SET_FRAGMENT]) != n) return 0;
     s->fragment_len = s->has_fragment ? n - s->fragment_start : 0;
     return 1;
 }
@@ -156,7 +221,7 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, un_spans *s) {
     if (at == n || p[at] != '/') return 0;
     s->path_start = at;
     if (file && !file_as_is(p, n, s)) return 0;
-    at = part_end(p, n, at, req, NF_PATH);
+    at = part_end(p, n, at, req, &sets[SET_PATH]);
     if (at == 0) return 0;
     s->path_len = at - s->path_start;
     return query_and_fragment(p, n, at, req, s) && meets_crawl_rules(p, s, req);

@@ -149,16 +149,31 @@ static void release_input(series_export *in) {
     if (in->release) in->release(in);
 }
 
-/* The rows a slice of the chunk holds (un_slice_rows), by its bytes as read. */
-static int64_t slice_rows(const un_call *c, const un_column *col) {
+/* A chunk's bytes as read: its offsets or views, and its data. */
+static int64_t chunk_bytes(const un_column *col) {
     int64_t bytes = col->layout == UN_VIEWS ? 16 * col->length : (int64_t)col->offsets_size;
     for (int64_t i = 0; i < col->n_data; i++) bytes += (int64_t)col->data[i].n;
-    return un_slice_rows(col->length, bytes, c->threads, c->min_slice_bytes, c->max_slice_bytes);
+    return bytes;
+}
+
+/* The rows a slice holds (un_slice_rows), by the rows and bytes of every chunk together: the
+ * slices are cut by rows across the column, not a thread's share of each chunk. */
+static int64_t slice_rows(const un_call *c, const un_column *cols, size_t n) {
+    int64_t rows = 0, bytes = 0;
+    for (size_t i = 0; i < n; i++) rows += cols[i].length, bytes += chunk_bytes(&cols[i]);
+    return un_slice_rows(rows, bytes, c->threads, c->min_slice_bytes, c->max_slice_bytes);
 }
 
 /* How many slices of `rows` rows the chunk makes (an empty chunk is one empty slice). */
 static int64_t slice_count(const un_column *col, int64_t rows) {
     return col->length / rows + (col->length % rows != 0 || col->length == 0);
+}
+
+/* How many slices the chunks make: the arrays handed back. */
+static size_t slices_of(const un_column *cols, size_t n, int64_t rows) {
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) total += (size_t)slice_count(&cols[i], rows);
+    return total;
 }
 
 /* A chunk's last n slices of one text column as one array, as the chunk came in: a column
@@ -173,35 +188,53 @@ static void join_slices(const un_call *c, output *o, int n) {
     o->arrays[o->n++] = joined;
 }
 
-/* One chunk: its slices run, each exported into o's next array. 0, or -1 with the error set. */
-static int run_chunk(const un_call *c, const un_column *col, int text, output *o) {
-    un_batch b = c->batch;
-    b.input = *col;
-    b.check_utf8 = !text && c->utf8 != UN_UTF8_TEXT, b.encode_invalid_utf8 = b.check_utf8 && c->utf8 == UN_UTF8_ENCODE;
-    int64_t rows = slice_rows(c, col), n = slice_count(col, rows);
-    int64_t *bounds = malloc((size_t)(n + 1) * sizeof *bounds);
-    un_result *results = calloc((size_t)n, sizeof *results);
-    char why[400] = "urlnorm: out of memory";
-    int done = bounds && results ? 0 : -1;
-    for (int64_t i = 0; done == 0 && i < n; i++) bounds[i] = i * rows, un_result_init(&results[i]);
-    if (done == 0) bounds[n] = col->length, done = c->run(c, &b, bounds, (int)n, results, why, sizeof why);
-    for (int64_t i = 0; done == 0 && i < n; i++) {
-        struct ArrowSchema s;
-        done = exported(c, &b, &results[i], bounds[i + 1] - bounds[i], &s, &o->arrays[o->n]) == 0 ? 0 : -1;
-        if (done == 0) o->n++, s.release(&s);
+/* Each chunk's batch and its slices, in order: rows rows a slice. */
+static void plan(const un_call *c, const un_column *cols, size_t n, int text, int64_t rows, un_batch *batches, un_slice *slices) {
+    size_t at = 0;
+    for (size_t k = 0; k < n; k++) {
+        un_batch *b = &batches[k];
+        *b = c->batch;
+        b->input = cols[k];
+        b->check_utf8 = !text && c->utf8 != UN_UTF8_TEXT, b->encode_invalid_utf8 = b->check_utf8 && c->utf8 == UN_UTF8_ENCODE;
+        for (int64_t i = 0; i < slice_count(&cols[k], rows); i++) {
+            int64_t end = (i + 1) * rows < cols[k].length ? (i + 1) * rows : cols[k].length;
+            slices[at++] = (un_slice){(int)k, i * rows, end};
+        }
     }
-    for (int64_t i = 0; results && i < n; i++) un_result_free(&results[i]);
-    free(bounds), free(results);
-    if (done != 0) failed("%s", why);
-    if (done == 0 && n > 1) join_slices(c, o, (int)n);
-    return done;
 }
 
-/* How many slices the chunks make: the arrays handed back. */
-static size_t slices_of(const un_call *c, const un_column *cols, size_t n) {
-    size_t total = 0;
-    for (size_t i = 0; i < n; i++) total += (size_t)slice_count(&cols[i], slice_rows(c, &cols[i]));
-    return total;
+/* Each slice's result exported into o's next array, a chunk's slices joined. 0, or -1. */
+static int export_slices(const un_call *c, const un_batch *batches, const un_slice *slices, size_t n, un_result *results, output *o) {
+    for (size_t i = 0, first = 0; i < n; i++) {
+        struct ArrowSchema s;
+        if (exported(c, &batches[slices[i].batch], &results[i], slices[i].end - slices[i].start, &s, &o->arrays[o->n]) != 0) return -1;
+        o->n++, s.release(&s);
+        if (i + 1 < n && slices[i + 1].batch == slices[i].batch) continue;
+        if (i > first) join_slices(c, o, (int)(i - first + 1));
+        first = i + 1;
+    }
+    return 0;
+}
+
+/* Every chunk's slices, run together on the call's threads, exported into o. 0, or -1 with
+ * the error set. */
+static int run_chunks(const un_call *c, const un_column *cols, size_t n_chunks, int text, int64_t rows, output *o) {
+    size_t n = slices_of(cols, n_chunks, rows);
+    un_batch *batches = malloc(n_chunks * sizeof *batches);
+    un_slice *slices = malloc(n * sizeof *slices);
+    un_result *results = calloc(n, sizeof *results);
+    char why[400] = "urlnorm: out of memory";
+    int done = batches && slices && results ? 0 : -1;
+    if (done == 0) {
+        for (size_t i = 0; i < n; i++) un_result_init(&results[i]);
+        plan(c, cols, n_chunks, text, rows, batches, slices);
+        done = c->run(c, batches, (int)n_chunks, slices, (int)n, results, why, sizeof why);
+    }
+    if (done == 0 && export_slices(c, batches, slices, n, results, o) != 0) done = -1, snprintf(why, sizeof why, "urlnorm: out of memory");
+    for (size_t i = 0; results && i < n; i++) un_result_free(&results[i]);
+    free(batches), free(slices), free(results);
+    if (done != 0) failed("%s", why);
+    return done;
 }
 
 /* A chunk as the kernel reads it: strings or binary as they are; a Categorical's values
@@ -241,12 +274,13 @@ static output *run_call(const un_call *c, const series_export *in) {
     un_bytes *data = malloc(n * UN_MAX_DATA_BUFFERS * sizeof *data);
     output *o = NULL;
     int text = 1, ok = cols && owned && data && read_chunks(in, cols, data, owned, &text) == 0;
-    size_t slices = ok ? slices_of(c, cols, in->len) : 0;
+    int64_t rows = ok ? slice_rows(c, cols, in->len) : 1;
+    size_t slices = ok ? slices_of(cols, in->len, rows) : 0;
     if (ok && !(o = calloc(1, sizeof *o + (slices ? slices : 1) * sizeof(struct ArrowArray)))) ok = 0;
     if (ok && !(o->pointers = malloc((slices ? slices : 1) * sizeof *o->pointers))) ok = 0;
     if (ok && un_call_schema(c, in->field->name ? in->field->name : "", &o->field) != 0) ok = 0;
     if (!ok && !last_error[0]) failed("urlnorm: out of memory");
-    for (size_t i = 0; ok && i < in->len; i++) ok = run_chunk(c, &cols[i], text, o) == 0;
+    if (ok) ok = run_chunks(c, cols, in->len, text, rows, o) == 0;
     for (size_t i = 0; owned && i < n; i++) free(owned[i]);
     free(cols), free(owned), free(data);
     if (ok) return o;

@@ -16,9 +16,10 @@
 
 typedef struct un_call un_call;
 
-/* Runs a call's batch over its slices into results[0..n_slices) on the call's threads: the
- * binding's, which lets Python answer the rows' questions. 0, or -1 with why[0..why_len) set. */
-typedef int (*un_call_runner)(const un_call *call, const un_batch *b, const int64_t *bounds, int n_slices,
+/* Runs a call's batches (a column's chunks) over their slices into results[0..n_slices) on
+ * the call's threads (un_run_slice_table): the binding's, which lets Python answer the rows'
+ * questions (it may set the batches' answerer). 0, or -1 with why[0..why_len) set. */
+typedef int (*un_call_runner)(const un_call *call, un_batch *batches, int n_batches, const un_slice *slices, int n_slices,
                               un_result *results, char *why, size_t why_len);
 
 struct un_call {

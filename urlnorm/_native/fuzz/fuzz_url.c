@@ -245,9 +245,10 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
 
 /* ---- Polars' plugin entry points (plugin.c) --------------------------------------------------- */
 
-static int run_on_threads(const un_call *c, const un_batch *b, const int64_t *bounds, int n, un_result *r, char *why, size_t len) {
+static int run_on_threads(const un_call *c, un_batch *batches, int n_batches, const un_slice *slices, int n, un_result *r,
+                          char *why, size_t len) {
     (void)why, (void)len;
-    return un_run_slices(b, bounds, n, c->threads, r);
+    return un_run_slice_table(batches, n_batches, slices, n, c->threads, r);
 }
 
 /* Normalise by a profile into its one text column (slices joined), or into a struct of the
