@@ -259,7 +259,7 @@ static const char *const FILTER_FIELDS[] = {"max_length", "max_depth", "max_repe
                                             "calendar_keys", "local_names", "blocks", NULL};
 static const char *const NO_FIELDS[] = {NULL};
 static const char *const NORMALIZE_FIELDS[] = {"profile", NULL};
-static const char *const SPLIT_FIELDS[] = {"generic", "extent", NULL};
+static const char *const SPLIT_FIELDS[] = {"generic", "extent", "fields", NULL};
 static const char *const JOIN_FIELDS[] = {"join_mode", NULL};
 static const char *const SURT_FIELDS[] = {"profile", "with_scheme", "trailing_comma", NULL};
 static const char *const HOST_FIELDS[] = {"host_column", "psl_table", NULL};
@@ -473,7 +473,7 @@ static int psl_table_in_range(int table) {
  * or -1 with an exception set. */
 static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
     size_t len;
-    int bits;
+    int bits, fields;
     if (fields_exactly(option, OPTION_FIELDS[b->op], UN_OP_NAMES[b->op]) < 0) return -1;
     switch (b->op) {
     case UN_OP_PARSE:
@@ -495,6 +495,8 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
         return profile_from(field(option, "profile"), prof);
     case UN_OP_SPLIT:
         if (bool_field(option, "generic", &b->generic) < 0 || int_field(option, "extent", &b->extent) < 0) return -1;
+        if (int_field(option, "fields", &fields) < 0) return -1;
+        b->fields = (unsigned)fields & ((2u << UN_N_FIELDS) - 1);
         if (b->extent < 0 || b->extent >= UN_N_EXTENTS) return PyErr_SetString(PyExc_ValueError, "unknown parse extent"), -1;
         return 0;
     case UN_OP_HOST:
@@ -862,7 +864,7 @@ static PyObject *normal_form(PyObject *self, PyObject *args) {
         Py_ssize_t n;
         un_spans spans;
         if (PyBytes_AsStringAndSize(PyList_GetItem(urls, i), &p, &n) < 0) Py_CLEAR(accepted);
-        else PyList_SetItem(accepted, i, PyBool_FromLong(un_normal_form((const uint8_t *)p, (size_t)n, prof.normal_form, &spans)));
+        else PyList_SetItem(accepted, i, PyBool_FromLong(un_normal_form((const uint8_t *)p, (size_t)n, prof.normal_form, UN_EXTENT_WHOLE, &spans)));
     }
     return accepted ? Py_BuildValue("(IN)", prof.normal_form, accepted) : NULL;
 }
@@ -891,6 +893,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
     if (PyModule_AddObject(m, "ERROR_NAMES", names_tuple(UN_ERROR_NAMES, UN_N_ERRORS)) < 0 ||
         PyModule_AddObject(m, "RULE_NAMES", names_tuple(UN_RULE_NAMES, UN_N_RULES)) < 0 ||
         PyModule_AddObject(m, "NF_NAMES", names_tuple(UN_NF_NAMES, UN_N_NF)) < 0 ||
+        PyModule_AddObject(m, "TEXT_FIELDS", names_tuple(UN_PARSE_COLUMN_NAMES + UN_PARSE_FIELDS, UN_N_FIELDS)) < 0 ||
         PyModule_AddObject(m, "OUTPUT_NAMES", names_tuple(UN_OUTPUT_NAMES, UN_N_OUTPUTS)) < 0 ||
         PyModule_AddObject(m, "OP_NAMES", names_tuple(UN_OP_NAMES, UN_N_OPS)) < 0 ||
         PyModule_AddObject(m, "JOIN_MODES", names_tuple(UN_JOIN_MODE_NAMES, UN_N_JOIN_MODES)) < 0 ||

@@ -266,7 +266,7 @@ static int columns(trees *t, const un_batch *b, int64_t rows, int *top) {
     if (un_list_out(b)) top[n++] = list_column(t, b, rows);
     for (int i = 0; !un_list_out(b) && i < un_text_columns(b); i++)
         if (un_text_wanted(b, i)) top[n++] = view_column(t, &r->text[i], text_name(b, i));
-    if (un_record_out(b)) top[n++] = fixed_column(t, "S", "port", &r->port, &r->port_validity, rows);
+    if (un_port_out(b)) top[n++] = fixed_column(t, "S", "port", &r->port, &r->port_validity, rows);
     if (b->op == UN_OP_PARSE && (b->outputs >> UN_OUT_KEY_HASH & 1u))
         top[n++] = fixed_column(t, "L", "key_hash", &r->key_hash, &r->key_hash_validity, rows);
     top[n++] = fixed_column(t, "C", "status", &r->status, NULL, rows);

@@ -95,6 +95,9 @@ void un_ctx_free(un_ctx *c) {
 
 static int wants(const un_batch *b, int output) { return b->op == UN_OP_PARSE && (b->outputs >> output & 1u); }
 int un_record_out(const un_batch *b) { return b->op == UN_OP_SPLIT || b->op == UN_OP_NORMALIZE_RECORD || wants(b, UN_OUT_RECORD); }
+/* The fields a split writes: those asked for, else all of them and the port. */
+static unsigned split_fields(const un_batch *b) { return b->op == UN_OP_SPLIT && b->fields ? b->fields : (2u << UN_N_FIELDS) - 1; }
+int un_port_out(const un_batch *b) { return un_record_out(b) && (split_fields(b) >> UN_N_FIELDS & 1u); }
 int un_list_out(const un_batch *b) {
     return b->op == UN_OP_PATH_SEGMENTS || (b->op == UN_OP_QUERY && b->query_mode != UN_QUERY_FIRST) ||
            (b->op == UN_OP_URL_PART && un_url_part_is_list(b->url_part));
@@ -105,6 +108,7 @@ int un_text_columns(const un_batch *b) {
     return un_record_out(b) ? UN_N_FIELDS : 1;
 }
 int un_text_wanted(const un_batch *b, int column) {
+    if (b->op == UN_OP_SPLIT) return column < UN_N_FIELDS && (split_fields(b) >> column & 1u);
     if (b->op != UN_OP_PARSE) return column < un_text_columns(b);
     switch (column) {
     case UN_PARSE_URL: return wants(b, UN_OUT_NORMALIZED);
@@ -176,15 +180,18 @@ static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
     }
 }
 
-/* The record's fields, each its own value (a short one inline in its view): what split and
- * normalize_record give, with no href beside them to share bytes with. Serialising the href
- * to point into it wrote every byte of the URL a row for a column of one field, and made
- * `scheme` cost twice `host` (measured on the clickstream mix). */
-static void emit_fields(un_result *r, const un_url *u) {
+/* The record's fields asked for, each its own value (a short one inline in its view): what
+ * split and normalize_record give, with no href beside them to share bytes with. Serialising
+ * the href to point into it wrote every byte of the URL a row for a column of one field, and
+ * made `scheme` cost twice `host` (measured on the clickstream mix); so did writing the six
+ * fields nobody asked for. */
+static void emit_fields(const un_batch *b, un_result *r, const un_url *u) {
     const un_buf *fields[UN_N_FIELDS];
     int present[UN_N_FIELDS];
+    unsigned wanted = split_fields(b);
     record_fields(u, fields, present);
     for (int i = 0; i < UN_N_FIELDS; i++) {
+        if (!(wanted >> i & 1u)) continue;
         if (present[i]) put_bytes(&r->text[i], r, fields[i]->data, fields[i]->len);
         else un_builder_null(&r->text[i]);
     }
@@ -341,8 +348,8 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     switch (b->op) {
     case UN_OP_SPLIT:
     case UN_OP_NORMALIZE_RECORD:
-        emit_fields(r, u);
-        put_port(r, row, u->port);
+        emit_fields(b, r, u);
+        if (un_port_out(b)) put_port(r, row, u->port);
         return;
     case UN_OP_PARSE: emit_parse(b, r, w, row); return;
     case UN_OP_HOST: emit_host(b, r, w); return;
@@ -372,7 +379,7 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
     } else {
         for (int i = 0; i < un_text_columns(b); i++)
             if (un_text_wanted(b, i)) un_builder_null(&r->text[i]);
-        if (un_record_out(b)) put_port(r, row, -1);
+        if (un_port_out(b)) put_port(r, row, -1);
         if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 0, 0);
     }
     un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
@@ -398,11 +405,11 @@ static int whatwg_extent(const un_batch *b) {
 static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     un_spans spans;
     int extent = whatwg_extent(b);
-    if (b->op == UN_OP_NORMALIZE && un_normal_form(p, n, b->profile->normal_form, &spans)) {
+    if (b->op == UN_OP_NORMALIZE && un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &spans)) {
         w->as_is = p, w->as_is_len = n;
         return UN_OK;
     }
-    if (extent < 0 || !un_normal_form(p, n, 0, &spans)) return -1;
+    if (extent < 0 || !un_normal_form(p, n, 0, extent, &spans)) return -1;
     un_url_from_spans(p, &spans, extent, &w->url);
     return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
 }

@@ -73,6 +73,8 @@ typedef struct {
     unsigned outputs;          /* UN_OP_PARSE: a bit for each UN_OUT_* asked for */
     int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
     int extent;                /* UN_OP_SPLIT (whatwg): how far the parse goes, UN_EXTENT_* */
+    unsigned fields;           /* UN_OP_SPLIT: a bit for each text field (UN_FIELD_*) emitted, and
+                                  bit UN_N_FIELDS for the port; 0: all */
     int join_mode;             /* UN_OP_JOIN */
     int with_scheme, trailing_comma; /* UN_OP_SURT, UN_OP_PARSE */
     int psl_table;                   /* UN_OP_HOST, UN_OP_PARSE: the Public Suffix List table */
@@ -115,6 +117,7 @@ typedef struct {
 int un_text_columns(const un_batch *b);
 int un_text_wanted(const un_batch *b, int column);
 int un_record_out(const un_batch *b);
+int un_port_out(const un_batch *b); /* a record's port column is emitted */
 int un_list_out(const un_batch *b);
 void un_result_init(un_result *r);
 void un_result_free(un_result *r);

@@ -206,24 +206,46 @@ static int file_as_is(const uint8_t *p, size_t n, const un_spans *s) {
     return at + 2 >= n || (p[at + 2] != ':' && p[at + 2] != '|');
 }
 
-int un_normal_form(const uint8_t *p, size_t n, unsigned req, un_spans *s) {
-    if (req & 1u << UN_NF_NEVER) return 0;
+/* The scheme and authority into s: where the authority ends, or 0 if either would change. */
+static size_t authority(const uint8_t *p, size_t n, un_spans *s, int *file) {
     size_t at = scheme_len(p, n, &s->special);
     if (at == 0) return 0;
-    int file = un_t.default_port[s->special] < 0;
+    *file = un_t.default_port[s->special] < 0;
     s->scheme_len = at;
     s->host_start = at + 3;
     at = host_end(p, n, s->host_start);
-    if ((at == s->host_start && !file) || at == n) return 0;
+    if (at == s->host_start && !*file) return 0;
     s->host_len = at - s->host_start;
     s->port = -1;
-    if (p[at] == ':' && (file || (at++, s->port = port_at(p, n, &at, s->special)) < 0)) return 0;
+    if (at < n && p[at] == ':' && (*file || (at++, s->port = port_at(p, n, &at, s->special)) < 0)) return 0;
+    return at;
+}
+
+/* Where the path that starts at p[at] ends: the first '?' or '#', or the input's end. */
+static size_t path_stop(const uint8_t *p, size_t n, size_t at) {
+    while (at < n && p[at] != '?' && p[at] != '#') at++;
+    return at;
+}
+
+int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {
+    if (req & 1u << UN_NF_NEVER) return 0;
+    int file = 0;
+    size_t at = authority(p, n, s, &file);
+    if (at == 0) return 0;
+    /* Nothing after the port can fail (URL Standard §4.4: the path, query and fragment states
+     * only encode), so a parse that stops before the path needs the authority alone, and one
+     * that skips the path needs only where it ends. A file URL's path can move its host. */
+    int ends = at == n || p[at] == '/' || p[at] == '?' || p[at] == '#';
+    if (req || file) extent = UN_EXTENT_WHOLE;
+    if (extent == UN_EXTENT_AUTHORITY) return ends;
+    if (extent == UN_EXTENT_NO_PATH) return ends && query_and_fragment(p, n, path_stop(p, n, at), req, s);
     if (at == n || p[at] != '/') return 0;
     s->path_start = at;
     if (file && !file_as_is(p, n, s)) return 0;
     at = part_end(p, n, at, req, &sets[SET_PATH]);
     if (at == 0) return 0;
     s->path_len = at - s->path_start;
+    if (extent == UN_EXTENT_NO_QUERY) return 1;
     return query_and_fragment(p, n, at, req, s) && meets_crawl_rules(p, s, req);
 }
 

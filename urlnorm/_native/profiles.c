@@ -134,7 +134,7 @@ static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, si
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
     un_spans spans;
-    if (un_normal_form(p, n, prof->normal_form, &spans)) {
+    if (un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) {
         un_url_from_spans(p, &spans, UN_EXTENT_WHOLE, u);
         if (prof->generic) u->special = -1; /* the generic split knows no special schemes */
         return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;

@@ -562,8 +562,10 @@ typedef struct {
 } un_spans;
 void un_normal_form_init(void); /* its byte classes, from un_t: after each un_set_tables */
 /* Whether p[0, n) is its own normal form under the requirements (a bit a UN_NF_*): then the
- * parse and the rules would give it back as it is, and its parts are *s. */
-int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, un_spans *s);
+ * parse and the rules would give it back as it is, and its parts are *s. With no
+ * requirements, a parse to a shorter extent (UN_EXTENT_*) may ask less: that the parts it
+ * keeps are as the parse leaves them (the parts it does not keep are not in *s). */
+int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent, un_spans *s);
 /* The record of a URL in normal form, as un_whatwg_parse_extent gives it for extent. */
 void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *u);
 

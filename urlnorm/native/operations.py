@@ -236,7 +236,15 @@ def split(
 def split_op(mode: str, fields: tuple[str, ...], encode_invalid_utf8: bool = False) -> Op:
     """The kernel operation of :func:`split`; its columns are named as the fields are."""
     kernel = extension.loaded()
-    option = {"generic": mode == "generic", "extent": kernel.PARSE_EXTENTS.index(extent(fields))}
+    option = {
+        "generic": mode == "generic",
+        "extent": kernel.PARSE_EXTENTS.index(extent(fields)),
+        # Only the fields asked for are written: a bit for each text field, in the kernel's
+        # order, and the port's after them.
+        "fields": sum(
+            1 << i for i, name in enumerate((*kernel.TEXT_FIELDS, "port")) if name in fields
+        ),
+    }
     return Op("split", option, encode_invalid_utf8, answerer(None))
 
 

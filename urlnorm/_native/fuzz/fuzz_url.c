@@ -111,11 +111,12 @@ static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof
     static un_url spanned;
     un_spans spans;
     ctx.recall = fixed_recall;
-    for (int extent = 0; extent < UN_N_EXTENTS && un_normal_form(p, n, 0, &spans); extent++) {
+    for (int extent = 0; extent < UN_N_EXTENTS; extent++) {
+        if (!un_normal_form(p, n, 0, extent, &spans)) continue;
         un_url_from_spans(p, &spans, extent, &spanned);
         if (un_whatwg_parse_extent(&ctx, p, n, extent, &url) != UN_OK || !same_record(&spanned, &url)) abort();
     }
-    if (un_normal_form(p, n, prof->normal_form, &spans)) {
+    if (un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) {
         un_profile full = *prof;
         full.normal_form = 1u << UN_NF_NEVER;
         if (un_normalize(&ctx, &full, p, n, &url) != UN_OK || un_normalize(&ctx, prof, p, n, &spanned) != UN_OK) abort();
@@ -223,7 +224,7 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     static const int psl_tables[4] = {UN_PSL_ALL, UN_PSL_ICANN, FUZZ_OWN_TABLE, UN_PSL_TABLES - 1};
     un_batch b = {.op = (un_op)((selector >> 1) % UN_N_OPS), .psl_table = psl_tables[(selector >> 6) & 3],
                   .query_mode = selector % UN_N_QUERY_MODES, .component_mode = selector % UN_N_COMPONENT_MODES, .url_part = selector % UN_N_URL_PARTS, .host_column = selector % UN_N_HOST_COLUMNS,
-                  .params = {.names = "\001q\003utm", .names_len = 6, .prefixes = "", .prefixes_len = 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .extent = (selector >> 5) % UN_N_EXTENTS, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
+                  .params = {.names = "\001q\003utm", .names_len = 6, .prefixes = "", .prefixes_len = 0}, .keep = selector & 4, .name = (const uint8_t *)"q", .name_len = 1, .generic = selector & 2, .extent = (selector >> 5) % UN_N_EXTENTS, .fields = (unsigned)(selector * 37u) & 0x7Fu, .check_utf8 = selector & 64, .encode_invalid_utf8 = selector & 4,
                   .profile = &profiles[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
                   .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input, .filters = FUZZ_FILTERS,
                   .outputs = (unsigned)(selector >> 2 ^ selector << 3) & ((1u << UN_N_OUTPUTS) - 1)};
