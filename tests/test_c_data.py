@@ -23,7 +23,7 @@ def _split(capsules: object, starts: tuple[int, ...] = (0,), threads: int = 1) -
     native.tables.give()
     return kernel.run(  # type: ignore[no-any-return]
         kernel.OP_NAMES.index("split"),
-        {"generic": False, "extent": 0},
+        {"generic": False, "extent": 0, "fields": 0},
         capsules,
         None,
         None,
@@ -166,7 +166,7 @@ def _split_columns(names: bytes) -> list[object]:
     native.tables.give()
     capsules = pa.array(URLS).__arrow_c_array__()
     op = kernel.OP_NAMES.index("split")
-    option = {"generic": False, "extent": 0}
+    option = {"generic": False, "extent": 0, "fields": 0}
     return kernel.run(op, option, capsules, None, None, 1, [0], 1, names)  # type: ignore[no-any-return]
 
 
@@ -215,8 +215,8 @@ def test_every_operation_names_its_option_fields() -> None:
     ("name", "option", "error"),
     [
         ("split", (False,), TypeError),  # by position: refused
-        ("split", {"generic": False, "extent": 0, "mode": 1}, ValueError),  # a field too many
-        ("split", {"generik": False, "extent": 0}, KeyError),  # a misspelt field
+        ("split", {"generic": False, "extent": 0, "fields": 0, "mode": 1}, ValueError),  # a field too many
+        ("split", {"generik": False, "extent": 0, "fields": 0}, KeyError),  # a misspelt field
         ("surt", {"profle": {}, "with_scheme": 0, "trailing_comma": 0}, KeyError),
         (
             "normalize",
@@ -249,5 +249,5 @@ def test_an_option_is_its_named_fields_exactly(name: str, option: object, error:
 
 @needs_kernel
 def test_named_fields_run() -> None:
-    (part,) = _run_op("split", {"generic": False, "extent": 0})  # type: ignore[misc]
+    (part,) = _run_op("split", {"generic": False, "extent": 0, "fields": 0})  # type: ignore[misc]
     assert pl.DataFrame(part).get_column("host").to_list()[0] == "a.example"

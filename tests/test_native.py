@@ -333,7 +333,7 @@ def test_an_answer_that_fails_on_the_kernels_own_thread_is_raised() -> None:
 def test_slices_must_cover_the_rows_in_order(starts: list[int]) -> None:
     assert native.extension.KERNEL is not None
     array = pa.array(["http://a/"] * 4)
-    op = native.Op("split", {"generic": False, "extent": 0})
+    op = native.Op("split", {"generic": False, "extent": 0, "fields": 0})
     with pytest.raises(ValueError, match="slice"):
         native.extension.KERNEL.run(
             native.extension.KERNEL.OP_NAMES.index("split"),

@@ -623,6 +623,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
         ok = 0;
     }
     if (ok && answer != Py_None) b.answer = python_answer, b.answer_data = &a;
+    b.quiet = un_names_quiet(columns.names, (size_t)columns.len);
     if (ok) out = run_batch(&b, starts, threads, &a, &columns);
     for (int i = 0; i < 2; i++) release(&local[i]);
     PyMem_Free(local);

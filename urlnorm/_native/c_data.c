@@ -269,6 +269,7 @@ static int columns(trees *t, const un_batch *b, int64_t rows, int *top) {
     if (un_port_out(b)) top[n++] = fixed_column(t, "S", "port", &r->port, &r->port_validity, rows);
     if (b->op == UN_OP_PARSE && (b->outputs >> UN_OUT_KEY_HASH & 1u))
         top[n++] = fixed_column(t, "L", "key_hash", &r->key_hash, &r->key_hash_validity, rows);
+    if (b->quiet) return n;
     top[n++] = fixed_column(t, "C", "status", &r->status, NULL, rows);
     top[n++] = views_into(t, &r->errors, "error", &r->error_names, &t->a->names_size);
     return n;
@@ -305,6 +306,17 @@ static int project(const trees *t, int *top, int n, const char *names, size_t na
     }
     memcpy(top, chosen, (size_t)k * sizeof *top);
     return k;
+}
+
+int un_names_quiet(const char *names, size_t len) {
+    if (!names) return 0;
+    for (size_t at = 0; at < len;) {
+        const char *end = memchr(names + at, '\0', len - at);
+        size_t n = end ? (size_t)(end - names - at) : len - at;
+        if ((n == 5 && memcmp(names + at, "error", 5) == 0) || (n == 6 && memcmp(names + at, "status", 6) == 0)) return 0;
+        at += n + 1;
+    }
+    return 1;
 }
 
 int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *names, size_t names_len,

@@ -82,6 +82,10 @@ un_import un_dictionary_import(const struct ArrowSchema *s, const struct ArrowAr
 int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *names, size_t names_len,
                      struct ArrowSchema *schema, struct ArrowArray *array);
 
+/* Whether the columns named (as un_result_export takes them; NULL: all) leave out both status
+ * and error, so that a batch need not write them (un_batch.quiet). */
+int un_names_quiet(const char *names, size_t len);
+
 /* The view columns parts[0..n) (each of one data buffer, as a slice's text column is) as one
  * column whose data buffers are theirs: only the views are copied, no text. The parts move
  * into out (theirs are left released) and live until its release. 0; -1 if memory ran out or

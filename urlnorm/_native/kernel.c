@@ -382,6 +382,7 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
         if (un_port_out(b)) put_port(r, row, -1);
         if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 0, 0);
     }
+    if (b->quiet) return;
     un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
     if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->error_names, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
     else un_builder_null(&r->errors);
@@ -599,6 +600,7 @@ static void reserve_outputs(const un_batch *b, un_result *r) {
         un_buf_reserve(&r->list_offsets, (rows + 1) * sizeof(int32_t));
         un_buf_put(&r->list_offsets, (const uint8_t *)&(int32_t){0}, sizeof(int32_t));
     }
+    if (b->quiet) return;
     un_builder_reserve(&r->errors, rows);
     un_buf_reserve(&r->status, rows);
 }

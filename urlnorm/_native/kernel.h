@@ -88,6 +88,7 @@ typedef struct {
     un_params wrappers;              /* UN_OP_UNWRAP: the redirect wrappers' table */
     int component_mode;              /* UN_OP_COMPONENT: UN_ENCODE_* or UN_DECODE_* */
     int url_part;                    /* UN_OP_URL_PART: UN_URL_PART_* */
+    int quiet;                 /* neither status nor error is handed back: neither is written */
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
     un_column input;

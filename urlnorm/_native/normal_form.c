@@ -26,16 +26,17 @@ static uint8_t nf[256];
 
 static int printable(int b) { return b > 0x20 && b < 0x7F; }
 
-/* A part's run of plain bytes, as the vectors find it: the printable bytes its flag does not
- * mark (a path's '/' aside: it is plain unless a '.' follows), one vector of each. */
-#define NF_MAX_STOPS 32
+/* A part's plain bytes as nibble tables, for the vectors: byte b is plain where
+ * lo[b & 15] & hi[b >> 4] is not zero. A path's '/' is plain there: the vectors stop only at
+ * one a '.' follows. */
 typedef struct {
     uint8_t flag;
-    int n_stops;
-    uint8_t stops[NF_MAX_STOPS];
+    uint8_t lo[16], hi[16];
 } part_set;
-enum { SET_PATH, SET_QUERY, SET_FRAGMENT, N_SETS };
-static part_set sets[N_SETS] = {{NF_PATH, 0, {0}}, {NF_QUERY, 0, {0}}, {NF_FRAGMENT, 0, {0}}};
+enum { SET_HOST, SET_PATH, SET_QUERY, SET_FRAGMENT, N_SETS };
+static part_set sets[N_SETS] = {{.flag = NF_HOST}, {.flag = NF_PATH}, {.flag = NF_QUERY}, {.flag = NF_FRAGMENT}};
+/* The special indexes of the two schemes nearly every URL has, looked for first. */
+static int http_index = -1, https_index = -1;
 
 static size_t run_scalar(const part_set *set, const uint8_t *p, size_t n, size_t i) {
     while (i < n && nf[p[i]] & set->flag) i++;
@@ -44,47 +45,77 @@ static size_t run_scalar(const part_set *set, const uint8_t *p, size_t n, size_t
 
 #ifdef NF_VECTORS
 /* The first byte from p[i] on that ends the part's run, or a '/' a '.' may follow (the last
- * '/' of a block too: its next byte is the next block's), WIDTH bytes a step and the rest one
- * at a time. One body, built for SSE2 (every x86-64 CPU) and for AVX2, which
- * un_normal_form_init picks where the CPU has it. */
-#define RUN_VECTORS(NAME, TARGET, VEC, WIDTH, LOAD, SET1, ZERO, SUB, MIN, EQ, OR, ANDNOT, MASK)        \
-    TARGET static size_t NAME(const part_set *set, const uint8_t *p, size_t n, size_t i) {          \
-        const VEC low = SET1(0x21), span = SET1(0x7E - 0x21), slash = SET1('/'), dot = SET1('.');  \
-        const uint64_t all = WIDTH == 32 ? 0xFFFFFFFFu : 0xFFFFu;                                   \
-        for (; i + WIDTH <= n; i += WIDTH) {                                                      \
-            VEC v = LOAD((const void *)(p + i)), x = SUB(v, low), stops = ZERO();                 \
-            for (int k = 0; k < set->n_stops; k++) stops = OR(stops, EQ(v, SET1((char)set->stops[k]))); \
-            VEC plain = ANDNOT(stops, EQ(MIN(x, span), x));                                        \
-            uint64_t stop = ~(uint64_t)(uint32_t)MASK(plain) & all;                                \
+ * '/' of a block too, but the input's: its next byte is the next block's), WIDTH bytes a
+ * step; an input shorter than WIDTH goes to NEXT. Each byte's class is two table lookups by
+ * its nibbles (PSHUFB). One body, built for SSSE3 and for AVX2; un_normal_form_init picks
+ * what the CPU has. */
+#define RUN_VECTORS(NAME, TARGET, NEXT, VEC, WIDTH, LOAD, TABLE, SET1, AND, SHUFFLE, SHIFT, EQ, MASK) \
+    TARGET static size_t NAME(const part_set *set, const uint8_t *p, size_t n, size_t i) {         \
+        const VEC lo = TABLE(set->lo), hi = TABLE(set->hi), nibble = SET1(0x0F), zero = SET1(0);   \
+        const VEC slash = SET1('/'), dot = SET1('.');                                            \
+        if (n < WIDTH) return NEXT(set, p, n, i);                                                 \
+        for (; i < n; i += WIDTH) {                                                               \
+            /* The last block ends at the input's end, over bytes already passed: skip them. */   \
+            size_t at = i + WIDTH <= n ? i : n - WIDTH, skip = i - at;                            \
+            VEC v = LOAD((const void *)(p + at));                                                  \
+            VEC plain = AND(SHUFFLE(lo, AND(v, nibble)), SHUFFLE(hi, AND(SHIFT(v, 4), nibble)));   \
+            uint64_t stop = (uint32_t)MASK(EQ(plain, zero));                                       \
             if (set->flag == NF_PATH) {                                                            \
                 uint64_t slashes = (uint32_t)MASK(EQ(v, slash)), dots = (uint32_t)MASK(EQ(v, dot)); \
-                stop |= slashes & (dots >> 1 | (uint64_t)1 << (WIDTH - 1));                        \
+                stop |= slashes & (dots >> 1 | (uint64_t)(at + WIDTH < n) << (WIDTH - 1));        \
             }                                                                                      \
+            stop >>= skip;                                                                         \
             if (stop) return i + (size_t)__builtin_ctzll(stop);                                    \
+            i = at;                                                                                \
         }                                                                                          \
-        return run_scalar(set, p, n, i);                                                           \
+        return n;                                                                                  \
     }
 
-RUN_VECTORS(run_sse2, , __m128i, 16, _mm_loadu_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_sub_epi8, _mm_min_epu8,
-            _mm_cmpeq_epi8, _mm_or_si128, _mm_andnot_si128, _mm_movemask_epi8)
-RUN_VECTORS(run_avx2, __attribute__((target("avx2"))), __m256i, 32, _mm256_loadu_si256, _mm256_set1_epi8,
-            _mm256_setzero_si256, _mm256_sub_epi8, _mm256_min_epu8, _mm256_cmpeq_epi8, _mm256_or_si256,
-            _mm256_andnot_si256, _mm256_movemask_epi8)
+#define TABLE_128(t) _mm_loadu_si128((const void *)(t))
+#define TABLE_256(t) _mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)(t)))
+RUN_VECTORS(run_ssse3, __attribute__((target("ssse3"))), run_scalar, __m128i, 16, _mm_loadu_si128, TABLE_128,
+            _mm_set1_epi8, _mm_and_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_cmpeq_epi8, _mm_movemask_epi8)
+RUN_VECTORS(run_avx2, __attribute__((target("avx2"))), run_ssse3, __m256i, 32, _mm256_loadu_si256, TABLE_256,
+            _mm256_set1_epi8, _mm256_and_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_cmpeq_epi8,
+            _mm256_movemask_epi8)
 #endif
 
 typedef size_t (*run_fn)(const part_set *set, const uint8_t *p, size_t n, size_t i);
 static run_fn plain_run = run_scalar;
 
-/* Each part's stops (its printable bytes outside its flag; a path's '/' is the vectors'
- * own), and the widest run finder this CPU has. */
-static void init_runs(void) {
-    for (int s = 0; s < N_SETS; s++) {
-        sets[s].n_stops = 0;
-        for (int b = 0x21; b < 0x7F; b++)
-            if (!(nf[b] & sets[s].flag) && b != '/' && sets[s].n_stops < NF_MAX_STOPS) sets[s].stops[sets[s].n_stops++] = (uint8_t)b;
+/* The set's nibble tables: each distinct pattern of plain low nibbles a high nibble has takes
+ * a bit; 0 if there are more than eight. */
+static int nibble_tables(part_set *set) {
+    uint16_t patterns[8];
+    int n_patterns = 0;
+    memset(set->lo, 0, sizeof set->lo), memset(set->hi, 0, sizeof set->hi);
+    for (int h = 0; h < 16; h++) {
+        uint16_t lows = 0;
+        for (int l = 0; l < 16; l++)
+            if (nf[h << 4 | l] & set->flag || (set->flag == NF_PATH && (h << 4 | l) == '/')) lows |= (uint16_t)(1u << l);
+        int k = 0;
+        while (k < n_patterns && patterns[k] != lows) k++;
+        if (lows && k == n_patterns && n_patterns == 8) return 0;
+        if (lows && k == n_patterns) patterns[n_patterns++] = lows;
+        if (lows) set->hi[h] |= (uint8_t)(1u << k);
     }
+    for (int k = 0; k < n_patterns; k++)
+        for (int l = 0; l < 16; l++)
+            if (patterns[k] >> l & 1) set->lo[l] |= (uint8_t)(1u << k);
+    return 1;
+}
+
+/* Each part's tables, and the widest run finder this CPU has (the scalar one where a part's
+ * tables cannot hold its set). */
+static void init_runs(void) {
+    int vectors = 1;
+    for (int s = 0; s < N_SETS; s++) vectors &= nibble_tables(&sets[s]);
+    plain_run = run_scalar;
+    http_index = un_special_index((const uint8_t *)"http", 4), https_index = un_special_index((const uint8_t *)"https", 5);
 #ifdef NF_VECTORS
-    plain_run = __builtin_cpu_supports("avx2") ? run_avx2 : run_sse2;
+    if (vectors && __builtin_cpu_supports("ssse3")) plain_run = __builtin_cpu_supports("avx2") ? run_avx2 : run_ssse3;
+#else
+    (void)vectors;
 #endif
 }
 
@@ -102,6 +133,8 @@ void un_normal_form_init(void) {
 
 /* The length of a special scheme, written in lower case, before "://"; 0 otherwise. */
 static size_t scheme_len(const uint8_t *p, size_t n, int *special) {
+    if (n >= 8 && memcmp(p, "https://", 8) == 0 && https_index >= 0) return *special = https_index, 5;
+    if (n >= 7 && memcmp(p, "http://", 7) == 0 && http_index >= 0) return *special = http_index, 4;
     size_t i = 0;
     while (i < n && i < UN_SCHEME_LEN && p[i] != ':') i++;
     if (i + 3 > n || p[i] != ':' || p[i + 1] != '/' || p[i + 2] != '/') return 0;
@@ -113,9 +146,8 @@ static size_t scheme_len(const uint8_t *p, size_t n, int *special) {
  * whose last label starts with a letter, so that it cannot end in a number (URL Standard
  * §3.5: such a host parses as IPv4). i if there is none, or if it is empty. */
 static size_t host_end(const uint8_t *p, size_t n, size_t i) {
-    size_t j = i, last = i;
-    for (; j < n && nf[p[j]] & NF_HOST; j++)
-        if (p[j] == '.') last = j + 1;
+    size_t j = plain_run(&sets[SET_HOST], p, n, i), last = j;
+    while (last > i && p[last - 1] != '.') last--;
     if (j == i || last == j || p[last] < 'a' || p[last] > 'z') return i;
     return j;
 }

@@ -195,6 +195,7 @@ static void plan(const un_call *c, const un_column *cols, size_t n, int text, in
         un_batch *b = &batches[k];
         *b = c->batch;
         b->input = cols[k];
+        b->quiet = un_names_quiet(c->columns, c->columns_len);
         b->check_utf8 = !text && c->utf8 != UN_UTF8_TEXT, b->encode_invalid_utf8 = b->check_utf8 && c->utf8 == UN_UTF8_ENCODE;
         for (int64_t i = 0; i < slice_count(&cols[k], rows); i++) {
             int64_t end = (i + 1) * rows < cols[k].length ? (i + 1) * rows : cols[k].length;

@@ -229,6 +229,7 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
                   .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input, .filters = FUZZ_FILTERS,
                   .outputs = (unsigned)(selector >> 2 ^ selector << 3) & ((1u << UN_N_OUTPUTS) - 1)};
     if (b.op == UN_OP_JOIN) b.base = &bases;
+    b.quiet = (selector & 128) && !(selector & 2); /* projected exports name status and error */
     if (selector & 32 && b.op != UN_OP_JOIN) b.answer = fuzz_answer;
     /* One input in eight runs as two one-row slices on two threads (threads.c): starting
      * threads costs more than the rows, so the others stay on one. */
