@@ -10,9 +10,10 @@
   against 200,000-row ones; the fixed cost of a 16-row call over Polars' own ``map_batches``
   of the identity; and one thread against two on a column of uneven chunks (as a Parquet
   file's row groups arrive; through Polars, in processes whose Polars pool has one thread and
-  two). Next to it, the machine's own ceiling: the same one-thread work
-  in two processes at once against one alone (on a shared virtual machine two cores rarely
-  give twice one's throughput, and no threading can beat that).
+  two), and on batches of 10,000 to 200,000 rows sliced from a Parquet read as it comes (each
+  spanning the chunks of the row groups it meets). Next to it, the machine's own ceiling: the
+  same one-thread work in two processes at once against one alone (on a shared virtual
+  machine two cores rarely give twice one's throughput, and no threading can beat that).
 * **Start-up**: ``import polars`` against ``import polars, urlnorm`` (the ``url`` namespace
   registered), ``import urlnorm`` alone, ``urlnorm --version`` and ``urlnorm explain URL``.
 
@@ -60,6 +61,10 @@ THREAD_TARGET, THREAD_TARGET_ROWS, SMALL_BATCH_TARGET = 1.7, 10_000, 1.5
 FIXED_COST_TARGET_US, FIXED_COST_ROWS, FIXED_COST_CALLS = 50, 16, 2_000
 # The chunks of a 200,000-row column read from row groups of uneven sizes.
 UNEVEN_CHUNKS = (120_000, 50_000, 20_000, 8_000, 2_000)
+# Batches sliced from a Parquet read as it comes: each spans the row groups' chunks it meets.
+# Two threads are held to SLICE_TARGET of one where the machine's own ceiling, measured in the
+# same run, reads SLICE_CEILING or more (no threading beats what two cores give).
+SLICE_ROWS, SLICE_TARGET, SLICE_CEILING = (10_000, 50_000, 200_000), 1.8, 1.9
 STARTUP_BOUND_S, IMPORT_EXTRA_S = 0.3, 0.1
 
 
@@ -166,6 +171,7 @@ def thread_scaling(name: str, urls: list[str], repeat: int) -> dict[str, Any]:
         table[f"arrow_{rows}_over_large"] = small["arrow_two_threads"] / large["arrow_two_threads"]
     table["fixed_cost"] = fixed_cost(urls, repeat)
     table["uneven_chunks"] = uneven_chunks(series, parquet_file(name, urls), repeat)
+    table["parquet_slices"] = parquet_slices(parquet_file(name, urls), repeat)
     table["machine_ceiling"] = machine_ceiling(parquet_file(name, urls), repeat)
     return table
 
@@ -196,41 +202,67 @@ def fixed_cost(urls: list[str], repeat: int) -> dict[str, float]:
     }
 
 
-# ns/URL of canonical ``normalize`` through Polars on a column of uneven chunks, in a process
-# whose Polars pool and urlnorm both have the threads named: Polars runs a plugin call on each
-# chunk at once on its own pool, so one thread is only one where Polars is held to one too.
-UNEVEN_RUN = """
+# ns/URL of canonical ``normalize`` through Polars, in a process whose Polars pool and urlnorm
+# both have the threads named (Polars runs a plugin call on each chunk at once on its own
+# pool, so one thread is only one where Polars is held to one too), over either one column of
+# the uneven chunks named ("chunks ROWS..."), or every batch of ROWS rows sliced from the
+# Parquet read as it comes, its row groups' chunks kept ("slices ROWS").
+POLARS_RUN = """
 import sys, time
 import polars as pl
 import urlnorm
 from urlnorm import native
-source, threads, repeat, chunks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+source, threads, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+layout, sizes = sys.argv[4], sys.argv[5:]
 native.set_threads(threads)
-column = pl.read_parquet(source)["url"]
-starts = [0]
-for rows in map(int, chunks):
-    starts.append(starts[-1] + rows)
-parts = [column.slice(a, b - a).rechunk() for a, b in zip(starts, starts[1:])]
-column = pl.concat(parts, rechunk=False)
-assert column.n_chunks() == len(parts)
-column.url.normalize("canonical")
+column = pl.read_parquet(source, rechunk=False)["url"]
+if layout == "chunks":
+    starts = [0]
+    for rows in map(int, sizes):
+        starts.append(starts[-1] + rows)
+    parts = [column.slice(a, b - a).rechunk() for a, b in zip(starts, starts[1:])]
+    batches = [pl.concat(parts, rechunk=False)]
+    assert batches[0].n_chunks() == len(parts)
+else:
+    rows = int(sizes[0])
+    batches = [column.slice(i, rows) for i in range(0, column.len() - rows + 1, rows)]
+batches[0].url.normalize("canonical")
 best = float("inf")
 for _ in range(repeat):
     start = time.perf_counter()
-    column.url.normalize("canonical")
+    for batch in batches:
+        batch.url.normalize("canonical")
     best = min(best, time.perf_counter() - start)
-print(best / column.len() * 1e9)
+print(best / sum(b.len() for b in batches) * 1e9)
 """
 
 
-def _polars_uneven_ns(source: Path, threads: int, repeat: int) -> float:
-    """ns/URL of the uneven-chunks run in a process held to ``threads`` (Polars' pool too)."""
+def _polars_ns(
+    source: Path, threads: int, repeat: int, layout: str, sizes: tuple[int, ...]
+) -> float:
+    """ns/URL of a Polars run (:data:`POLARS_RUN`) in a process held to ``threads``."""
     env = {**os.environ, "POLARS_MAX_THREADS": str(threads)}
-    argv = [sys.executable, "-c", UNEVEN_RUN, str(source), str(threads), str(repeat)]
+    argv = [sys.executable, "-c", POLARS_RUN, str(source), str(threads), str(repeat), layout]
     run = subprocess.run(
-        [*argv, *map(str, UNEVEN_CHUNKS)], env=env, check=True, capture_output=True, text=True
+        [*argv, *map(str, sizes)], env=env, check=True, capture_output=True, text=True
     )
     return float(run.stdout)
+
+
+def _one_and_two(
+    source: Path, repeat: int, layout: str, sizes: tuple[int, ...]
+) -> dict[str, float]:
+    """A Polars run on one thread and on two, each the best of two rounds."""
+    ns = {1: float("inf"), 2: float("inf")}
+    for _ in range(2):
+        for threads in ns:
+            ns[threads] = min(ns[threads], _polars_ns(source, threads, repeat, layout, sizes))
+    return {"one_thread": ns[1], "two_threads": ns[2], "speedup": ns[1] / ns[2]}
+
+
+def parquet_slices(source: Path, repeat: int) -> dict[str, dict[str, float]]:
+    """One thread against two on batches sliced from a Parquet read (several chunks each)."""
+    return {str(rows): _one_and_two(source, repeat, "slices", (rows,)) for rows in SLICE_ROWS}
 
 
 def uneven_chunks(series: pl.Series, source: Path, repeat: int) -> dict[str, float]:
@@ -246,18 +278,9 @@ def uneven_chunks(series: pl.Series, source: Path, repeat: int) -> dict[str, flo
             for start, rows in zip(starts, UNEVEN_CHUNKS, strict=True)
         ]
     )
-    polars = {1: float("inf"), 2: float("inf")}
-    for _ in range(2):
-        for threads in polars:
-            polars[threads] = min(polars[threads], _polars_uneven_ns(source, threads, repeat))
+    polars = _one_and_two(source, repeat, "chunks", UNEVEN_CHUNKS)
     arrow = _best_ns([chunked], {"one": (_arrow_parse, 1), "two": (_arrow_parse, 2)}, repeat)
-    return {
-        "chunks": len(UNEVEN_CHUNKS),
-        "one_thread": polars[1],
-        "two_threads": polars[2],
-        "speedup": polars[1] / polars[2],
-        "arrow_speedup": arrow["one"] / arrow["two"],
-    }
+    return {"chunks": len(UNEVEN_CHUNKS), **polars, "arrow_speedup": arrow["one"] / arrow["two"]}
 
 
 # One process's share of the ceiling: canonical parse of 200,000-row batches on one thread.
@@ -360,6 +383,16 @@ def report(mixes: dict[str, list[str]], repeat: int, say: Callable[[str], None])
             f"of the identity {fixed['identity_us']:.0f} us: +{fixed['extra_us']:.0f} us "
             f"(target <= {FIXED_COST_TARGET_US}: {met})"
         )
+        ceiling = table["machine_ceiling"]
+        for rows, row in table["parquet_slices"].items():
+            held = ceiling >= SLICE_CEILING
+            met = "met" if row["speedup"] >= SLICE_TARGET else "MISSED"
+            target = f"target >= {SLICE_TARGET}: {met}" if held else "no target: ceiling below"
+            say(
+                f"  {name:12s} {int(rows):>8,}-row slices of a Parquet read: 1 thread "
+                f"{row['one_thread']:6.0f}  2 threads {row['two_threads']:6.0f}  "
+                f"x{row['speedup']:.2f} beside the ceiling x{ceiling:.2f} ({target})"
+            )
         uneven = table["uneven_chunks"]
         for path, key in (("Polars", "speedup"), ("Arrow", "arrow_speedup")):
             met = "met" if uneven[key] >= THREAD_TARGET else "MISSED"

@@ -42,13 +42,17 @@ ROOT = Path(__file__).resolve().parents[1]
 ADA_DIR = ROOT / "build" / "ada"
 FLOOR = "polars str.to_lowercase"
 ANCHOR = "ada C++ parse+href, 1 thread"
-MAX_LOWERCASE_PASSES = 4
+# canonical normalize's cost in passes of to_lowercase over the same column, at most; a URL
+# already in normal form is handed back as it is, so on the clean corpora it costs a pass.
+MAX_LOWERCASE_PASSES = {"corpora": 1.0, "clickstream": 4.0, "messy": 4.0}
+# canonical normalize per core against ada's C++ parse and href on one thread, at least.
+ANCHOR_TARGETS = {"corpora": 2.0, "clickstream": 1.5, "messy": 1.5}
 TARGETS: dict[str, tuple[str, str, float | None]] = {  # label: (ours, peer, min ratio)
     "normalize canonical vs ada_url": ("normalize canonical", "ada_url.normalize_url", 15),
     "normalize canonical vs w3lib": ("normalize canonical", "w3lib canonicalize_url", 75),
     "normalize crawl vs w3lib": ("normalize crawl", "w3lib canonicalize_url", 50),
     "split whatwg vs urlsplit": ("split whatwg", "urllib.parse.urlsplit", 20),
-    "normalize canonical vs native ada": ("normalize canonical", ANCHOR, 1),
+    "normalize canonical vs native ada": ("normalize canonical", ANCHOR, None),  # ANCHOR_TARGETS
     "compat urlsplit vs urlsplit": ("compat urlsplit", "urllib.parse.urlsplit", None),
     "compat unquote vs unquote": ("compat unquote", "urllib.parse.unquote", None),
     "dedup canonical vs w3lib + set": ("dedup canonical", "w3lib canonicalize_url + set", None),
@@ -292,14 +296,14 @@ def print_source(name: str, result: dict[str, Any]) -> None:
     for entry, value in result["ns_per_url"].items():
         print(f"  {entry:32s} {value:10.1f} ns/URL")
     for label, ratio in result["ratios"].items():
-        need = TARGETS[label][2]
+        need = TARGETS[label][2] or (
+            ANCHOR_TARGETS.get(name) if TARGETS[label][1] == ANCHOR else None
+        )
         met = "" if need is None else f"  (target {need}x: {'met' if ratio >= need else 'MISSED'})"
         print(f"  {label:32s} {ratio:8.1f}x{met}")
-    passes = result["normalize_lowercase_passes"]
-    met = "met" if passes <= MAX_LOWERCASE_PASSES else "MISSED"
-    print(
-        f"  normalize = {passes:.1f} to_lowercase passes (target <= {MAX_LOWERCASE_PASSES}: {met})"
-    )
+    passes, most = result["normalize_lowercase_passes"], MAX_LOWERCASE_PASSES.get(name, 4.0)
+    met = "met" if passes <= most else "MISSED"
+    print(f"  normalize = {passes:.2f} to_lowercase passes (target <= {most}: {met})")
     for entry, share in result["slow_path_share"].items():
         print(f"  left the kernel, {entry:20s} {share:8.3%}")
 

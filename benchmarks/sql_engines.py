@@ -3,7 +3,8 @@
 * **DuckDB**: ``url_normalize`` in DuckDB (``urlnorm.duckdb``) against the same normalisation
   in Polars, and ``url_host`` against DuckDB's own ``regexp_extract`` of the host.
 * **ClickHouse** (embedded, ``chdb``): each of ClickHouse's URL functions against urlnorm's
-  for the same question (:data:`CLICKHOUSE`, the README's mapping), and the share of rows
+  for the same question (:data:`CLICKHOUSE`, the README's mapping), from the same Parquet
+  file and again with both engines' columns in memory, and the share of rows
   whose answers differ, by kind of difference.
 * **Spark SQL**: ``url_normalize`` (``urlnorm.spark.register``) against Spark's own
   ``parse_url(url, 'HOST')`` and ``try_parse_url``.
@@ -193,6 +194,30 @@ def clickhouse_figures(source: Path, repeat: int) -> dict[str, Any]:
     return figures
 
 
+def clickhouse_in_memory(source: Path, repeat: int) -> dict[str, float]:
+    """Seconds of each pair with both engines' columns already in memory.
+
+    ClickHouse's in a Memory table, urlnorm's a Polars Series: the functions' own cost, with no
+    Parquet decoding to hide it. Each side sums its answers' lengths, as from the file.
+    """
+    from chdb import session
+
+    db = session.Session()
+    db.query(f"CREATE TABLE urls ENGINE = Memory AS SELECT url FROM file('{source}', Parquet)")
+    frame = pl.read_parquet(source, columns=["url"]).rechunk()
+    entries: dict[str, Callable[[], object]] = {}
+    for function, name in CLICKHOUSE.items():
+        sql = f"SELECT sum(length({function}(url))) FROM urls"
+        ours = getattr(pl.col("url").url, name)()
+        size = (ours.list.len() if name in LISTS else ours.str.len_bytes()).sum()
+        entries[f"memory clickhouse {function}"] = lambda sql=sql: db.query(sql, "CSV")
+        entries[f"memory urlnorm {name}"] = lambda size=size: frame.select(size)
+    try:
+        return best_seconds(entries, repeat, warm=True)
+    finally:
+        db.close()
+
+
 def spark_figures(source: Path, repeat: int) -> dict[str, float | None]:
     """Seconds of urlnorm's url_normalize in Spark SQL and of Spark's own URL functions.
 
@@ -241,6 +266,7 @@ def report(sources: dict[str, Path], repeat: int, say: Callable[[str], None]) ->
         figures = {
             **duckdb_figures(source, repeat),
             **clickhouse_figures(source, repeat),
+            **clickhouse_in_memory(source, repeat),
             **spark_figures(source, repeat),
         }
         results[name] = figures
@@ -277,6 +303,13 @@ def _lines(name: str, f: dict[str, Any]) -> list[str]:
             f"  {name:12s} urlnorm {ours} {f[f'urlnorm {ours}']:.3f} s, ClickHouse {function} "
             f"{f[f'clickhouse {function}']:.3f} s: x{ratio:.2f} its time "
             f"{_verdict(ratio, 'clickhouse')}; rows: {shares}"
+        )
+    for function, ours in CLICKHOUSE.items():
+        ratio = f[f"memory urlnorm {ours}"] / f[f"memory clickhouse {function}"]
+        lines.append(
+            f"  {name:12s} in memory: urlnorm {ours} {f[f'memory urlnorm {ours}']:.3f} s, "
+            f"ClickHouse {function} {f[f'memory clickhouse {function}']:.3f} s: x{ratio:.2f} "
+            f"its time {_verdict(ratio, 'clickhouse')}"
         )
     for peer in ("spark parse_url host", "spark try_parse_url host"):
         seconds = f[peer]

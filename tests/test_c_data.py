@@ -215,7 +215,11 @@ def test_every_operation_names_its_option_fields() -> None:
     ("name", "option", "error"),
     [
         ("split", (False,), TypeError),  # by position: refused
-        ("split", {"generic": False, "extent": 0, "fields": 0, "mode": 1}, ValueError),  # a field too many
+        (
+            "split",
+            {"generic": False, "extent": 0, "fields": 0, "mode": 1},
+            ValueError,
+        ),  # a field too many
         ("split", {"generik": False, "extent": 0, "fields": 0}, KeyError),  # a misspelt field
         ("surt", {"profle": {}, "with_scheme": 0, "trailing_comma": 0}, KeyError),
         (

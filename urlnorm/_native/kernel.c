@@ -22,8 +22,8 @@ typedef struct {
     un_domain_parts parts;
     parts_memo memo[MEMO_SLOTS];
     int asked; /* the row asked a question */
-    /* The row's input when it is its own normal form and the output is the URL itself: it
-     * is written as it is, with no record made of it; else NULL. */
+    /* The row's input when it is its own normal form: the normalised URL is written as it
+     * is (normalize makes no record of it at all); else NULL. */
     const uint8_t *as_is;
     size_t as_is_len;
 } worker;
@@ -327,7 +327,8 @@ static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) 
         emit_record(r, u, &r->text[UN_PARSE_FIELDS]);
         put_port(r, row, u->port);
     } else if (wants(b, UN_OUT_NORMALIZED) || wants(b, UN_OUT_KEY_HASH)) {
-        un_serialize(u, &r->data);
+        if (w->as_is) un_buf_put(&r->data, w->as_is, w->as_is_len);
+        else un_serialize(u, &r->data);
     }
     if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 1, un_fnv1a(FNV_OFFSET_BASIS, r->data.data + start, r->data.len - start));
     /* The fields' views of a URL of 12 bytes or less are inline, so committing may drop it. */
@@ -409,6 +410,10 @@ static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     if (b->op == UN_OP_NORMALIZE && un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &spans)) {
         w->as_is = p, w->as_is_len = n;
         return UN_OK;
+    }
+    if (b->op == UN_OP_PARSE && un_normal_record(b->profile, p, n, &w->url)) {
+        w->as_is = p, w->as_is_len = n;
+        return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
     }
     if (extent < 0 || !un_normal_form(p, n, 0, extent, &spans)) return -1;
     un_url_from_spans(p, &spans, extent, &w->url);

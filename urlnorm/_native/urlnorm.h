@@ -424,6 +424,9 @@ typedef struct {
 
 /* profiles.c (core/profiles.py) */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
+/* 1, and the record in u, if p[0, n) is already in the profile's normal form (un_normal_form):
+ * the record un_normalize gives, made without a parse. */
+int un_normal_record(const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
 void un_profile_index(un_profile *prof); /* every rule's un_params_index, and the run's plan */
 /* rules.c (core/rules.py) */
 int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u); /* UN_OK for another file's */

@@ -4,9 +4,9 @@ Most real URLs need no work: 99.6% of the bundled corpora come out of ``canonica
 unchanged. The kernel (``_native/normal_form.c``, this module's twin) scans each row once; a
 row the scan accepts is handed back as it is, and its parts are slices of it. The scan
 accepts only what it can prove the parse and the profile's rules leave unchanged: a special
-scheme in lower case, ``//``, a lower-case domain whose last label starts
-with a letter (or, for ``file``, none), a port that is not the default, and a path, query and fragment of bytes no
-encode set holds, with no dot segment and, where the profile has the percent rules, only
+scheme in lower case, ``//``, a lower-case domain whose last label starts with a letter (or,
+for ``file``, none), a port that is not the default, and a path, query and fragment of bytes
+no encode set holds, with no dot segment and, where the profile has the percent rules, only
 upper-case escapes of reserved bytes. Anything else is parsed.
 
 This module is the scan's reference, not a fast path of the core: the core always parses,
@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .percent import FRAGMENT, PATH, SPECIAL_QUERY, UNRESERVED, EncodeSet
-from .profiles import Profile
+from .profiles import RFC3986, Profile
 from .rules import DEFAULT_PORTS, Rule, TextRule
 from .whatwg import SPECIAL_SCHEMES
 
@@ -42,23 +42,12 @@ REQUIREMENTS = (
     "no_trailing_slash",
 )
 # Each kernel rule's requirement (None: it leaves every URL the scan accepts as it is); a rule
-# not named here can change any URL, so a profile that has it is always parsed.
+# not named here can change any URL, so a profile that has it is always parsed. The rfc3986
+# profile's rules are the standards' equivalences, each of which such a URL already meets, but
+# for the percent pair.
 _REQUIREMENT: dict[str, str | None] = {
-    **dict.fromkeys(
-        (
-            "strip_whitespace",
-            "lowercase_scheme",
-            "lowercase_host",
-            "idn_host_to_ascii",
-            "ipv6_rfc5952",
-            "remove_dot_segments",
-            "drop_default_port",
-            "drop_empty_userinfo",
-            "empty_path_to_slash",
-            "file_localhost",
-            "drop_trailing_dot",
-        )
-    ),
+    **dict.fromkeys(rule.name for rule in RFC3986.rules),
+    "drop_trailing_dot": None,
     "uppercase_percent_hex": "escapes",
     "decode_unreserved": "escapes",
     "drop_fragment": "no_fragment",
@@ -174,7 +163,7 @@ def _host_end(text: str, start: int) -> int:
 
 
 def _port(text: str, at: int, scheme: str) -> tuple[int | None, int | None]:
-    """The port at ``text[at]`` (None if none) and where the path starts (None if not so written)."""
+    """The port at ``text[at]`` (None if none) and where the path starts (None: not so written)."""
     if text[at] != ":":
         return None, at
     if scheme not in DEFAULT_PORTS:  # a file URL has no port
