@@ -66,6 +66,9 @@ UNEVEN_CHUNKS = (120_000, 50_000, 20_000, 8_000, 2_000)
 # same run, reads SLICE_CEILING or more (no threading beats what two cores give).
 SLICE_ROWS, SLICE_TARGET, SLICE_CEILING = (10_000, 50_000, 200_000), 1.8, 1.9
 STARTUP_BOUND_S, IMPORT_EXTRA_S = 0.3, 0.1
+ONE_THREAD = "normalize, one thread"
+# The serial fraction of `normalize` end to end, at most, so that 16 cores still help.
+SERIAL_TARGET = 0.05
 
 
 def parquet_file(name: str, urls: list[str]) -> Path:
@@ -97,8 +100,10 @@ def end_to_end(name: str, urls: list[str], repeat: int) -> dict[str, Any]:
     for label, (options, shape, _) in COMMANDS.items():
         runs[label] = [URLNORM, "normalize", source, out, "--quiet", *options]
         runs[f"floor {shape}"] = [sys.executable, str(HERE / "floor.py"), source, out, shape]
+    # The plain command held to one thread, Polars' and urlnorm's: its serial fraction.
+    runs[ONE_THREAD] = ["env", "POLARS_MAX_THREADS=1", "URLNORM_THREADS=1", *runs["normalize"]]
     seconds = median_seconds(runs, repeat)
-    return {
+    figures = {
         label: {
             "seconds": seconds[label],
             "floor_seconds": seconds[f"floor {shape}"],
@@ -107,6 +112,20 @@ def end_to_end(name: str, urls: list[str], repeat: int) -> dict[str, Any]:
         }
         for label, (_, shape, target) in COMMANDS.items()
     }
+    figures["normalize"]["one_thread_seconds"] = seconds[ONE_THREAD]
+    return figures
+
+
+def serial_fraction(speedup: float, ceiling: float) -> float:
+    """The share of a run that a second core does not help (Amdahl's law).
+
+    On a machine whose two cores give ``ceiling`` (C) times one's throughput, a run sped up
+    ``speedup`` (S) times: 1/S = s + (1 - s)/C, so s = (1/S - 1/C) / (1 - 1/C).
+
+    >>> round(serial_fraction(1.8, 2.0), 3), round(serial_fraction(1.8, 1.8), 3)
+    (0.111, 0.0)
+    """
+    return (1 / speedup - 1 / ceiling) / (1 - 1 / ceiling)
 
 
 def _seconds(batches: list[Any], parse: Callable[[Any], object], threads: int) -> float:
@@ -215,7 +234,7 @@ from urlnorm import native
 source, threads, repeat = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 layout, sizes = sys.argv[4], sys.argv[5:]
 native.set_threads(threads)
-column = pl.read_parquet(source, rechunk=False)["url"]
+column = pl.read_parquet(source)["url"]
 if layout == "chunks":
     starts = [0]
     for rows in map(int, sizes):
@@ -384,6 +403,16 @@ def report(mixes: dict[str, list[str]], repeat: int, say: Callable[[str], None])
             f"(target <= {FIXED_COST_TARGET_US}: {met})"
         )
         ceiling = table["machine_ceiling"]
+        whole = results["end_to_end"][name]["normalize"]
+        speedup = whole["one_thread_seconds"] / whole["seconds"]
+        serial = serial_fraction(speedup, ceiling)
+        whole["serial_fraction"] = serial
+        met = "met" if serial <= SERIAL_TARGET else "MISSED"
+        say(
+            f"  {name:12s} normalize end to end: one thread {whole['one_thread_seconds']:.2f} s, "
+            f"two {whole['seconds']:.2f} s, x{speedup:.2f} beside the ceiling x{ceiling:.2f}: "
+            f"serial fraction {serial:.1%} (target <= {SERIAL_TARGET:.0%}: {met})"
+        )
         for rows, row in table["parquet_slices"].items():
             held = ceiling >= SLICE_CEILING
             met = "met" if row["speedup"] >= SLICE_TARGET else "MISSED"

@@ -19,7 +19,6 @@ import random
 import subprocess
 import sys
 import tarfile
-import tempfile
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
@@ -52,7 +51,8 @@ TARGETS: dict[str, tuple[str, str, float | None]] = {  # label: (ours, peer, min
     "normalize canonical vs w3lib": ("normalize canonical", "w3lib canonicalize_url", 75),
     "normalize crawl vs w3lib": ("normalize crawl", "w3lib canonicalize_url", 50),
     "split whatwg vs urlsplit": ("split whatwg", "urllib.parse.urlsplit", 20),
-    "normalize canonical vs native ada": ("normalize canonical", ANCHOR, None),  # ANCHOR_TARGETS
+    # Per core: urlnorm on one thread, as ada's anchor runs (ANCHOR_TARGETS).
+    "normalize canonical per core vs native ada": ("normalize canonical, 1 thread", ANCHOR, None),
     "compat urlsplit vs urlsplit": ("compat urlsplit", "urllib.parse.urlsplit", None),
     "compat unquote vs unquote": ("compat unquote", "urllib.parse.unquote", None),
     "dedup canonical vs w3lib + set": ("dedup canonical", "w3lib canonicalize_url + set", None),
@@ -103,14 +103,34 @@ def ada_anchor() -> Path:
     return binary
 
 
-def anchor_ns(urls: list[str], repeat: int) -> float:
-    """Ada's one-thread ns/URL over ``urls`` (parse and href), the best of ``repeat`` passes."""
-    with tempfile.NamedTemporaryFile("w", encoding="utf-8", suffix=".txt") as f:
-        f.write("\n".join(u.replace("\n", "") for u in urls))
-        f.flush()
-        command = [str(ada_anchor()), f.name, str(repeat)]
+def anchor(urls: list[str], seen: list[float]) -> Callable[[], None]:
+    """One pass of ada's anchor over ``urls`` (parse and href, one thread).
+
+    Each run appends the anchor's own ns/URL to ``seen``, so that it is timed in the same
+    rounds as urlnorm's entries.
+    """
+    source = ADA_DIR / "urls.txt"
+    source.write_text("\n".join(u.replace("\n", "") for u in urls), "utf-8")
+    command = [str(ada_anchor()), str(source), "1"]
+
+    def run() -> None:
         out = subprocess.run(command, check=True, capture_output=True)
-    return float(out.stdout.split()[0])
+        seen.append(float(out.stdout.split()[0]))
+
+    return run
+
+
+def one_thread(fn: Callable[[], object]) -> Callable[[], object]:
+    """``fn`` with urlnorm's kernel held to one thread."""
+
+    def run() -> object:
+        native.set_threads(1)
+        try:
+            return fn()
+        finally:
+            native.set_threads(None)
+
+    return run
 
 
 def per_row(fn: Callable[[str], object], rows: list[str]) -> Callable[[], None]:
@@ -226,6 +246,7 @@ def column_entries(series: pl.Series) -> dict[str, Callable[[], object]]:
     return {
         FLOOR: lambda: series.str.to_lowercase(),
         "normalize canonical": lambda: series.url.normalize("canonical"),
+        "normalize canonical, 1 thread": one_thread(lambda: series.url.normalize("canonical")),
         "normalize crawl": lambda: series.url.normalize("crawl"),
         "normalize rfc3986": lambda: series.url.normalize("rfc3986"),
         "split whatwg": lambda: series.url.split("whatwg"),
@@ -276,9 +297,11 @@ def measure(urls: list[str], args: argparse.Namespace) -> dict[str, Any]:
     pair_sample = random.Random(1).sample(pairs, len(sample))
     for name, pair_fn in pair_peers().items():
         entries[name], rows[name] = per_pair(pair_fn, pair_sample), len(pair_sample)
+    ada: list[float] = []
+    entries[ANCHOR], rows[ANCHOR] = anchor(urls, ada), len(urls)
     seconds = best_seconds(entries, args.repeat)
     ns = {name: seconds[name] / rows[name] * 1e9 for name in entries}
-    ns[ANCHOR] = anchor_ns(urls, args.repeat)
+    ns[ANCHOR] = min(ada)
     ratios = {label: ns[peer] / ns[ours] for label, (ours, peer, _) in TARGETS.items()}
     return {
         "rows": len(urls),
