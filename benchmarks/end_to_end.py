@@ -67,6 +67,9 @@ UNEVEN_CHUNKS = (120_000, 50_000, 20_000, 8_000, 2_000)
 SLICE_ROWS, SLICE_TARGET, SLICE_CEILING = (10_000, 50_000, 200_000), 1.8, 1.9
 STARTUP_BOUND_S, IMPORT_EXTRA_S = 0.3, 0.1
 ONE_THREAD = "normalize, one thread"
+# The plain command's multiple of the floor, at most, where a mix has a target of its own: a
+# URL already in normal form costs the kernel little more than reading it.
+NORMALIZE_TARGETS = {"corpora": 1.10, "clickstream": 1.20, "messy": 1.20}
 # The serial fraction of `normalize` end to end, at most, so that 16 cores still help.
 SERIAL_TARGET = 0.05
 
@@ -108,7 +111,7 @@ def end_to_end(name: str, urls: list[str], repeat: int) -> dict[str, Any]:
             "seconds": seconds[label],
             "floor_seconds": seconds[f"floor {shape}"],
             "ratio": seconds[label] / seconds[f"floor {shape}"],
-            "target": target,
+            "target": NORMALIZE_TARGETS.get(name, target) if label == "normalize" else target,
         }
         for label, (_, shape, target) in COMMANDS.items()
     }
