@@ -402,17 +402,17 @@ static int whatwg_extent(const un_batch *b) {
     }
 }
 
-/* A row that is its own normal form (un_normal_form) needs no parse: a normalised URL is its
- * input, and a parse's record its parts. The row's status if it was one, else -1. */
+/* A row in normal form (un_normal_form) needs no parse: a normalised URL written so is its
+ * input, and a parse's record its parts. The row's status if it was one, else -1; normalize
+ * and parse then go straight to the full path, so no row is scanned twice. */
 static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     un_spans spans;
     int extent = whatwg_extent(b);
-    if (b->op == UN_OP_NORMALIZE && un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &spans)) {
-        w->as_is = p, w->as_is_len = n;
-        return UN_OK;
-    }
-    if (b->op == UN_OP_PARSE && un_normal_record(b->profile, p, n, &w->url)) {
-        w->as_is = p, w->as_is_len = n;
+    if (b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE) {
+        if (!un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &spans)) return -1;
+        if (spans.as_written) w->as_is = p, w->as_is_len = n;
+        if (w->as_is && b->op == UN_OP_NORMALIZE) return UN_OK;
+        un_normal_record(b->profile, p, &spans, &w->url);
         return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
     }
     if (extent < 0 || !un_normal_form(p, n, 0, extent, &spans)) return -1;
@@ -426,9 +426,9 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
     if (status >= 0) return status;
     switch (b->op) {
     case UN_OP_NORMALIZE:
+    case UN_OP_PARSE: return un_normalize_parsed(&w->ctx, b->profile, p, n, &w->url); /* the scan did not take it */
     case UN_OP_NORMALIZE_RECORD:
-    case UN_OP_SURT:
-    case UN_OP_PARSE: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
+    case UN_OP_SURT: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
     case UN_OP_SPLIT:
         if (b->generic) return un_split_generic(p, n, &w->url);
         return un_whatwg_parse_extent(&w->ctx, p, n, b->extent, &w->url);

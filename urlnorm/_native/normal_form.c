@@ -21,7 +21,7 @@ const char *const UN_NF_NAMES[UN_N_NF] = {
  * (un_t, filled from urlnorm.core): printable ASCII outside the part's set, less the
  * delimiters the scan stops at. A host takes lower-case unreserved bytes (RFC 3986 §2.3):
  * no case to fold, nothing to decode, no forbidden domain code point (URL Standard §3.2). */
-enum { NF_HOST = 1, NF_PATH = 2, NF_QUERY = 4, NF_FRAGMENT = 8 };
+enum { NF_HOST = 1, NF_PATH = 2, NF_QUERY = 4, NF_FRAGMENT = 8, NF_HOST_ANY_CASE = 16 };
 static uint8_t nf[256];
 
 static int printable(int b) { return b > 0x20 && b < 0x7F; }
@@ -33,8 +33,10 @@ typedef struct {
     uint8_t flag;
     uint8_t lo[16], hi[16];
 } part_set;
-enum { SET_HOST, SET_PATH, SET_QUERY, SET_FRAGMENT, N_SETS };
-static part_set sets[N_SETS] = {{.flag = NF_HOST}, {.flag = NF_PATH}, {.flag = NF_QUERY}, {.flag = NF_FRAGMENT}};
+enum { SET_HOST, SET_HOST_ANY_CASE, SET_PATH, SET_QUERY, SET_FRAGMENT, N_SETS };
+static part_set sets[N_SETS] = {
+    {.flag = NF_HOST}, {.flag = NF_HOST_ANY_CASE}, {.flag = NF_PATH}, {.flag = NF_QUERY}, {.flag = NF_FRAGMENT},
+};
 /* The special indexes of the two schemes nearly every URL has, looked for first. */
 static int http_index = -1, https_index = -1;
 
@@ -122,6 +124,7 @@ static void init_runs(void) {
 void un_normal_form_init(void) {
     for (int b = 0; b < 256; b++) {
         uint8_t c = (uint8_t)b, flags = 0;
+        if (un_is(c, UN_UNRESERVED)) flags |= NF_HOST_ANY_CASE;
         if (un_is(c, UN_UNRESERVED) && !(b >= 'A' && b <= 'Z')) flags |= NF_HOST;
         if (printable(b) && !un_is(c, UN_PATH) && !strchr("/\\%", b)) flags |= NF_PATH;
         if (printable(b) && !un_is(c, UN_SPECIAL_QUERY) && b != '%' && b != '#') flags |= NF_QUERY;
@@ -131,37 +134,49 @@ void un_normal_form_init(void) {
     init_runs();
 }
 
-/* The length of a special scheme, written in lower case, before "://"; 0 otherwise. */
-static size_t scheme_len(const uint8_t *p, size_t n, int *special) {
+/* The length of a special scheme before "://", in lower case (or, where any_case, in ASCII
+ * letters of either case: *folded is then set if one is upper case); 0 otherwise. */
+static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case, int *folded) {
     if (n >= 8 && memcmp(p, "https://", 8) == 0 && https_index >= 0) return *special = https_index, 5;
     if (n >= 7 && memcmp(p, "http://", 7) == 0 && http_index >= 0) return *special = http_index, 4;
+    uint8_t lower[UN_SCHEME_LEN];
     size_t i = 0;
-    while (i < n && i < UN_SCHEME_LEN && p[i] != ':') i++;
+    for (; i < n && i < UN_SCHEME_LEN && p[i] != ':'; i++) {
+        lower[i] = any_case ? un_ascii_lower(p[i]) : p[i];
+        *folded |= lower[i] != p[i];
+    }
     if (i + 3 > n || p[i] != ':' || p[i + 1] != '/' || p[i + 2] != '/') return 0;
-    *special = un_special_index(p, i);
+    *special = un_special_index(lower, i);
     return *special >= 0 ? i : 0;
 }
 
-/* The end of a domain host starting at p[i]: lower-case unreserved bytes, not ending in '.',
- * whose last label starts with a letter, so that it cannot end in a number (URL Standard
- * §3.5: such a host parses as IPv4). i if there is none, or if it is empty. */
-static size_t host_end(const uint8_t *p, size_t n, size_t i) {
-    size_t j = plain_run(&sets[SET_HOST], p, n, i), last = j;
+/* The end of a domain host starting at p[i]: lower-case unreserved bytes (or, where any_case,
+ * unreserved bytes: *folded is then set if one is upper case), not ending in '.', whose last
+ * label starts with a letter, so that it cannot end in a number (URL Standard §3.5: such a
+ * host parses as IPv4). i if there is none, or if it is empty. */
+static size_t host_end(const uint8_t *p, size_t n, size_t i, int any_case, int *folded) {
+    size_t j = plain_run(&sets[any_case ? SET_HOST_ANY_CASE : SET_HOST], p, n, i), last = j;
     while (last > i && p[last - 1] != '.') last--;
-    if (j == i || last == j || p[last] < 'a' || p[last] > 'z') return i;
+    if (j == i || last == j || !un_is(p[last], UN_ALPHA)) return i;
+    *folded |= any_case && plain_run(&sets[SET_HOST], p, j, i) < j;
     return j;
 }
 
-/* A port as its serialisation writes it: digits without a leading zero, in range, not the
- * scheme's default (URL Standard §4.4 port state). Its value, and *end past it; -1 if not. */
-static int32_t port_at(const uint8_t *p, size_t n, size_t *end, int special) {
-    size_t i = *end;
+/* The port after a ':' (URL Standard §4.4 port state), from p[*end]: its value, or -1 for a
+ * default or empty one; *end past it. As its serialisation writes it (digits without a
+ * leading zero, not the default), or, where any_case, as the parse takes it (*respelt is then
+ * set if it is not so written). -2 if the scan cannot take it (out of range, too long). */
+static int32_t port_at(const uint8_t *p, size_t n, size_t *end, int special, int any_case, int *respelt) {
+    size_t start = *end, i = start;
     int32_t value = 0;
-    if (i >= n || p[i] < '1' || p[i] > '9') return -1;
-    for (; i < n && i - *end < 6 && p[i] >= '0' && p[i] <= '9'; i++) value = value * 10 + (p[i] - '0');
-    if (value > 65535 || value == un_t.default_port[special]) return -1;
+    for (; i < n && i - start < 16 && p[i] >= '0' && p[i] <= '9' && value <= 65535; i++) value = value * 10 + (p[i] - '0');
+    if (value > 65535 || (i < n && p[i] >= '0' && p[i] <= '9')) return -2;
+    int empty = i == start, is_default = !empty && value == un_t.default_port[special];
+    int written = !empty && !is_default && (p[start] != '0' || i - start == 1);
+    if (!written && !any_case) return -2;
+    *respelt |= !written;
     *end = i;
-    return value;
+    return empty || is_default ? -1 : value;
 }
 
 /* How far the '%' at p[i] takes the scan (three bytes for an escape, one for a stray '%'
@@ -234,22 +249,25 @@ static int query_and_fragment(const uint8_t *p, size_t n, size_t i, unsigned req
  * start as a Windows drive letter does (which moves into the path, or has its '|' replaced). */
 static int file_as_is(const uint8_t *p, size_t n, const un_spans *s) {
     size_t at = s->path_start;
-    if (s->host_len == 9 && memcmp(p + s->host_start, "localhost", 9) == 0) return 0;
+    if (s->host_len == 9 && un_ascii_ieq(p + s->host_start, "localhost", 9)) return 0;
     return at + 2 >= n || (p[at + 2] != ':' && p[at + 2] != '|');
 }
 
-/* The scheme and authority into s: where the authority ends, or 0 if either would change. */
-static size_t authority(const uint8_t *p, size_t n, un_spans *s, int *file) {
-    size_t at = scheme_len(p, n, &s->special);
+/* The scheme and authority into s: where the authority ends, or 0 if either would change
+ * (where any_case, but for their case and the port's spelling). */
+static size_t authority(const uint8_t *p, size_t n, un_spans *s, int any_case, int *file) {
+    int respelt = 0;
+    size_t at = scheme_len(p, n, &s->special, any_case, &respelt);
     if (at == 0) return 0;
     *file = un_t.default_port[s->special] < 0;
     s->scheme_len = at;
     s->host_start = at + 3;
-    at = host_end(p, n, s->host_start);
+    at = host_end(p, n, s->host_start, any_case, &respelt);
     if (at == s->host_start && !*file) return 0;
     s->host_len = at - s->host_start;
     s->port = -1;
-    if (at < n && p[at] == ':' && (*file || (at++, s->port = port_at(p, n, &at, s->special)) < 0)) return 0;
+    if (at < n && p[at] == ':' && (*file || (at++, s->port = port_at(p, n, &at, s->special, any_case, &respelt)) < -1)) return 0;
+    s->as_written = !respelt;
     return at;
 }
 
@@ -262,7 +280,8 @@ static size_t path_stop(const uint8_t *p, size_t n, size_t at) {
 int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
-    size_t at = authority(p, n, s, &file);
+    /* The crawl rules read the host and port as written: only the others take a respelt one. */
+    size_t at = authority(p, n, s, !(req & ~(1u << UN_NF_ESCAPES)), &file);
     if (at == 0) return 0;
     /* Nothing after the port can fail (URL Standard §4.4: the path, query and fragment states
      * only encode), so a parse that stops before the path needs the authority alone, and one
@@ -287,6 +306,10 @@ void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *
     un_url_reset(u);
     set_field(&u->scheme, p, s->scheme_len);
     set_field(&u->host, p + s->host_start, s->host_len);
+    if (!s->as_written && !u->scheme.failed && !u->host.failed) {
+        un_lower_ascii(u->scheme.data, u->scheme.len);
+        if (u->host.len) un_lower_ascii(u->host.data, u->host.len);
+    }
     u->has_scheme = u->has_host = 1;
     u->special = s->special;
     u->port = s->port;

@@ -130,19 +130,22 @@ static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, si
     return prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
 }
 
-int un_normal_record(const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
-    un_spans spans;
-    if (!un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) return 0;
-    un_url_from_spans(p, &spans, UN_EXTENT_WHOLE, u);
+void un_normal_record(const un_profile *prof, const uint8_t *p, const un_spans *s, un_url *u) {
+    un_url_from_spans(p, s, UN_EXTENT_WHOLE, u);
     if (prof->generic) u->special = -1; /* the generic split knows no special schemes */
-    return 1;
 }
 
-/* core Profile.apply: text rules, the parse, then the record rules in order. A URL already in
- * the profile's normal form is its own record (normal_form.c). */
+/* core Profile.apply: a URL already in the profile's normal form is its own record
+ * (normal_form.c); any other, the text rules, the parse, then the record rules in order. */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
+    un_spans spans;
+    if (!un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) return un_normalize_parsed(c, prof, p, n, u);
+    un_normal_record(prof, p, &spans, u);
+    return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
+}
+
+int un_normalize_parsed(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     c->host_answered = 0;
-    if (un_normal_record(prof, p, n, u)) return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
     if (prof->has_text_rules) p = apply_text_rules(c, prof, p, &n, u);
     if (!p) return UN_ERR_MEMORY;
     int first;

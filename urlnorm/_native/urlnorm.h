@@ -424,9 +424,9 @@ typedef struct {
 
 /* profiles.c (core/profiles.py) */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
-/* 1, and the record in u, if p[0, n) is already in the profile's normal form (un_normal_form):
- * the record un_normalize gives, made without a parse. */
-int un_normal_record(const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
+/* un_normalize for a URL the normal-form scan did not take: the text rules, the parse and the
+ * rules, every time. */
+int un_normalize_parsed(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
 void un_profile_index(un_profile *prof); /* every rule's un_params_index, and the run's plan */
 /* rules.c (core/rules.py) */
 int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u); /* UN_OK for another file's */
@@ -561,15 +561,23 @@ extern const char *const UN_NF_NAMES[UN_N_NF];
 typedef struct {
     size_t scheme_len, host_start, host_len, path_start, path_len, query_start, query_len, fragment_start, fragment_len;
     int has_query, has_fragment, special;
-    int32_t port;
+    int32_t port;   /* its value, -1 for none (a default or empty port is none) */
+    int as_written; /* the text is its own serialisation; else its scheme or host has upper-case
+                       letters, or its port is empty, the default or has leading zeros */
 } un_spans;
 void un_normal_form_init(void); /* its byte classes, from un_t: after each un_set_tables */
-/* Whether p[0, n) is its own normal form under the requirements (a bit a UN_NF_*): then the
- * parse and the rules would give it back as it is, and its parts are *s. With no
- * requirements, a parse to a shorter extent (UN_EXTENT_*) may ask less: that the parts it
- * keeps are as the parse leaves them (the parts it does not keep are not in *s). */
+/* Whether p[0, n) is in normal form under the requirements (a bit a UN_NF_*): then the parse
+ * and the rules would give it back as it is, or, where s->as_written is 0, as it is but for
+ * the scheme's and host's ASCII case and the port's spelling (the record un_url_from_spans
+ * makes is the parse's either way); its parts are *s. Only a profile without the crawl
+ * rules' requirements takes that second kind. A parse to a shorter extent (UN_EXTENT_*), with
+ * no requirements, may ask less: that the parts it keeps are as the parse leaves them (the
+ * parts it does not keep are not in *s). */
 int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent, un_spans *s);
 /* The record of a URL in normal form, as un_whatwg_parse_extent gives it for extent. */
 void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *u);
+/* profiles.c: the record of a URL in the profile's normal form (un_normal_form took it as
+ * *s), the one un_normalize gives, made without a parse. */
+void un_normal_record(const un_profile *prof, const uint8_t *p, const un_spans *s, un_url *u);
 
 #endif

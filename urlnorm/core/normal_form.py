@@ -14,8 +14,8 @@ so that the tests can prove, row by row, that every URL the scan accepts is one 
 gives back unchanged.
 
 >>> from urlnorm.core.profiles import CANONICAL
->>> normal_form("https://example.com/a?b=1#c", requirements(CANONICAL))
-Spans(scheme='https', host='example.com', port=None, path='/a', query='b=1', fragment='c')
+>>> normal_form("https://example.com/a?b=1#c", requirements(CANONICAL))  # doctest: +ELLIPSIS
+Spans(scheme='https', host='example.com', port=None, path='/a', query='b=1', fragment='c', ...)
 >>> normal_form("https://example.com/a/../b", frozenset()) is None
 True
 """
@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .percent import FRAGMENT, PATH, SPECIAL_QUERY, UNRESERVED, EncodeSet
+from .percent import ALPHA, DIGIT, FRAGMENT, PATH, SPECIAL_QUERY, UNRESERVED, EncodeSet
 from .profiles import RFC3986, Profile
 from .rules import DEFAULT_PORTS, Rule, TextRule
 from .whatwg import SPECIAL_SCHEMES
@@ -86,7 +86,7 @@ _HEX = "0123456789ABCDEFabcdef"
 
 @dataclass(frozen=True)
 class Spans:
-    """The parts of a URL in normal form, each a slice of it."""
+    """The parts of a URL in normal form: each a slice of it where ``as_written``."""
 
     scheme: str
     host: str
@@ -94,6 +94,7 @@ class Spans:
     path: str
     query: str | None
     fragment: str | None
+    as_written: bool = True
 
 
 def requirements(profile: Profile) -> frozenset[str] | None:
@@ -118,19 +119,31 @@ def _requirements(rules: Iterable[Rule | TextRule]) -> frozenset[str] | None:
 
 
 def normal_form(text: str, asked: frozenset[str] | None) -> Spans | None:
-    """``text``'s parts if it is its own normal form under the requirements ``asked``, else None."""
+    """``text``'s parts if it is in normal form under the requirements ``asked``, else None.
+
+    A profile without the crawl rules' requirements also takes a URL that is its own normal
+    form but for its scheme's and host's ASCII case and its port's spelling (upper-case
+    letters, a default or empty port, leading zeros): its parts are then the parse's (folded
+    and read) and ``as_written`` is false.
+
+    >>> normal_form("HTTP://Example.com:0081/a", frozenset())  # doctest: +NORMALIZE_WHITESPACE
+    Spans(scheme='http', host='example.com', port=81, path='/a', query=None, fragment=None,
+          as_written=False)
+    """
     if asked is None:
         return None
-    scheme = _scheme(text)
+    any_case = asked <= {"escapes"}
+    scheme = _scheme(text, any_case)
     file = scheme == "file"
     host_start = len(scheme) + 3 if scheme else 0
-    host_end = _host_end(text, host_start) if scheme else host_start
+    host_end = _host_end(text, host_start, any_case) if scheme else host_start
     if (host_end == host_start and not file) or host_end >= len(text):
         return None
-    port, path_start = _port(text, host_end, scheme)
+    port, path_start, port_written = _port(text, host_end, scheme, any_case)
     if path_start is None or text[path_start : path_start + 1] != "/":
         return None
-    if file and not _file_as_is(text[host_start:host_end], text[path_start:]):
+    host = text[host_start:host_end]
+    if file and not _file_as_is(host, text[path_start:]):
         return None
     path_end = _part_end(text, path_start, asked, _PATH)
     if path_end is None:
@@ -138,47 +151,60 @@ def normal_form(text: str, asked: frozenset[str] | None) -> Spans | None:
     after = _query_and_fragment(text, path_end, asked)
     if after is None:
         return None
-    spans = Spans(scheme, text[host_start:host_end], port, text[path_start:path_end], *after)
+    written = port_written and text[: len(scheme)] == scheme and host == host.lower()
+    spans = Spans(scheme, host.lower(), port, text[path_start:path_end], *after, written)
     return spans if _meets_crawl_rules(spans, asked) else None
 
 
-def _scheme(text: str) -> str:
-    """A special scheme in lower case before ``://``; else ``""``."""
+def _scheme(text: str, any_case: bool) -> str:
+    """A special scheme before ``://``, in lower case (or in either, lower-cased); else ``""``."""
     scheme, sep, _ = text.partition("://")
+    if any_case and scheme.isascii():
+        scheme = scheme.lower()
     return scheme if sep and scheme in SPECIAL_SCHEMES else ""
 
 
 def _file_as_is(host: str, path: str) -> bool:
     """A file URL's host is not ``localhost`` and its path does not start as a drive letter."""
-    return host != "localhost" and path[2:3] not in (":", "|")
+    return host.lower() != "localhost" and path[2:3] not in (":", "|")
 
 
-def _host_end(text: str, start: int) -> int:
-    """The end of a lower-case unreserved host whose last label starts with a letter, else start."""
+def _host_end(text: str, start: int, any_case: bool) -> int:
+    """The end of an unreserved host whose last label starts with a letter, else ``start``.
+
+    Its letters are lower case, or of either case where ``any_case``.
+    """
+    allowed = UNRESERVED if any_case else _HOST
     end = start
-    while end < len(text) and text[end] in _HOST:
+    while end < len(text) and text[end] in allowed:
         end += 1
     last = text[start:end].rsplit(".", 1)[-1]
-    return end if last and "a" <= last[0] <= "z" else start
+    return end if last and last[0] in ALPHA else start
 
 
-def _port(text: str, at: int, scheme: str) -> tuple[int | None, int | None]:
-    """The port at ``text[at]`` (None if none) and where the path starts (None: not so written)."""
+def _port(text: str, at: int, scheme: str, any_case: bool) -> tuple[int | None, int | None, bool]:
+    """The port at ``text[at]``, where the path starts, and whether it is written as is.
+
+    The port is None if there is none or it is the default; the path's start None if the scan
+    cannot take the port; written, if the port is as its serialisation writes it. Where
+    ``any_case``, any spelling the parse takes: leading zeros, the default, no digits.
+    """
     if text[at] != ":":
-        return None, at
+        return None, at, True
     if scheme not in DEFAULT_PORTS:  # a file URL has no port
-        return None, None
-    digits = ""
-    while at + 1 + len(digits) < len(text) and text[at + 1 + len(digits)].isdigit():
-        digits += text[at + 1 + len(digits)]
-        if len(digits) > 6:
-            return None, None
-    if not digits or digits[0] == "0" or not digits.isascii():
-        return None, None
-    port = int(digits)
-    if port > 65535 or port == DEFAULT_PORTS[scheme]:
-        return None, None
-    return port, at + 1 + len(digits)
+        return None, None, False
+    end = at + 1
+    while end < len(text) and text[end] in DIGIT:
+        end += 1
+    digits = text[at + 1 : end]
+    if len(digits) > 16 or (digits and int(digits) > 65535):
+        return None, None, False
+    value = int(digits) if digits else None
+    default = value == DEFAULT_PORTS[scheme]
+    written = bool(digits) and not default and (digits[0] != "0" or len(digits) == 1)
+    if not written and not any_case:
+        return None, None, False
+    return (None if default else value), end, written
 
 
 def _escape_len(text: str, i: int, asked: frozenset[str], path: bool) -> int:
