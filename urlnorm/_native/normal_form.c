@@ -14,7 +14,7 @@
 const char *const UN_NF_NAMES[UN_N_NF] = {
     [UN_NF_ESCAPES] = "escapes", [UN_NF_NO_QUERY] = "no_query", [UN_NF_NO_FRAGMENT] = "no_fragment",
     [UN_NF_NO_WWW] = "no_www", [UN_NF_NO_PATH_PARAMETERS] = "no_path_parameters",
-    [UN_NF_NOT_HTTPS] = "not_https", [UN_NF_NO_TRAILING_SLASH] = "no_trailing_slash",
+    [UN_NF_NOT_HTTPS] = "not_https", [UN_NF_NO_TRAILING_SLASH] = "no_trailing_slash", [UN_NF_AS_WRITTEN] = "as_written",
 };
 
 /* The bytes each part takes as they are, derived from the URL Standard's encode sets
@@ -280,7 +280,8 @@ static size_t path_stop(const uint8_t *p, size_t n, size_t at) {
 int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
-    /* The crawl rules read the host and port as written: only the others take a respelt one. */
+    /* The crawl rules read the host and port as written, and the generic split folds nothing:
+     * only the others take a respelt one. */
     size_t at = authority(p, n, s, !(req & ~(1u << UN_NF_ESCAPES)), &file);
     if (at == 0) return 0;
     /* Nothing after the port can fail (URL Standard §4.4: the path, query and fragment states

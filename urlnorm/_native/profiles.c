@@ -89,7 +89,7 @@ static unsigned rule_requirement(un_rule_id id) {
 /* What each row's run needs to know of the rules, decided once rather than a row. */
 void un_profile_index(un_profile *prof) {
     prof->has_text_rules = 0;
-    prof->normal_form = 0;
+    prof->normal_form = prof->generic ? 1u << UN_NF_AS_WRITTEN : 0;
     for (int i = 0; i < prof->n_rules; i++) {
         un_params_index(&prof->rules[i].params);
         prof->has_text_rules |= is_text_rule(prof->rules[i].id);

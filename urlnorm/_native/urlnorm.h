@@ -550,11 +550,13 @@ int un_join(un_ctx *c, int mode, const uint8_t *base, size_t base_n, const uint8
 /* ---- normal_form.c (core/normal_form.py) -------------------------------------------------- */
 
 /* What a profile's rules ask of a URL, beyond the parse's own form, for the URL to be its own
- * normal form: a bit for each, in the order of UN_NF_NAMES (the core's REQUIREMENTS).
+ * normal form: a bit for each, in the order of UN_NF_NAMES (the core's REQUIREMENTS). A
+ * generic profile asks its scheme, host and port as written (UN_NF_AS_WRITTEN): the generic
+ * split folds none of them, its rules do, and a profile may stop before them.
  * UN_NF_NEVER: a rule the scan cannot vouch for (a URL of the profile is always parsed). */
 enum {
     UN_NF_ESCAPES, UN_NF_NO_QUERY, UN_NF_NO_FRAGMENT, UN_NF_NO_WWW, UN_NF_NO_PATH_PARAMETERS,
-    UN_NF_NOT_HTTPS, UN_NF_NO_TRAILING_SLASH, UN_N_NF, UN_NF_NEVER = UN_N_NF,
+    UN_NF_NOT_HTTPS, UN_NF_NO_TRAILING_SLASH, UN_NF_AS_WRITTEN, UN_N_NF, UN_NF_NEVER = UN_N_NF,
 };
 extern const char *const UN_NF_NAMES[UN_N_NF];
 /* Where the parts of a URL in normal form lie in it. */

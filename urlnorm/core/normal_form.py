@@ -40,6 +40,9 @@ REQUIREMENTS = (
     "no_path_parameters",
     "not_https",
     "no_trailing_slash",
+    # A generic profile's: the generic split folds no case and reads no port (its rules do,
+    # and a profile may stop before them), so its scheme, host and port must be as written.
+    "as_written",
 )
 # Each kernel rule's requirement (None: it leaves every URL the scan accepts as it is); a rule
 # not named here can change any URL, so a profile that has it is always parsed. The rfc3986
@@ -104,7 +107,8 @@ def requirements(profile: Profile) -> frozenset[str] | None:
     >>> sorted(requirements(CRAWL))
     ['escapes', 'no_fragment', 'no_path_parameters', 'no_query', 'no_www']
     """
-    return _requirements(profile.rules)
+    asked = _requirements(profile.rules)
+    return asked | {"as_written"} if asked is not None and profile.mode == "generic" else asked
 
 
 def _requirements(rules: Iterable[Rule | TextRule]) -> frozenset[str] | None:
