@@ -155,10 +155,15 @@ static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case,
  * label starts with a letter, so that it cannot end in a number (URL Standard §3.5: such a
  * host parses as IPv4). i if there is none, or if it is empty. */
 static size_t host_end(const uint8_t *p, size_t n, size_t i, int any_case, int *folded) {
-    size_t j = plain_run(&sets[any_case ? SET_HOST_ANY_CASE : SET_HOST], p, n, i), last = j;
+    size_t j = plain_run(&sets[SET_HOST], p, n, i);
+    /* Most hosts are lower case: the wider set runs on only from an upper-case letter. */
+    if (any_case && j < n && p[j] >= 'A' && p[j] <= 'Z') {
+        *folded = 1;
+        j = plain_run(&sets[SET_HOST_ANY_CASE], p, n, j);
+    }
+    size_t last = j;
     while (last > i && p[last - 1] != '.') last--;
     if (j == i || last == j || !un_is(p[last], UN_ALPHA)) return i;
-    *folded |= any_case && plain_run(&sets[SET_HOST], p, j, i) < j;
     return j;
 }
 
