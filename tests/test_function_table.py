@@ -50,6 +50,7 @@ REQUIRED = {
     "other": "http://www.example.co.uk/",
     "name": "q",
     "names": ["q"],
+    "referrer": "https://www.google.com/search?q=x",
 }
 
 

@@ -157,7 +157,7 @@ def _function(function: ColumnFunction) -> Callable[..., pa.Array]:
         params = bound(sig, args, kwargs)
         if second is None:
             return _arrow(on_column(function, params, array))
-        if not isinstance(params[second.name], str):
+        if not isinstance(params[second.name], str | None):
             params[second.name] = series_of(params[second.name])
         return _arrow(batch.runner(function)(series_of(array), **params))
 

@@ -97,6 +97,7 @@ def cmd_normalize(args: argparse.Namespace) -> None:
         mode=args.mode,
         skip_bad_files=args.skip_bad_files,
         batch_bytes=args.batch_bytes,
+        referrers=_referrers(args.referrers),
     )
     notes = io.ReadNotes()
     total = partial(_total, source)
@@ -107,6 +108,19 @@ def cmd_normalize(args: argparse.Namespace) -> None:
         say(f"wrote {args.output}")
         for line in summary.lines():
             say(f"  {line}")
+
+
+def _referrers(path: str | None) -> str | None:
+    """``--referrers``: the database file, read now so that a bad one fails in one line."""
+    if path is None:
+        return None
+    from urlnorm.core import referrers
+
+    try:
+        referrers.database(str(Path(path).resolve()))
+    except referrers.DatabaseError as e:
+        raise InputError(str(e)) from None
+    return str(Path(path).resolve())
 
 
 def _source(args: argparse.Namespace) -> Any:
@@ -421,6 +435,13 @@ def parser() -> argparse.ArgumentParser:
         "columns: url_surtkey, url_host_name, ...), or a column function of the URL, named as "
         f"the function, with its defaults (those that take a profile take --profile): "
         f"{', '.join(command_columns())}",
+    )
+    norm.add_argument(
+        "--referrers",
+        metavar="FILE",
+        help="the referrer database of --columns referrer instead of the bundled one: "
+        "Snowplow's referers.yml or .json, or Matomo's SearchEngines.yml, Socials.yml or "
+        "their folder",
     )
     norm.add_argument("--dedup", action="store_true", help="one row per equivalence class")
     norm.add_argument(

@@ -35,6 +35,7 @@ KINDS = (
     "strict",
     "fields",
     "providers",
+    "mapping",
 )
 SQL_KINDS = ("profile", "mode", "text", "flag", "count", "names", "file", "url")
 # The Python annotation of each kind, as a generated signature shows it.
@@ -50,10 +51,23 @@ ANNOTATIONS = {
     "strict": "bool",
     "fields": "Sequence[str]",
     "providers": "Sequence[Provider]",
+    "mapping": "Mapping[str, Sequence[str] | Mapping[str, str]] | None",
 }
 # Output types: scalars, lists, and the structs the engine defines (by name).
 SCALARS = ("str", "bool", "u16", "u32", "u64")
-RETURNS = (*SCALARS, "list[str]", "params", "record", "cc_index", "fields")
+RETURNS = (
+    *SCALARS,
+    "list[str]",
+    "params",
+    "record",
+    "cc_index",
+    "fields",
+    "referrer",
+    "campaign",
+    "source_medium",
+)
+# The structs whose fields are all text, which the command line writes as a column a field.
+TEXT_STRUCTS = ("referrer", "campaign", "source_medium")
 REQUIRED: Any = object()  # the default of a parameter that has none
 
 
@@ -142,6 +156,8 @@ _FILTERS = (
     _kw("extensions", "names", _FILTER_DEFAULTS.extensions),
 )
 _SITE = (_p("other", "url"), _kw("by", "text", "site"), _kw("psl", "file", None))
+# A referrer database and the hosts that are internal (urlnorm.core.referrers).
+_REFERRERS = (_kw("internal", "names", ()), _kw("referrers", "file", None))
 
 
 def _f(name: str, returns: str, doc: str, *parameters: Parameter, run: str = "") -> ColumnFunction:
@@ -509,6 +525,81 @@ FUNCTIONS: tuple[ColumnFunction, ...] = (
         _p("names", "names"),
     ),
     _f(
+        "referrer",
+        "referrer",
+        """Where each visit came from: the referrer URL's ``{medium, source, term}``.
+
+        ``medium`` is Snowplow's: ``search``, ``social``, ``email``, ``paid``, ``chatbot``,
+        ``unknown`` for a URL in no list, or ``internal`` for a referrer on ``page``'s host (a
+        literal or a column) or on an ``internal`` host (``shop.example``, ``*.example.com``).
+        ``source`` is the engine's, network's, mail service's or assistant's name; ``term`` the
+        search term, decoded as a form is. A null, empty or invalid referrer gives null (see
+        ``url.error``). ``referrers``: a database of one's own, Snowplow's ``referers.yml`` or
+        ``.json``, or Matomo's ``SearchEngines.yml`` / ``Socials.yml`` or their folder.
+
+        >>> import polars as pl, urlnorm
+        >>> refs = pl.Series(["https://www.google.co.uk/search?q=url+norm", "android-app://com.google.android.gm/"])
+        >>> refs.url.referrer().to_list()[0]
+        {'medium': 'search', 'source': 'Google', 'term': 'url norm'}
+        >>> refs.url.referrer().struct.field("source").to_list()
+        ['Google', 'Gmail']
+        """,
+        _p("page", "url", None),
+        *_REFERRERS,
+    ),
+    _f(
+        "campaign",
+        "campaign",
+        """The campaign that brought each landing page: its utm fields and click id.
+
+        ``{source, medium, campaign, term, content, id}`` from ``utm_source`` … ``utm_id``
+        (decoded; the first non-empty value), ``click_id`` and its ``network`` from ``gclid``,
+        ``gbraid``, ``wbraid`` (Google), ``dclid``, ``msclkid``, ``fbclid``, ``ttclid``,
+        ``twclid``, ``li_fat_id``, ``ScCid`` or ``yclid``. ``parameters`` maps a field to the
+        names to try in order, as Snowplow's campaign attribution does (``click_id``: name to
+        network). Null for an invalid URL.
+
+        >>> import polars as pl, urlnorm
+        >>> row = pl.Series(["https://a.example/?utm_source=news&utm_campaign=spring+sale&gclid=Cj0"]).url.campaign()[0]
+        >>> row["source"], row["campaign"], row["network"]
+        ('news', 'spring sale', 'Google')
+        """,
+        _kw("parameters", "mapping", None),
+    ),
+    _f(
+        "source_medium",
+        "source_medium",
+        """Each visit's ``{source, medium, campaign}`` as GA4 derives it from page and referrer.
+
+        A Google click id gives ``google / cpc``; else the utm parameters; else the referrer
+        (a search engine ``organic``, an AI assistant ``ai-assistant``, another site
+        ``referral``, an internal one null); else ``(direct) / (none)``.
+
+        >>> import polars as pl, urlnorm
+        >>> df = pl.DataFrame({"page": ["https://shop.example/"], "ref": ["https://www.bing.com/search?q=x"]})
+        >>> df.select(pl.col("page").url.source_medium(pl.col("ref")))["page"].to_list()
+        [{'source': 'bing', 'medium': 'organic', 'campaign': '(organic)'}]
+        """,
+        _p("referrer", "url"),
+        *_REFERRERS,
+    ),
+    _f(
+        "channel_group",
+        "str",
+        """Each visit's GA4 default channel group (``Organic Search``, ``Paid Social`` …).
+
+        From :meth:`source_medium` by GA4's published rules, in their order
+        (:mod:`urlnorm.core.channels`); null for an invalid page or an internal referrer.
+
+        >>> import polars as pl, urlnorm
+        >>> pages = pl.Series(["https://a.example/?utm_source=facebook&utm_medium=cpc", "https://a.example/"])
+        >>> pages.url.channel_group("https://chatgpt.com/").to_list()
+        ['Paid Social', 'AI Assistant']
+        """,
+        _p("referrer", "url"),
+        *_REFERRERS,
+    ),
+    _f(
         "origin",
         "str",
         """The origin browsers give: ``scheme://host[:port]``, or ``null`` (opaque).
@@ -748,18 +839,25 @@ def function(name: str) -> ColumnFunction:
 
 def url_only() -> tuple[str, ...]:
     """The functions that need nothing but the URL column."""
-    return tuple(f.name for f in FUNCTIONS if f.url_only and f.other_url is None)
+    return tuple(
+        f.name
+        for f in FUNCTIONS
+        if f.url_only and (f.other_url is None or not f.other_url.required)
+    )
 
 
 def command_columns() -> tuple[str, ...]:
-    """The command line's ``--columns``: functions of the URL alone with one value a row.
+    """The command line's ``--columns``: functions of the URL alone with text or scalar values.
 
-    One value, as every output format (CSV and text too) can hold it.
+    A scalar, or a struct of text fields that the job writes as a column each
+    (``referrer_medium``), as every output format (CSV and text too) can hold them.
 
-    >>> "registered_domain" in command_columns(), "split" in command_columns()
-    (True, False)
+    >>> "registered_domain" in command_columns(), "referrer" in command_columns()
+    (True, True)
+    >>> "split" in command_columns()
+    False
     """
-    return tuple(name for name in url_only() if BY_NAME[name].returns in SCALARS)
+    return tuple(name for name in url_only() if BY_NAME[name].returns in (*SCALARS, *TEXT_STRUCTS))
 
 
 _SELF = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -847,6 +945,9 @@ _RETURN_NAMES = {
     "record": "the URL record",
     "cc_index": "the index's columns",
     "fields": "struct of `fields`",
+    "referrer": "{medium, source, term}",
+    "campaign": "{source, medium, campaign, term, content, id, click_id, network}",
+    "source_medium": "{source, medium, campaign}",
 }
 
 

@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from typing import Any
 
 import polars as pl
 
@@ -18,7 +19,7 @@ from urlnorm import engine, io, targets
 from urlnorm.choices import BATCH_BYTES, CC_INDEX, InputError
 from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
-from urlnorm.functions import function
+from urlnorm.functions import TEXT_STRUCTS, function
 from urlnorm.lake import dataset, runs
 from urlnorm.lake.dataset import Source
 from urlnorm.polars import UrlExprNamespace, dedup_keyed
@@ -43,6 +44,7 @@ class Options:
     mode: str = "overwrite"
     skip_bad_files: bool = False
     batch_bytes: int = BATCH_BYTES
+    referrers: str | None = None  # the referrer database of --columns referrer
 
     @property
     def cc_index(self) -> bool:
@@ -160,10 +162,18 @@ def _normalized(frame: pl.LazyFrame, *, options: Options, fields: tuple[str, ...
 
 
 def _function_column(column: str, name: str, options: Options) -> pl.Expr:
-    """The column function ``name`` of the URL column, with the job's profile if it takes one."""
-    takes = {p.name for p in function(name).parameters}
-    given = {"profile": options.profile} if "profile" in takes else {}
+    """The column function ``name`` of the URL column, with the job's profile if it takes one.
+
+    A struct of text fields is a column a field, ``name_field``.
+    """
+    entry = function(name)
+    takes = {p.name for p in entry.parameters}
+    given: dict[str, Any] = {"profile": options.profile} if "profile" in takes else {}
+    if "referrers" in takes:
+        given["referrers"] = options.referrers
     expr: pl.Expr = getattr(UrlExprNamespace(pl.col(column)), name)(**given)
+    if entry.returns in TEXT_STRUCTS:
+        return expr.name.prefix_fields(f"{name}_").struct.unnest()
     return expr.alias(name)
 
 

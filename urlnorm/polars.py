@@ -22,6 +22,7 @@ from urlnorm.choices import KEEP
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
 from urlnorm.engine import batch
+from urlnorm.engine.attribution import channel_group_expr
 from urlnorm.functions import FUNCTIONS, ColumnFunction, bound, signature
 
 _OTHER = "__urlnorm_other"
@@ -48,7 +49,7 @@ def _expr_method(function: ColumnFunction) -> Callable[..., pl.Expr]:
             fn = partial(run, **params)
             return self._expr.map_batches(fn, return_dtype=dtype, is_elementwise=True)
         other = params.pop(second.name)
-        other_expr = pl.lit(other, pl.String) if isinstance(other, str) else other
+        other_expr = pl.lit(other, pl.String) if isinstance(other, str | None) else other
         # The struct, and so the result, is named as the URL column is.
         both = pl.struct(self._expr, other_expr.alias(_OTHER))
         fn = partial(_pairs, run=run, params=params)
@@ -272,3 +273,19 @@ def _mix(seed: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
     return z ^ (z >> 31)
+
+
+def channel_group(source: str | pl.Expr, medium: str | pl.Expr, campaign: str | pl.Expr) -> pl.Expr:
+    """GA4's default channel group of three text columns (names or expressions).
+
+    Every rule of GA4's published definition, in its order, with its source categories
+    (:mod:`urlnorm.core.channels`); not case sensitive; null where all three are null. The
+    column is named ``channel_group``.
+
+    >>> import polars as pl, urlnorm.polars
+    >>> df = pl.DataFrame({"s": ["google", "t.co"], "m": ["cpc", "referral"], "c": [None, None]})
+    >>> df.select(urlnorm.polars.channel_group("s", "m", "c"))["channel_group"].to_list()
+    ['Paid Search', 'Organic Social']
+    """
+    exprs = [pl.col(e) if isinstance(e, str) else e for e in (source, medium, campaign)]
+    return channel_group_expr(*exprs).alias("channel_group")

@@ -23,7 +23,7 @@ from urlnorm.core import outputs, percent, public_suffix
 from urlnorm.core.filters import Filters
 from urlnorm.core.profiles import Profile
 from urlnorm.core.providers import Provider
-from urlnorm.engine import analytics, url_parts
+from urlnorm.engine import analytics, attribution, url_parts
 from urlnorm.engine.analytics import PslFile
 from urlnorm.functions import ColumnFunction
 from urlnorm.functions import function as table_entry
@@ -50,6 +50,9 @@ def _dtypes() -> dict[str, pl.DataType]:
         "params": analytics.PARAMS_DTYPE,
         "record": engine.SPLIT_DTYPE,
         "cc_index": analytics.CC_INDEX_DTYPE,
+        "referrer": attribution.REFERRER_DTYPE,
+        "campaign": attribution.CAMPAIGN_DTYPE,
+        "source_medium": attribution.SOURCE_MEDIUM_DTYPE,
     }
 
 
@@ -389,6 +392,48 @@ def strip_params(series: pl.Series, names: Sequence[str]) -> pl.Series:
 def keep_params(series: pl.Series, names: Sequence[str]) -> pl.Series:
     """The URL with only the parameters named."""
     return analytics.select_params(series, list(names), keep=True).alias(series.name)
+
+
+def _pages(other: Other | None, length: int) -> pl.Series | None:
+    return None if other is None else _as_series(other, length)
+
+
+def referrer(
+    series: pl.Series,
+    page: Other | None = None,
+    internal: Sequence[str] = (),
+    referrers: attribution.ReferrersFile = None,
+) -> pl.Series:
+    """Each referrer's medium, source and search term."""
+    pages = _pages(page, series.len())
+    return attribution.referrer(series, pages, internal, referrers).alias(series.name)
+
+
+def campaign(series: pl.Series, parameters: attribution.Parameters = None) -> pl.Series:
+    """Each landing page's campaign fields and click id."""
+    return attribution.campaign(series, parameters).alias(series.name)
+
+
+def source_medium(
+    series: pl.Series,
+    referrer: Other,
+    internal: Sequence[str] = (),
+    referrers: attribution.ReferrersFile = None,
+) -> pl.Series:
+    """Each visit's GA4 source, medium and campaign."""
+    refs = _as_series(referrer, series.len())
+    return attribution.source_medium(series, refs, internal, referrers).alias(series.name)
+
+
+def channel_group(
+    series: pl.Series,
+    referrer: Other,
+    internal: Sequence[str] = (),
+    referrers: attribution.ReferrersFile = None,
+) -> pl.Series:
+    """Each visit's GA4 default channel group."""
+    refs = _as_series(referrer, series.len())
+    return attribution.channel_group(series, refs, internal, referrers).alias(series.name)
 
 
 def origin(series: pl.Series) -> pl.Series:

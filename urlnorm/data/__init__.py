@@ -1,0 +1,1 @@
+"""Data urlnorm ships: the referrer database and GA4's source categories (README.md here)."""
