@@ -269,6 +269,8 @@ static const char *const PARSE_FIELDS[] = {"profile", "outputs", "with_scheme", 
 static const char *const UNWRAP_FIELDS[] = {"wrappers", NULL};
 static const char *const COMPONENT_FIELDS[] = {"component_mode", NULL};
 static const char *const URL_PART_FIELDS[] = {"url_part", NULL};
+static const char *const TERM_RULE_NAMES[UN_N_TERM_RULES] = {[UN_TERM_LISTED] = "listed", [UN_TERM_LAST] = "last"};
+static const char *const REFERRER_FIELDS[] = {"keys", "sources", "internal", "codes", "term_rule", NULL};
 static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_NORMALIZE] = NORMALIZE_FIELDS, [UN_OP_NORMALIZE_RECORD] = NORMALIZE_FIELDS,
     [UN_OP_SPLIT] = SPLIT_FIELDS,         [UN_OP_JOIN] = JOIN_FIELDS,
@@ -277,6 +279,7 @@ static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_SELECT_PARAMS] = SELECT_FIELDS, [UN_OP_PARSE] = PARSE_FIELDS,
     [UN_OP_FILTER] = FILTER_FIELDS,       [UN_OP_UNWRAP] = UNWRAP_FIELDS,
     [UN_OP_COMPONENT] = COMPONENT_FIELDS, [UN_OP_URL_PART] = URL_PART_FIELDS,
+    [UN_OP_REFERRER] = REFERRER_FIELDS,
 };
 
 static Py_ssize_t count_names(const char *const *names) {
@@ -469,6 +472,20 @@ static int psl_table_in_range(int table) {
     return 0;
 }
 
+/* referrer: the database's tables (kernel.h un_referrer_tables), built into refs; 0, or -1
+ * with an exception set. */
+static int referrers_from(PyObject *option, un_referrers *refs) {
+    un_referrer_tables t;
+    int ok = bytes_field(option, "keys", (const char **)&t.keys, &t.keys_len) == 0 &&
+             bytes_field(option, "sources", (const char **)&t.sources, &t.sources_len) == 0 &&
+             bytes_field(option, "internal", (const char **)&t.internal, &t.internal_len) == 0 &&
+             bytes_field(option, "codes", (const char **)&t.codes, &t.codes_len) == 0 &&
+             int_field(option, "term_rule", &t.term_rule) == 0;
+    if (!ok) return -1;
+    if (!un_referrers_build(refs, &t)) return PyErr_SetString(PyExc_ValueError, "referrer: malformed tables"), -1;
+    return 0;
+}
+
 /* The operation's option (its OPTION_FIELDS) into the batch and the profile it points to; 0,
  * or -1 with an exception set. */
 static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
@@ -608,13 +625,17 @@ static PyObject *run(PyObject *self, PyObject *args) {
     }
     un_batch b = {.op = (un_op)op};
     un_profile prof;
+    un_referrers refs;
+    memset(&refs, 0, sizeof refs);
     answerer a = {.callable = answer};
     PyObject *out = NULL;
     /* Not zeroed whole: the data buffers' slots are written as a column is read. */
     held_column *local = PyMem_Malloc(2 * sizeof(held_column));
     if (!local) return PyErr_NoMemory();
     memset(&local[0], 0, offsetof(held_column, data)), memset(&local[1], 0, offsetof(held_column, data));
-    int ok = option_into(option, &b, &prof) == 0 && column_from(input, &local[0]) == 0;
+    int ok = option_into(option, &b, &prof) == 0 && (op != UN_OP_REFERRER || referrers_from(option, &refs) == 0) &&
+             column_from(input, &local[0]) == 0;
+    b.referrers = &refs;
     b.input = local[0].col;
     b.check_utf8 = !local[0].text && utf8 != UN_UTF8_TEXT, b.encode_invalid_utf8 = b.check_utf8 && utf8 == UN_UTF8_ENCODE;
     if (ok && base != Py_None) ok = column_from(base, &local[1]) == 0, b.base = &local[1].col;
@@ -624,7 +645,12 @@ static PyObject *run(PyObject *self, PyObject *args) {
     }
     if (ok && answer != Py_None) b.answer = python_answer, b.answer_data = &a;
     b.quiet = un_names_quiet(columns.names, (size_t)columns.len);
+    if (ok && op == UN_OP_REFERRER && b.base && b.base->length != 1 && b.base->length < b.input.length) {
+        PyErr_SetString(PyExc_ValueError, "referrer needs one page, one a row, or none");
+        ok = 0;
+    }
     if (ok) out = run_batch(&b, starts, threads, &a, &columns);
+    un_referrers_free(&refs);
     for (int i = 0; i < 2; i++) release(&local[i]);
     PyMem_Free(local);
     return out;
@@ -690,10 +716,10 @@ static int run_held_call(const un_call *call, un_batch *batches, int n_batches, 
 static int call_settings_valid(int op, int utf8, int threads, long long min_bytes, long long max_bytes, PyObject *columns, int single) {
     const char *names = PyBytes_AsString(columns);
     Py_ssize_t len = PyBytes_Size(columns);
-    int ok = op >= UN_OP_NORMALIZE && op < UN_N_OPS && op != UN_OP_JOIN && utf8 >= UN_UTF8_TEXT && utf8 < UN_N_UTF8_MODES &&
+    int ok = op >= UN_OP_NORMALIZE && op < UN_N_OPS && op != UN_OP_JOIN && op != UN_OP_REFERRER && utf8 >= UN_UTF8_TEXT && utf8 < UN_N_UTF8_MODES &&
              threads >= 1 && min_bytes >= 1 && max_bytes >= min_bytes && len > 0;
     if (ok && single) ok = memchr(names, '\0', (size_t)len) == NULL;
-    if (!ok) PyErr_SetString(PyExc_ValueError, "a call: one of OP_NAMES but join, a UTF-8 mode, threads and slice bytes of 1 or more, and its columns (one if single)");
+    if (!ok) PyErr_SetString(PyExc_ValueError, "a call: one of OP_NAMES but join and referrer, a UTF-8 mode, threads and slice bytes of 1 or more, and its columns (one if single)");
     return ok;
 }
 
@@ -919,7 +945,9 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddIntConstant(m, "ASK_HOST", UN_ASK_HOST) < 0 ||
         PyModule_AddIntConstant(m, "ASK_FIRST", UN_ASK_HOST) < 0 || /* statuses from here ask */
         PyModule_AddIntConstant(m, "ASK_WWW", UN_ASK_WWW) < 0 ||
-        PyModule_AddIntConstant(m, "ASK_HOST_RULES", UN_ASK_HOST_RULES) < 0) {
+        PyModule_AddIntConstant(m, "ASK_HOST_RULES", UN_ASK_HOST_RULES) < 0 ||
+        PyModule_AddIntConstant(m, "ASK_TERM", UN_ASK_TERM) < 0 ||
+        PyModule_AddObject(m, "TERM_RULES", names_tuple(TERM_RULE_NAMES, UN_N_TERM_RULES)) < 0) {
         Py_DECREF(m);
         return NULL;
     }

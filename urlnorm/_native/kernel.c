@@ -21,6 +21,7 @@ typedef struct {
     un_answers cache; /* the answers this batch has had */
     un_domain_parts parts;
     parts_memo memo[MEMO_SLOTS];
+    un_referral referral; /* UN_OP_REFERRER: the row's, its term in ctx.text */
     int asked; /* the row asked a question */
     /* The row's input when it is its own normal form: the normalised URL is written as it
      * is (normalize makes no record of it at all); else NULL. */
@@ -40,7 +41,10 @@ const char *const UN_OP_NAMES[UN_N_OPS] = {
     [UN_OP_NORMALIZE_RECORD] = "normalize_record", [UN_OP_SURT] = "surt", [UN_OP_HOST] = "host",
     [UN_OP_QUERY] = "query", [UN_OP_PATH_SEGMENTS] = "path_segments",
     [UN_OP_SELECT_PARAMS] = "select_params", [UN_OP_PARSE] = "parse", [UN_OP_FILTER] = "filter", [UN_OP_UNWRAP] = "unwrap",
-    [UN_OP_COMPONENT] = "component", [UN_OP_URL_PART] = "url_part",
+    [UN_OP_COMPONENT] = "component", [UN_OP_URL_PART] = "url_part", [UN_OP_REFERRER] = "referrer",
+};
+const char *const UN_REFERRER_COLUMN_NAMES[UN_N_REFERRER_COLUMNS] = {
+    [UN_REFERRER_MEDIUM] = "medium", [UN_REFERRER_SOURCE] = "source", [UN_REFERRER_TERM] = "term",
 };
 const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES] = {
     [UN_QUERY_PAIRS] = "pairs", [UN_QUERY_ALL] = "all", [UN_QUERY_FIRST] = "first", [UN_QUERY_NAMES] = "names",
@@ -105,6 +109,7 @@ int un_list_out(const un_batch *b) {
 int un_text_columns(const un_batch *b) {
     if (b->op == UN_OP_QUERY && b->query_mode == UN_QUERY_PAIRS) return 2;
     if (b->op == UN_OP_PARSE) return UN_PARSE_COLUMNS;
+    if (b->op == UN_OP_REFERRER) return UN_N_REFERRER_COLUMNS;
     return un_record_out(b) ? UN_N_FIELDS : 1;
 }
 int un_text_wanted(const un_batch *b, int column) {
@@ -309,6 +314,21 @@ static void emit_url_part(const un_batch *b, un_result *r, worker *w, int64_t ro
     else un_builder_null(&r->text[0]);
 }
 
+/* A text column's value p[0, n), or null. */
+static void put_or_null(un_builder *column, un_result *r, int present, const uint8_t *p, size_t n) {
+    if (!present) return un_builder_null(column);
+    size_t start = r->data.len;
+    un_buf_put(&r->data, p, n);
+    commit(column, r, start);
+}
+
+static void emit_referral(un_result *r, worker *w) {
+    const un_referral *f = &w->referral;
+    put_or_null(&r->text[UN_REFERRER_MEDIUM], r, 1, f->medium, f->medium_len);
+    put_or_null(&r->text[UN_REFERRER_SOURCE], r, f->has_source, f->source, f->source_len);
+    put_or_null(&r->text[UN_REFERRER_TERM], r, f->has_term, w->ctx.text.data, w->ctx.text.len);
+}
+
 /* A filter reason's name (UN_FILTER_*), or null for none. */
 static void emit_reason(un_result *r, int reason) {
     if (reason >= 0) put_text(&r->text[0], r, UN_FILTER_REASON_NAMES[reason]);
@@ -358,6 +378,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;
     case UN_OP_URL_PART: emit_url_part(b, r, w, row); return;
     case UN_OP_FILTER: emit_reason(r, un_filter_reason(u, &b->filters, &w->ctx.scratch)); return;
+    case UN_OP_REFERRER: emit_referral(r, w); return;
     case UN_OP_SELECT_PARAMS:
     case UN_OP_UNWRAP:
     case UN_OP_COMPONENT: un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len); break;
@@ -397,6 +418,7 @@ static int whatwg_extent(const un_batch *b) {
     case UN_OP_HOST: return UN_EXTENT_AUTHORITY;
     case UN_OP_URL_PART: return un_url_part_extent(b->url_part);
     case UN_OP_PATH_SEGMENTS:
+    case UN_OP_REFERRER:
     case UN_OP_FILTER: return UN_EXTENT_WHOLE;
     default: return -1;
     }
@@ -420,9 +442,29 @@ static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
 }
 
+/* The page of a referrer's row, parsed as far as its host; NULL for none (null, or invalid). */
+static const un_url *page_of(const un_batch *b, worker *w, int64_t row) {
+    const uint8_t *pp = NULL;
+    size_t pn = 0;
+    if (!b->base || b->base->length == 0) return NULL;
+    int64_t at = b->base->length == 1 ? 0 : row;
+    if (un_column_get(b->base, at, &pp, &pn) != UN_ROW_VALUE || pn == 0) return NULL;
+    int status = un_whatwg_parse_extent(&w->ctx, pp, pn, UN_EXTENT_AUTHORITY, &w->base);
+    return status == UN_OK ? &w->base : NULL;
+}
+
+/* A referrer's medium, source and term, from its record (as_it_is's or a parse's). */
+static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n, int status) {
+    if (status < 0) status = un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
+    if (status != UN_OK) return status;
+    const un_url *page = page_of(b, w, row);
+    return un_referral_of(&w->ctx, b->referrers, &w->url, p, n, page, &w->referral, &w->ctx.text);
+}
+
 static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
     w->as_is = NULL;
     int status = as_it_is(b, w, p, n);
+    if (b->op == UN_OP_REFERRER) return referral(b, w, row, p, n, status);
     if (status >= 0) return status;
     switch (b->op) {
     case UN_OP_NORMALIZE:

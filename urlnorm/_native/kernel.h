@@ -32,14 +32,17 @@ extern const char *const UN_PARSE_COLUMN_NAMES[UN_PARSE_COLUMNS];
  * keys and values), every value of one name (a list), its first value, or every name (a list). PATH_SEGMENTS emits
  * the path's segments (a list a row). SELECT_PARAMS keeps or drops parameters by raw key in
  * the text as written. URL_PART emits a part of the href or the href cut short (UN_URL_PART_*), or
- * for a hierarchy its levels (a list a row). */
+ * for a hierarchy its levels (a list a row). REFERRER emits a referrer's medium, source and
+ * search term (UN_REFERRER_*) by a referrer database, a page a row (base) or none. */
 typedef enum {
     UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_HOST,
     UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_OP_PARSE, UN_OP_FILTER, UN_OP_UNWRAP, UN_OP_COMPONENT,
-    UN_OP_URL_PART, UN_N_OPS,
+    UN_OP_URL_PART, UN_OP_REFERRER, UN_N_OPS,
 } un_op;
 extern const char *const UN_OP_NAMES[UN_N_OPS];
 
+enum { UN_REFERRER_MEDIUM, UN_REFERRER_SOURCE, UN_REFERRER_TERM, UN_N_REFERRER_COLUMNS };
+extern const char *const UN_REFERRER_COLUMN_NAMES[UN_N_REFERRER_COLUMNS];
 /* The host, its type, a Public Suffix List part, or its site (the registered domain, else the host). */
 enum { UN_HOST_TEXT, UN_HOST_TYPE, UN_HOST_PARTS, UN_HOST_SITE = UN_HOST_PARTS + UN_N_PARTS, UN_N_HOST_COLUMNS };
 enum { UN_QUERY_PAIRS, UN_QUERY_ALL, UN_QUERY_FIRST, UN_QUERY_NAMES, UN_N_QUERY_MODES };
@@ -67,6 +70,42 @@ int un_answers_keep(un_answers *s, int kind, const uint8_t *q, size_t n, int cod
 size_t un_answers_count(const un_answers *s);
 void un_answers_free(un_answers *s);
 
+/* ---- referrers.c (core/referrers.py) ---------------------------------------------------------- */
+
+/* How a search term is read: Matomo's (the source's parameters in order) or Snowplow's (the
+ * query's last parameter the source names, in any case). */
+enum { UN_TERM_LISTED, UN_TERM_LAST, UN_N_TERM_RULES };
+/* A referrer database as Python hands it over (native/operations.py referrer_tables), each
+ * string prefixed by its length in one byte: keys (each followed by its source's index, two
+ * bytes little-endian), sources (medium, name, a flags byte, the count of parameters, then
+ * each parameter), internal hosts (a wildcard's as ".domain") and country codes. */
+typedef struct {
+    const uint8_t *keys, *sources, *internal, *codes;
+    size_t keys_len, sources_len, internal_len, codes_len;
+    int term_rule;
+} un_referrer_tables;
+typedef struct {
+    un_answers keys; /* keys, hosts with path keys, country codes (referrers.c's kinds) */
+    un_buf source_at; /* each source record's offset, uint32 */
+    const uint8_t *sources, *internal;
+    size_t sources_len, internal_len;
+    int term_rule, patterned;
+} un_referrers;
+/* 1, or 0 if the tables are malformed or memory ran out (r is to be freed either way). */
+int un_referrers_build(un_referrers *r, const un_referrer_tables *t);
+void un_referrers_free(un_referrers *r);
+/* A referrer's medium and source (spans of the table, or static text), and whether the term
+ * written to the caller's buffer is one. */
+typedef struct {
+    const uint8_t *medium, *source;
+    size_t medium_len, source_len;
+    int has_source, has_term;
+} un_referral;
+/* The referral of the parsed URL u (text[0, n) as written), the page's record if there is
+ * one: UN_OK, UN_ASK_TERM (the question in c->question), or UN_ERR_MEMORY. */
+int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_url *page,
+                   un_referral *out, un_buf *term);
+
 typedef struct {
     un_op op;
     const un_profile *profile; /* UN_OP_NORMALIZE, NORMALIZE_RECORD, SURT, PARSE */
@@ -88,11 +127,12 @@ typedef struct {
     un_params wrappers;              /* UN_OP_UNWRAP: the redirect wrappers' table */
     int component_mode;              /* UN_OP_COMPONENT: UN_ENCODE_* or UN_DECODE_* */
     int url_part;                    /* UN_OP_URL_PART: UN_URL_PART_* */
+    const un_referrers *referrers;   /* UN_OP_REFERRER: the database */
     int quiet;                 /* neither status nor error is handed back: neither is written */
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
     un_column input;
-    const un_column *base; /* UN_OP_JOIN: the bases, or one literal base */
+    const un_column *base; /* UN_OP_JOIN: the bases, or one literal base; UN_OP_REFERRER: the pages */
     un_answer_fn answer;   /* answers the rows' questions; NULL leaves them asking */
     void *answer_data;
 } un_batch;

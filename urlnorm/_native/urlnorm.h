@@ -199,6 +199,7 @@ typedef enum {
     UN_ASK_HOST = 100, /* UTS #46 for a host with non-ASCII code points */
     UN_ASK_WWW = 101,  /* the Public Suffix List for strip_www */
     UN_ASK_HOST_RULES = 102, /* lowercase_host / idn_host_to_ascii on a non-ASCII host */
+    UN_ASK_TERM = 103,       /* a search term a /regex/ parameter finds (referrers.c) */
 } un_status;
 
 extern const char *const UN_ERROR_NAMES[UN_N_ERRORS];

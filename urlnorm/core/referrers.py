@@ -171,16 +171,25 @@ def find(db: Referrers, host: str, path: str) -> Source | None:
 # ---- the search term --------------------------------------------------------------------------
 
 
+def is_regex(parameter: str) -> bool:
+    """Whether a parameter is written ``/regex/`` (Matomo's), not a name."""
+    return len(parameter) > 2 and parameter.startswith("/") and parameter.endswith("/")
+
+
 def _regex(parameter: str) -> re.Pattern[str] | None:
     """The regex of a ``/regex/`` parameter, or None for a name."""
-    if len(parameter) > 2 and parameter.startswith("/") and parameter.endswith("/"):
-        return _compiled(parameter[1:-1])
-    return None
+    return _compiled(parameter[1:-1]) if is_regex(parameter) else None
 
 
 @cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
+
+
+# A term is trimmed of ASCII white space (as PHP's trim, which Matomo uses, mostly does), and
+# Snowplow's names are compared in ASCII case (the kernel's comparison).
+_SPACE = " \t\n\r\f\v"
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
 def _listed_term(source: Source, text: str, query: str, fragment: str) -> str | None:
@@ -189,19 +198,30 @@ def _listed_term(source: Source, text: str, query: str, fragment: str) -> str | 
         regex = _regex(parameter)
         if regex is not None:
             match = regex.search(text)
-            value = (
-                decode_form_component(match.group(1)).strip() if match and match.groups() else ""
-            )
+            found = match.group(1) if match and match.groups() and match.group(1) else ""
+            value = decode_form_component(found).strip(_SPACE)
         else:
-            value = next((v.strip() for k, v in pairs if k == parameter and v.strip()), "")
+            stripped = (v.strip(_SPACE) for k, v in pairs if k == parameter)
+            value = next((v for v in stripped if v), "")
         if value:
             return value
     return None
 
 
+def listed_term(source: Source, url: str) -> str | None:
+    r"""The search term of a referrer by Matomo's rule (the kernel asks it for a /regex/ one).
+
+    >>> one = Source("search", "1.cz", (r"/s\/([^\/]+)/", "q"))
+    >>> listed_term(one, "https://1.cz/s/hello%20world"), listed_term(one, "https://1.cz/?q=x")
+    ('hello world', 'x')
+    """
+    parts = host_and_path(url)
+    return None if parts is None else _listed_term(source, url, parts[3], parts[4])
+
+
 def _last_term(source: Source, query: str) -> str | None:
-    names = {p.lower() for p in source.parameters}
-    found = [v for k, v in form_pairs(query) if k.lower() in names and v]
+    names = {p.translate(ASCII_LOWER) for p in source.parameters}
+    found = [v for k, v in form_pairs(query) if k.translate(ASCII_LOWER) in names and v]
     return found[-1] if found else None
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import polars as pl
 
-from urlnorm import engine
+from urlnorm import engine, native
 from urlnorm.core import campaign as campaign_core
 from urlnorm.core import channels, referrers
 from urlnorm.engine import analytics
@@ -61,6 +61,12 @@ def referrer(
     referrers.database(path)  # a malformed database fails before any row
     if series.dtype == pl.Null:
         series = series.cast(pl.String)
+    if native.available():
+        done = native.referrer(
+            series, None if page is None else page.cast(pl.String), patterns, path
+        )
+        if done is not None:
+            return done.alias(series.name)
     pages = pl.repeat("", series.len(), dtype=pl.String, eager=True) if page is None else page
     keys = pl.DataFrame({"u": series, "p": pages.cast(pl.String).fill_null("")})
     core = partial(_referral_row, internal=patterns, path=path)

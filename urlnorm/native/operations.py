@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 
+from urlnorm.core import referrers
 from urlnorm.core.filters import CALENDAR_KEYS, LOCAL_NAMES, NON_GLOBAL_NETWORKS, Filters
 from urlnorm.core.redirects import WRAPPERS, Wrapper
 from urlnorm.engine.result import Result
@@ -396,3 +398,100 @@ def unwrap_redirects(column: Column, wrappers: tuple[Wrapper, ...] = WRAPPERS) -
     """
     table = redirects_table(wrappers)
     return None if table is None else _column(Op("unwrap", {"wrappers": table}), column)
+
+
+# ---- referrers --------------------------------------------------------------------------------
+
+
+def _prefixed(texts: Iterable[str]) -> bytes | None:
+    """Each text's UTF-8 bytes after its length in one byte; None if one is too long."""
+    out = bytearray()
+    for text in texts:
+        data = text.encode()
+        if len(data) > 255:
+            return None
+        out += bytes([len(data)]) + data
+    return bytes(out)
+
+
+def _source_record(source: referrers.Source, term_rule: str) -> bytes | None:
+    """A source as the kernel reads it: medium, name, flags, count of parameters, parameters."""
+    params = source.parameters
+    if term_rule == "last":  # compared in any case
+        params = tuple(p.translate(referrers.ASCII_LOWER) for p in params)
+    head, listed = _prefixed([source.medium, source.name]), _prefixed(params)
+    if head is None or listed is None or len(params) > 255:
+        return None
+    regex = any(referrers.is_regex(p) for p in source.parameters)
+    return head + bytes([int(regex), len(params)]) + listed
+
+
+@functools.lru_cache(maxsize=16)
+def referrer_tables(
+    path: str | None, internal: tuple[frozenset[str], tuple[str, ...]]
+) -> tuple[dict[str, Any], tuple[referrers.Source, ...]] | None:
+    """The option of the kernel's referrer operation for a database and internal hosts.
+
+    The database is :func:`urlnorm.core.referrers.database`'s for ``path``; its sources in
+    the order the kernel indexes them come back too. None if a key, name or parameter is too
+    long for the kernel's one-byte lengths, so that the core answers.
+    """
+    db = referrers.database(path)
+    index: dict[referrers.Source, int] = {}
+    keys = bytearray()
+    for key, source in db.by_key.items():
+        encoded = _prefixed([key])
+        if encoded is None:
+            return None
+        keys += encoded + index.setdefault(source, len(index)).to_bytes(2, "little")
+    records = [_source_record(s, db.term_rule) for s in index]
+    exact, wild = internal
+    listed = _prefixed([*sorted(exact), *wild])
+    codes = _prefixed(sorted(db.country_codes) if db.patterned else [])
+    if any(r is None for r in records) or listed is None or codes is None or len(index) > 65535:
+        return None
+    kernel = extension.loaded()
+    option = {
+        "keys": bytes(keys),
+        "sources": b"".join(r for r in records if r is not None),
+        "internal": listed,
+        "codes": codes,
+        "term_rule": kernel.TERM_RULES.index(db.term_rule),
+    }
+    return option, tuple(index)
+
+
+def _referrer_answerer(
+    sources: tuple[referrers.Source, ...],
+) -> Callable[[int, str], str | int]:
+    """Answers a referrer's questions: a /regex/ source's search term, and the host parser's."""
+    kernel = extension.loaded()
+    hosts = answerer(None)
+
+    def answer(kind: int, question: str) -> str | int:
+        if kind != kernel.ASK_TERM:
+            return hosts(kind, question)
+        index, _, url = question.partition("\n")
+        return referrers.listed_term(sources[int(index)], url) or ""
+
+    return answer
+
+
+def referrer(
+    column: Column,
+    pages: Column | None,
+    internal: tuple[frozenset[str], tuple[str, ...]],
+    path: str | None,
+) -> pl.Series | None:
+    """Each referrer's ``{medium, source, term}`` struct (core ``referrers.referral``).
+
+    ``pages``: one a row, or one for all; None if the database does not fit the kernel.
+    """
+    tables = referrer_tables(path, internal)
+    if tables is None:
+        return None
+    option, sources = tables
+    op = Op("referrer", option, answer=_referrer_answerer(sources))
+    out, _ = _run(op, column, pages, names=("medium", "source", "term"))
+    struct = out.select(pl.when(pl.col("medium").is_not_null()).then(pl.struct(pl.all())))
+    return struct.to_series()

@@ -1,0 +1,156 @@
+"""The kernel's referrer classification equals its core twin row by row.
+
+On WPT's inputs, the real corpora when present, and referrers generated from each database's
+own keys (every host and path key, in any case, with ``www``, ``m`` and country-code labels
+around it, Android apps, search parameters in the query and fragment), against a page column
+and internal hosts, for the bundled database and for Snowplow and Matomo files.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import load_wpt
+from tests.strategies import COLUMN_VALUE
+from urlnorm import native
+from urlnorm.core import referrers
+from urlnorm.engine import attribution
+
+pytestmark = pytest.mark.skipif(not native.available(), reason="the kernel is not built")
+CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+INTERNAL = ("shop.example", "*.example.com")
+SNOWPLOW = """\
+search:
+  Deep:
+    parameters: [q, Query, p]
+    domains: [search.example, example.org/find, images.example.net/search/web]
+email:
+  Mail:
+    domains: [mail.example]
+"""
+MATOMO_SEARCH = """\
+Patterned:
+  -
+    urls: [search.example, 'search.{}', '{}.find.example', 'google.{}/cse', 'images.{}.ask.example']
+    params: ['/s\\/([^\\/]+)/', q]
+Plain:
+  -
+    urls: [plain.example/deep/path]
+    params: [text]
+"""
+
+
+def _expected(
+    urls: list[str | None], pages: list[str | None] | None, path: str | None
+) -> list[object]:
+    db = referrers.database(path)
+    patterns = referrers.internal_patterns(INTERNAL)
+    out: list[object] = []
+    for i, url in enumerate(urls):
+        page = pages[i] if pages is not None else None
+        found = referrers.referral(url, page or None, patterns, db)
+        out.append(
+            None
+            if found is None
+            else {"medium": found.medium, "source": found.source, "term": found.term}
+        )
+    return out
+
+
+def check(
+    urls: list[str | None], path: str | None = None, pages: list[str | None] | None = None
+) -> None:
+    series = pl.Series(urls, dtype=pl.String)
+    page_series = None if pages is None else pl.Series(pages, dtype=pl.String)
+    got = attribution.referrer(series, page_series, INTERNAL, path).to_list()
+    expected = _expected(urls, pages, path)
+    for url, g, e in zip(urls, got, expected, strict=True):
+        assert g == e, url
+
+
+def generated(db: referrers.Referrers, seed: int, count: int = 4000) -> list[str]:
+    """Referrers made from the database's keys: as listed, respelt, under other labels."""
+    rng = random.Random(seed)
+    keys = list(db.by_key)
+    codes = sorted(db.country_codes) or ["de", "uk"]
+    out = []
+    for _ in range(count):
+        key = rng.choice(keys).replace("{}", rng.choice(codes))
+        host, _, path = key.partition("/")
+        host = (
+            rng.choice(["", "www.", "m.", "www.m.", "search.", f"{rng.choice(codes)}.", "a.b."])
+            + host
+        )
+        if rng.random() < 0.2:
+            host = host.upper()
+        if rng.random() < 0.3:
+            host = host.replace(".com", ".co." + rng.choice(codes))
+        scheme = rng.choice(["https", "http", "https", "android-app", "ftp"])
+        tail = rng.choice(
+            ["", "/", "/x", "/s/term%20here", "/search/web", "/" + path, f"/{path}/more"]
+        )
+        query = rng.choice(
+            ["", "?q=a+b", "?Q=upper&q=", "?p=x&query=%C3%A9", "?text=t&q=+%20+", "?q"]
+        )
+        fragment = rng.choice(["", "#q=frag", "#", "#text=f"])
+        out.append(f"{scheme}://{host}{tail}{query}{fragment}")
+    return out
+
+
+def test_the_bundled_database_on_generated_referrers() -> None:
+    check(generated(referrers.bundled(), seed=1))
+
+
+def test_the_bundled_database_with_pages() -> None:
+    urls = generated(referrers.bundled(), seed=2, count=1000)
+    pages = [
+        random.Random(i).choice([u, "https://shop.example/", None, "", "http://[1"])
+        for i, u in enumerate(urls)
+    ]
+    urls += [
+        "https://shop.example/a",
+        "https://a.example.com/",
+        "https://example.com/",
+        "https://SHOP.example/",
+    ]
+    pages += [None, None, None, "https://shop.example/"]
+    check(urls, pages=pages)
+
+
+def test_a_snowplow_database(tmp_path: Path) -> None:
+    path = tmp_path / "referers.yml"
+    path.write_text(SNOWPLOW)
+    check(generated(referrers.load(path), seed=3, count=1500), str(path))
+
+
+def test_a_matomo_database_with_patterns_and_regexes(tmp_path: Path) -> None:
+    (tmp_path / "SearchEngines.yml").write_text(MATOMO_SEARCH)
+    (tmp_path / "Socials.yml").write_text("Net:\n  - net.example\n")
+    db = referrers.load(tmp_path)
+    assert db.patterned
+    check(generated(db, seed=4, count=2000), str(tmp_path))
+
+
+def test_every_wpt_input() -> None:
+    values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]
+    check(values)
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason="../shared/corpora is not present")
+def test_the_corpora() -> None:
+    values: list[str | None] = []
+    for corpus in sorted(CORPORA.glob("*.txt")):
+        values += corpus.read_text("utf-8-sig").splitlines()
+    check(values)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(values=st.lists(COLUMN_VALUE, min_size=1, max_size=30))
+def test_generated_columns(values: list[str | None]) -> None:
+    check(values)

@@ -1,0 +1,404 @@
+/* Where a visit came from (core/referrers.py): a referrer's medium, source and search term,
+ * looked up in a referrer database that Python hands over once a call and that is kept here
+ * as a hash table. The lookup is Snowplow's: host and path keys, then hosts, each leading
+ * label dropped in turn, and for Matomo's {} patterns the host as Matomo reduces it. */
+#include <string.h>
+
+#include "kernel.h"
+
+/* The table's kinds of key: a host or host-and-path key (its code: the source's index), a
+ * host some key has a path under (so that hosts without one are not probed with paths), and
+ * a country code ({} stands for one). */
+enum { KIND_KEY, KIND_PATHS, KIND_CODE };
+/* A source record's flag: a parameter is a /regex/, which only Python runs. */
+enum { SOURCE_REGEX = 1 };
+
+/* ---- the table, from Python's bytes (native/operations.py referrer_tables) ------------------ */
+
+/* A length-prefixed string at p[*at], *at past it; 0 if it overruns n. */
+static int prefixed(const uint8_t *p, size_t n, size_t *at, const uint8_t **s, size_t *len) {
+    if (*at >= n || p[*at] > n - *at - 1) return 0;
+    *len = p[*at], *s = p + *at + 1;
+    *at += 1 + *len;
+    return 1;
+}
+
+/* Each source record's offset: medium, name, flags, then its parameters. */
+static int index_sources(un_referrers *r) {
+    size_t at = 0, len;
+    const uint8_t *s;
+    while (at < r->sources_len) {
+        uint32_t start = (uint32_t)at;
+        un_buf_put(&r->source_at, (const uint8_t *)&start, sizeof start);
+        if (!prefixed(r->sources, r->sources_len, &at, &s, &len) || !prefixed(r->sources, r->sources_len, &at, &s, &len))
+            return 0;
+        if (at + 2 > r->sources_len) return 0;
+        size_t n_params = r->sources[at + 1];
+        at += 2;
+        for (size_t i = 0; i < n_params; i++)
+            if (!prefixed(r->sources, r->sources_len, &at, &s, &len)) return 0;
+    }
+    return !r->source_at.failed && at == r->sources_len && r->source_at.len / 4 <= UINT16_MAX;
+}
+
+static size_t n_sources(const un_referrers *r) { return r->source_at.len / sizeof(uint32_t); }
+
+/* The host part of a key: up to its first '/'. */
+static size_t host_part(const uint8_t *k, size_t n) {
+    const uint8_t *slash = memchr(k, '/', n);
+    return slash ? (size_t)(slash - k) : n;
+}
+
+static int has_braces(const uint8_t *k, size_t n) {
+    for (size_t i = 0; i + 1 < n; i++)
+        if (k[i] == '{' && k[i + 1] == '}') return 1;
+    return 0;
+}
+
+/* Each key to its source, each host with a path key noted, each country code kept. */
+static int index_keys(un_referrers *r, const uint8_t *keys, size_t keys_len, const uint8_t *codes, size_t codes_len) {
+    size_t at = 0, len;
+    const uint8_t *k;
+    while (at < keys_len) {
+        if (!prefixed(keys, keys_len, &at, &k, &len) || at + 2 > keys_len) return 0;
+        int source = keys[at] | keys[at + 1] << 8;
+        at += 2;
+        if ((size_t)source >= n_sources(r)) return 0;
+        un_answer a;
+        if (un_answers_recall(&r->keys, KIND_KEY, k, len, &a)) continue; /* the first keeps it */
+        if (un_answers_keep(&r->keys, KIND_KEY, k, len, source, NULL, 0) < 0) return 0;
+        size_t host = host_part(k, len);
+        r->patterned |= has_braces(k, len);
+        if (host < len && !un_answers_recall(&r->keys, KIND_PATHS, k, host, &a) &&
+            un_answers_keep(&r->keys, KIND_PATHS, k, host, 0, NULL, 0) < 0)
+            return 0;
+    }
+    for (at = 0; at < codes_len;) {
+        if (!prefixed(codes, codes_len, &at, &k, &len)) return 0;
+        un_answer a;
+        if (!un_answers_recall(&r->keys, KIND_CODE, k, len, &a) && un_answers_keep(&r->keys, KIND_CODE, k, len, 0, NULL, 0) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+static int well_formed_list(const uint8_t *p, size_t n) {
+    size_t at = 0, len;
+    const uint8_t *s;
+    while (at < n)
+        if (!prefixed(p, n, &at, &s, &len)) return 0;
+    return 1;
+}
+
+int un_referrers_build(un_referrers *r, const un_referrer_tables *t) {
+    memset(r, 0, sizeof *r);
+    r->sources = t->sources, r->sources_len = t->sources_len;
+    r->internal = t->internal, r->internal_len = t->internal_len;
+    r->term_rule = t->term_rule;
+    if (t->term_rule < 0 || t->term_rule >= UN_N_TERM_RULES || !well_formed_list(t->internal, t->internal_len)) return 0;
+    return index_sources(r) && index_keys(r, t->keys, t->keys_len, t->codes, t->codes_len);
+}
+
+void un_referrers_free(un_referrers *r) {
+    un_answers_free(&r->keys);
+    un_buf_free(&r->source_at);
+}
+
+/* ---- a source's record ---------------------------------------------------------------------- */
+
+typedef struct {
+    const uint8_t *medium, *name, *params; /* params: its parameters, length-prefixed */
+    size_t medium_len, name_len, params_len;
+    int flags, n_params;
+} source;
+
+static source source_at(const un_referrers *r, int i) {
+    uint32_t at32;
+    memcpy(&at32, r->source_at.data + (size_t)i * sizeof at32, sizeof at32);
+    size_t at = at32;
+    source s;
+    prefixed(r->sources, r->sources_len, &at, &s.medium, &s.medium_len);
+    prefixed(r->sources, r->sources_len, &at, &s.name, &s.name_len);
+    s.flags = r->sources[at], s.n_params = r->sources[at + 1];
+    s.params = r->sources + at + 2;
+    s.params_len = r->sources_len - at - 2;
+    return s;
+}
+
+/* ---- the lookup (core find, keys, lossy_host) -------------------------------------------------- */
+
+/* The source of key[0, n), or -1. */
+static int probe(const un_referrers *r, const uint8_t *key, size_t n) {
+    un_answer a;
+    return un_answers_recall(&r->keys, KIND_KEY, key, n, &a) ? a.code : -1;
+}
+
+/* The path's first segment: up to its next '/', after a leading one. */
+static void first_segment(const uint8_t *path, size_t n, const uint8_t **seg, size_t *len) {
+    size_t start = n && path[0] == '/';
+    const uint8_t *slash = start < n ? memchr(path + start, '/', n - start) : NULL;
+    *seg = path + start;
+    *len = slash ? (size_t)(slash - *seg) : n - start;
+}
+
+/* The source of the host with its full path, else with its first segment (core _path_keys). */
+static int with_path(const un_referrers *r, const uint8_t *host, size_t n, const uint8_t *path, size_t path_len, un_buf *key) {
+    if (path_len == 0 || (path_len == 1 && path[0] == '/')) return -1;
+    key->len = 0;
+    un_buf_put(key, host, n);
+    un_buf_put(key, path, path_len);
+    int found = key->failed ? -1 : probe(r, key->data, key->len);
+    if (found >= 0) return found;
+    const uint8_t *seg;
+    size_t seg_len;
+    first_segment(path, path_len, &seg, &seg_len);
+    key->len = n;
+    un_buf_putc(key, '/');
+    un_buf_put(key, seg, seg_len);
+    return key->failed ? -1 : probe(r, key->data, key->len);
+}
+
+/* The domain after the host's first label, or NULL at the last (or where nothing follows
+ * the dot: core _suffixes stops at an empty host). */
+static const uint8_t *next_label(const uint8_t *host, size_t *n) {
+    const uint8_t *dot = memchr(host, '.', *n);
+    if (!dot || dot + 1 == host + *n) return NULL;
+    *n -= (size_t)(dot + 1 - host);
+    return dot + 1;
+}
+
+/* The keys of a host and path in order (core keys): every domain of the host with the path,
+ * then each alone. */
+static int find_exact(const un_referrers *r, const uint8_t *host, size_t n, const uint8_t *path, size_t path_len, un_buf *key) {
+    un_answer a;
+    size_t len = n;
+    for (const uint8_t *h = host; h; h = next_label(h, &len)) {
+        int found = un_answers_recall(&r->keys, KIND_PATHS, h, len, &a) ? with_path(r, h, len, path, path_len, key) : -1;
+        if (found >= 0) return found;
+    }
+    len = n;
+    for (const uint8_t *h = host; h; h = next_label(h, &len)) {
+        int found = probe(r, h, len);
+        if (found >= 0) return found;
+    }
+    return -1;
+}
+
+static int is_code(const un_referrers *r, const uint8_t *label, size_t n) {
+    un_answer a;
+    return un_answers_recall(&r->keys, KIND_CODE, label, n, &a);
+}
+
+/* Whether the label p[0, n) is one or more 'w' then digits (Matomo's ^w+[0-9]*). */
+static int www_label(const uint8_t *p, size_t n) {
+    size_t i = 0;
+    while (i < n && p[i] == 'w') i++;
+    if (i == 0) return 0;
+    while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+    return i == n;
+}
+
+/* The labels of a host: start and length of each, at most UN_MAX_LABELS. */
+#define MAX_LABELS 128
+typedef struct {
+    const uint8_t *at[MAX_LABELS];
+    size_t len[MAX_LABELS];
+    int n;
+} labels;
+
+static int split_labels(const uint8_t *h, size_t n, labels *l) {
+    l->n = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i < n && h[i] != '.') continue;
+        if (l->n == MAX_LABELS) return 0;
+        l->at[l->n] = h + start, l->len[l->n] = i - start, l->n++;
+        start = i + 1;
+    }
+    return 1;
+}
+
+static int label_is(const labels *l, int i, const char *s) {
+    size_t n = strlen(s);
+    return l->len[i] == n && memcmp(l->at[i], s, n) == 0;
+}
+
+static int second_level(const labels *l, int i) {
+    static const char *const names[] = {"com", "org", "net", "co", "it", "edu"};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (label_is(l, i, names[k])) return 1;
+    return 0;
+}
+
+/* Matomo's reduced host (UrlHelper::getLossyUrl, core lossy_host), into out: a leading www or
+ * search label goes; "m" labels go (not one right after another that went, as the regex
+ * consumes the dot between); a country-code suffix, after com, org, net, co, it or edu or
+ * alone, is {}; and each country-code label before a dot is {} (again not right after one). */
+static int lossy_host(const un_referrers *r, const uint8_t *h, size_t n, un_buf *out) {
+    labels l;
+    if (!split_labels(h, n, &l)) return 0;
+    int first = 0, keep[MAX_LABELS], braces[MAX_LABELS];
+    if (l.n > 1 && (www_label(l.at[0], l.len[0]) || label_is(&l, 0, "search"))) first = 1;
+    for (int i = first, gone = 0; i < l.n; i++) {
+        int m = i < l.n - 1 && label_is(&l, i, "m") && !gone;
+        keep[i] = !m, braces[i] = 0, gone = m;
+    }
+    int kept[MAX_LABELS], k = 0;
+    for (int i = first; i < l.n; i++)
+        if (keep[i]) kept[k++] = i;
+    int tail = k; /* where the {} suffix starts, in kept */
+    if (k >= 2 && is_code(r, l.at[kept[k - 1]], l.len[kept[k - 1]])) {
+        tail = k - 1;
+        if (k >= 3 && second_level(&l, kept[k - 2])) tail = k - 2;
+    }
+    for (int j = 0, gone = 0; j < tail; j++) {
+        int last = j == k - 1 && tail == k; /* a code needs a dot after it */
+        int code = !last && !gone && is_code(r, l.at[kept[j]], l.len[kept[j]]);
+        braces[kept[j]] = code, gone = code;
+    }
+    out->len = 0;
+    for (int j = 0; j < tail; j++) {
+        if (j) un_buf_putc(out, '.');
+        if (braces[kept[j]]) un_buf_puts(out, "{}");
+        else un_buf_put(out, l.at[kept[j]], l.len[kept[j]]);
+    }
+    if (tail < k) un_buf_puts(out, tail ? ".{}" : "{}");
+    return !out->failed;
+}
+
+/* The source a host and path are, or -1 (core find). */
+static int find(un_ctx *c, const un_referrers *r, const uint8_t *host, size_t n, const uint8_t *path, size_t path_len) {
+    int found = find_exact(r, host, n, path, path_len, &c->scratch);
+    if (found >= 0 || !r->patterned || !lossy_host(r, host, n, &c->scratch2)) return found;
+    const uint8_t *reduced = c->scratch2.data ? c->scratch2.data : (const uint8_t *)"";
+    found = with_path(r, reduced, c->scratch2.len, path, path_len, &c->scratch);
+    return found >= 0 ? found : probe(r, reduced, c->scratch2.len);
+}
+
+/* ---- the search term (core _listed_term, _last_term) ----------------------------------------- */
+
+static int ascii_space(uint8_t b) { return b == ' ' || (b >= '\t' && b <= '\r'); }
+
+/* out holding a decoded value, trimmed of ASCII white space (core strips the same). */
+static void trim(un_buf *out) {
+    size_t start = 0, end = out->len;
+    while (start < end && ascii_space(out->data[start])) start++;
+    while (end > start && ascii_space(out->data[end - 1])) end--;
+    if (start) memmove(out->data, out->data + start, end - start);
+    out->len = end - start;
+}
+
+/* The first non-empty value named `name` among the pairs of text[0, n), into term; 1 if found. */
+static int named_value(un_ctx *c, const uint8_t *text, size_t n, const uint8_t *name, size_t name_len, un_buf *term) {
+    un_form_pair pair;
+    while (un_next_form_pair(&text, &n, &pair)) {
+        if (!un_form_name_is(&pair, name, name_len, &c->scratch, &c->scratch2)) continue;
+        term->len = 0;
+        un_form_decode(term, pair.value, pair.value_len, &c->scratch);
+        trim(term);
+        if (term->len) return 1;
+    }
+    return 0;
+}
+
+static const uint8_t *or_empty(const un_buf *b) { return b->data ? b->data : (const uint8_t *)""; }
+
+/* Matomo's rule: the source's parameters in order, in the query and then the fragment. */
+static int listed_term(un_ctx *c, const source *s, const un_url *u, un_buf *term) {
+    size_t at = 0, len;
+    const uint8_t *name;
+    for (int i = 0; i < s->n_params && prefixed(s->params, s->params_len, &at, &name, &len); i++) {
+        if (named_value(c, or_empty(&u->query), u->query.len, name, len, term)) return 1;
+        if (named_value(c, or_empty(&u->fragment), u->fragment.len, name, len, term)) return 1;
+    }
+    return 0;
+}
+
+/* Whether the decoded name of the pair is one of the source's parameters, ignoring ASCII case. */
+static int listed_any_case(un_ctx *c, const source *s, const un_form_pair *pair) {
+    c->scratch2.len = 0;
+    un_form_decode(&c->scratch2, pair->name, pair->name_len, &c->scratch);
+    size_t at = 0, len;
+    const uint8_t *name;
+    for (int i = 0; i < s->n_params && prefixed(s->params, s->params_len, &at, &name, &len); i++)
+        if (len == c->scratch2.len && un_ascii_ieq(or_empty(&c->scratch2), (const char *)name, len)) return 1;
+    return 0;
+}
+
+/* Snowplow's rule: the last non-empty value of the query whose name is one of the source's. */
+static int last_term(un_ctx *c, const source *s, const un_url *u, un_buf *term) {
+    const uint8_t *q = or_empty(&u->query);
+    size_t n = u->query.len;
+    un_form_pair pair, last = {NULL, NULL, 0, 0};
+    while (un_next_form_pair(&q, &n, &pair))
+        if (pair.value_len && listed_any_case(c, s, &pair)) last = pair;
+    if (!last.value) return 0;
+    term->len = 0;
+    un_form_decode(term, last.value, last.value_len, &c->scratch);
+    return 1;
+}
+
+/* The term of a search source: found here, or asked of Python where a parameter is a regex
+ * (the question: the source's index, a newline, and the referrer as written). */
+static int search_term(un_ctx *c, const un_referrers *r, int index, const un_url *u, const uint8_t *text, size_t n,
+                       un_referral *out, un_buf *term) {
+    source s = source_at(r, index);
+    if (r->term_rule == UN_TERM_LAST) return out->has_term = last_term(c, &s, u, term), UN_OK;
+    if (!(s.flags & SOURCE_REGEX)) return out->has_term = listed_term(c, &s, u, term), UN_OK;
+    c->input.len = 0;
+    un_buf_put_uint(&c->input, (unsigned long)index);
+    un_buf_putc(&c->input, '\n');
+    un_buf_put(&c->input, text, n);
+    if (c->input.failed) return UN_ERR_MEMORY;
+    un_answer a;
+    int status = un_recall(c, UN_ASK_TERM, c->input.data, c->input.len, &a);
+    if (status != UN_OK) return status;
+    term->len = 0;
+    un_buf_put(term, a.text, a.len);
+    out->has_term = a.len > 0;
+    return term->failed ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* ---- one referrer (core referral) --------------------------------------------------------------- */
+
+static int internal_host(const un_referrers *r, const uint8_t *h, size_t n) {
+    size_t at = 0, len;
+    const uint8_t *s;
+    while (prefixed(r->internal, r->internal_len, &at, &s, &len)) {
+        int wild = len && s[0] == '.';
+        if (!wild && len == n && memcmp(s, h, n) == 0) return 1;
+        if (wild && len < n && memcmp(h + n - len, s, len) == 0) return 1;
+    }
+    return 0;
+}
+
+static int scheme_is(const un_url *u, const char *s) {
+    size_t n = strlen(s);
+    return u->scheme.len == n && memcmp(u->scheme.data, s, n) == 0;
+}
+
+static int looked_up(const un_url *u) { return scheme_is(u, "http") || scheme_is(u, "https") || scheme_is(u, "android-app"); }
+
+static void medium_only(un_referral *out, const char *medium) {
+    out->medium = (const uint8_t *)medium, out->medium_len = strlen(medium);
+}
+
+int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_url *page,
+                   un_referral *out, un_buf *term) {
+    memset(out, 0, sizeof *out);
+    c->trimmed.len = 0;
+    un_buf_put(&c->trimmed, u->host.data, u->host.len);
+    if (c->trimmed.failed) return UN_ERR_MEMORY;
+    const uint8_t *host = or_empty(&c->trimmed);
+    size_t host_len = c->trimmed.len;
+    un_lower_ascii(c->trimmed.data, host_len);
+    int same_page = page && page->host.len == host_len && un_ascii_ieq(or_empty(&page->host), (const char *)host, host_len);
+    if (host_len && (same_page || internal_host(r, host, host_len))) return medium_only(out, "internal"), UN_OK;
+    int index = host_len && looked_up(u) ? find(c, r, host, host_len, or_empty(&u->path), u->path.len) : -1;
+    if (index < 0) return medium_only(out, "unknown"), UN_OK;
+    source s = source_at(r, index);
+    out->medium = s.medium, out->medium_len = s.medium_len;
+    out->source = s.name, out->source_len = s.name_len, out->has_source = 1;
+    if (s.medium_len != 6 || memcmp(s.medium, "search", 6) != 0) return UN_OK;
+    return search_term(c, r, index, u, text, n, out, term);
+}
