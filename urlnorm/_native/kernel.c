@@ -580,7 +580,8 @@ int un_answers_recall(const un_answers *s, int kind, const uint8_t *q, size_t n,
     uint32_t slot = ((const uint32_t *)(const void *)s->slots.data)[slot_of(s, kind, q, n)];
     if (!slot) return 0;
     const entry *e = entry_at(s, slot - 1);
-    a->text = s->blob.data + e->answer, a->len = e->answer_len, a->code = e->code;
+    /* The blob has no buffer while every question and answer kept is empty. */
+    a->text = s->blob.data ? s->blob.data + e->answer : (const uint8_t *)"", a->len = e->answer_len, a->code = e->code;
     return 1;
 }
 

@@ -81,8 +81,23 @@ def fuzz_header() -> str:
         psl, most_labels = psl_rules(include_private=private)
         lines += [f"static const char {name}[] = {_c_octal(psl)};"]
         lines += [f"#define {name}_LABELS {most_labels}"]
-    lines += [_filters_struct(), ""]
+    lines += [_filters_struct(), _referrer_tables(), ""]
     return "\n".join(lines)
+
+
+def _referrer_tables() -> str:
+    """``FUZZ_REFERRERS``: the bundled referrer database's tables, with internal hosts."""
+    from urlnorm.core.referrers import internal_patterns
+    from urlnorm.native.operations import referrer_tables
+
+    tables = referrer_tables(None, internal_patterns(["example.com", "*.b"]))
+    assert tables is not None
+    option = tables[0]
+    fields = [f".term_rule = {option['term_rule']}"]
+    for name in ("keys", "sources", "internal", "codes"):
+        value = option[name]
+        fields += [f".{name} = (const uint8_t *){_c_octal(value)}", f".{name}_len = {len(value)}"]
+    return "static const un_referrer_tables FUZZ_REFERRERS = {" + ", ".join(fields) + "};"
 
 
 def _filters_struct() -> str:

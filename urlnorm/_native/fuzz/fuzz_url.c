@@ -13,6 +13,7 @@
 #include "tables.h"
 
 static un_ctx ctx;
+static un_referrers bundled_referrers; /* FUZZ_REFERRERS, built once */
 static un_profile profiles[FUZZ_N_PROFILES]; /* FUZZ_PROFILES, indexed as the binding's are */
 static un_url url, base;
 static un_buf out;
@@ -226,7 +227,8 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
                   .profile = &profiles[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
                   .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input, .filters = FUZZ_FILTERS,
                   .outputs = (unsigned)(selector >> 2 ^ selector << 3) & ((1u << UN_N_OUTPUTS) - 1)};
-    if (b.op == UN_OP_JOIN) b.base = &bases;
+    if (b.op == UN_OP_JOIN || (b.op == UN_OP_REFERRER && selector & 8)) b.base = &bases;
+    b.referrers = &bundled_referrers;
     b.quiet = (selector & 128) && !(selector & 2); /* projected exports name status and error */
     if (selector & 32 && b.op != UN_OP_JOIN) b.answer = fuzz_answer;
     /* One input in eight runs as two one-row slices on two threads (threads.c): starting
@@ -241,6 +243,22 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     if (!failed && as_stream) stream_and_release(&b, r, slices, 3 - slices, selector & 4);
     for (int i = 0; !failed && !as_stream && i < slices; i++) export_and_release(&b, &r[i], 3 - slices, selector & 2);
     un_result_free(&r[0]), un_result_free(&r[1]);
+}
+
+/* Tables cut from the input (as Python would never hand them over) build or are refused,
+ * and a built one classifies the input as a referrer, its own page. */
+static void check_referrer_tables(const uint8_t *p, size_t n, uint8_t selector) {
+    size_t a = n / 4, b = n / 2, c = 3 * n / 4;
+    un_referrer_tables t = {p, p + a, p + b, p + c, a, b - a, c - b, n - c, selector % 3};
+    un_referrers r;
+    int built = un_referrers_build(&r, &t);
+    if (built && un_whatwg_parse(&ctx, p, n, NULL, &url) == UN_OK) {
+        un_referral found;
+        un_buf term = {0};
+        (void)un_referral_of(&ctx, &r, &url, p, n, &url, &found, &term);
+        un_buf_free(&term);
+    }
+    un_referrers_free(&r);
 }
 
 /* ---- Polars' plugin entry points (plugin.c) --------------------------------------------------- */
@@ -308,6 +326,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             un_profile_index(&profiles[i]);
         }
         register_calls();
+        if (!un_referrers_build(&bundled_referrers, &FUZZ_REFERRERS)) abort();
         ready = 1;
     }
     if (size < 1) return 0;
@@ -327,6 +346,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     size_t rest = nl ? n - cut - 1 : n - cut;
     if (un_join(&ctx, (selector >> 4) % 3, p, cut, p + n - rest, rest, &base, &url) == UN_OK) check_href(&url);
     batch(p, n, selector);
+    check_referrer_tables(p, n, selector);
     plugin_call(p, n, selector);
     return 0;
 }
