@@ -25,6 +25,7 @@ from urlnorm import cli, sql
 from urlnorm.choices import CC_INDEX
 from urlnorm.functions import (
     FUNCTIONS,
+    TEXT_STRUCTS,
     ColumnFunction,
     bound,
     command_columns,
@@ -200,14 +201,15 @@ def test_the_command_line_offers_every_function_of_the_url_alone_as_a_column() -
     normalize = next(action.choices["normalize"] for action in parser._actions if action.choices)
     columns = next(a for a in normalize._actions if a.dest == "columns")
     assert set(columns.choices) == {CC_INDEX, *command_columns()}
-    scalar = {
+    # A scalar, or a struct of text fields written as a column each (referrer_medium, ...).
+    flat = {
         f.name
         for f in FUNCTIONS
         if not any(p.required for p in f.parameters)
-        and f.returns in ("str", "bool", "u16", "u32", "u64")
+        and f.returns in ("str", "bool", "u16", "u32", "u64", *TEXT_STRUCTS)
     }
-    assert set(command_columns()) == scalar
-    assert {"registered_domain", "host", "is_crawlable", "key_hash"} <= scalar
+    assert set(command_columns()) == flat
+    assert {"registered_domain", "host", "is_crawlable", "key_hash", "referrer", "campaign"} <= flat
 
 
 def _sql_call(function: sql.Function, spelled: bool) -> str:
