@@ -47,24 +47,89 @@ def frontier(rng: random.Random, pages: int = 8_000, rows: int = 40_000) -> pl.D
     return pl.DataFrame({"url": urls, "discovered_at": seen}).sort("discovered_at")
 
 
-def clickstream(rng: random.Random, rows: int = 50_000) -> pl.DataFrame:
-    """Page views of a few thousand users; referrers are pages, search engines or none."""
-    pages = [clean(rng) for _ in range(3_000)]
-    search = [
-        "https://www.google.com/search?q=" + rng.choice(WORDS).replace(" ", "+"),
-        "https://duckduckgo.com/?q=news",
-        "https://www.bing.com/search?q=shop",
+# Referrers of every kind a clickstream holds, as browsers and apps send them.
+SEARCH = [
+    "https://www.google.com/search?q={term}&hl=en",
+    "https://www.google.co.uk/search?q={term}",
+    "https://www.google.de/",
+    "https://www.bing.com/search?q={term}&form=QBLH",
+    "https://duckduckgo.com/",
+    "https://yandex.ru/search/?text={term}",
+    "https://search.yahoo.com/search?p={term}",
+    "https://www.baidu.com/s?wd={term}",
+    "android-app://com.google.android.googlequicksearchbox/https/www.google.com",
+]
+SOCIAL = [
+    "https://l.facebook.com/l.php?u=x",
+    "https://m.facebook.com/",
+    "https://t.co/Ab12Cd",
+    "https://www.linkedin.com/feed/",
+    "https://out.reddit.com/t3_x",
+    "android-app://com.linkedin.android",
+    "https://www.youtube.com/",
+]
+EMAIL = [
+    "https://mail.google.com/",
+    "android-app://com.google.android.gm",
+    "https://outlook.live.com/",
+    "https://deref-gmx.net/mail/client/x/dereferrer/?redirectUrl=y",
+    "https://deref-web-02.de/mail/client/x/dereferrer/",
+    "https://e.mail.ru/inbox/",
+]
+ASSISTANTS = ["https://chatgpt.com/", "https://www.perplexity.ai/", "https://claude.ai/", "https://gemini.google.com/"]
+PAID = ["https://www.googleadservices.com/pagead/aclk?sa=L", "https://tpc.googlesyndication.com/"]
+OTHER = ["https://news.example.net/story", "https://blog.example.io/links", "https://forum.example.org/t/1"]
+JUNK = ["", "not a url", "http://[1", "https://exa mple.com/"]
+CAMPAIGNS = [
+    "utm_source=newsletter&utm_medium=email&utm_campaign=spring-sale",
+    "utm_source=facebook&utm_medium=paid_social&utm_campaign=retargeting",
+    "utm_source=google&utm_medium=cpc&utm_campaign=shoes&utm_term=running+shoes",
+    "gclid=Cj0KCQiA",
+    "msclkid=5f1c",
+    "fbclid=IwAR2x",
+    "utm_source=partner&utm_medium=affiliate",
+    "utm_source=chatgpt.com",
+]
+
+
+def referrer(rng: random.Random, pages: list[str]) -> str | None:
+    """One page view's referrer: none, the site itself, or a search, social, mail, assistant,
+    paid or other site, sometimes junk."""
+    roll = rng.random()
+    term = rng.choice(WORDS).replace(" ", "+")
+    kinds = [
+        (0.30, None),
+        (0.55, lambda: rng.choice(pages)),
+        (0.72, lambda: rng.choice(SEARCH).format(term=term)),
+        (0.82, lambda: rng.choice(SOCIAL)),
+        (0.88, lambda: rng.choice(EMAIL)),
+        (0.91, lambda: rng.choice(ASSISTANTS)),
+        (0.93, lambda: rng.choice(PAID)),
+        (0.99, lambda: rng.choice(OTHER)),
+        (1.00, lambda: rng.choice(JUNK)),
     ]
+    make = next(make for bound, make in kinds if roll < bound)
+    return None if make is None else make()
+
+
+def landing(rng: random.Random, page: str) -> str:
+    """A landing page, one view in five tagged with a campaign or a click id."""
+    if rng.random() >= 0.2:
+        return page
+    return page + ("&" if "?" in page else "?") + rng.choice(CAMPAIGNS)
+
+
+def clickstream(rng: random.Random, rows: int = 50_000) -> pl.DataFrame:
+    """Page views of a few thousand users; referrers of every kind (:func:`referrer`)."""
+    pages = [clean(rng) for _ in range(3_000)]
     return pl.DataFrame(
         {
             "timestamp": [
                 START + timedelta(seconds=rng.randint(0, 7 * 86_400)) for _ in range(rows)
             ],
             "user": [f"u{rng.randint(1, 4_000):05d}" for _ in range(rows)],
-            "page_url": [rng.choice(pages) for _ in range(rows)],
-            "referrer_url": [
-                rng.choice([None, rng.choice(pages), rng.choice(search)]) for _ in range(rows)
-            ],
+            "page_url": [landing(rng, rng.choice(pages)) for _ in range(rows)],
+            "referrer_url": [referrer(rng, pages) for _ in range(rows)],
         }
     ).sort("timestamp")
 

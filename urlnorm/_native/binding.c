@@ -271,6 +271,7 @@ static const char *const COMPONENT_FIELDS[] = {"component_mode", NULL};
 static const char *const URL_PART_FIELDS[] = {"url_part", NULL};
 static const char *const TERM_RULE_NAMES[UN_N_TERM_RULES] = {[UN_TERM_LISTED] = "listed", [UN_TERM_LAST] = "last"};
 static const char *const REFERRER_FIELDS[] = {"keys", "sources", "internal", "codes", "term_rule", NULL};
+static const char *const CAMPAIGN_FIELDS[] = {"names", "networks", NULL};
 static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_NORMALIZE] = NORMALIZE_FIELDS, [UN_OP_NORMALIZE_RECORD] = NORMALIZE_FIELDS,
     [UN_OP_SPLIT] = SPLIT_FIELDS,         [UN_OP_JOIN] = JOIN_FIELDS,
@@ -279,7 +280,7 @@ static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_SELECT_PARAMS] = SELECT_FIELDS, [UN_OP_PARSE] = PARSE_FIELDS,
     [UN_OP_FILTER] = FILTER_FIELDS,       [UN_OP_UNWRAP] = UNWRAP_FIELDS,
     [UN_OP_COMPONENT] = COMPONENT_FIELDS, [UN_OP_URL_PART] = URL_PART_FIELDS,
-    [UN_OP_REFERRER] = REFERRER_FIELDS,
+    [UN_OP_REFERRER] = REFERRER_FIELDS,  [UN_OP_CAMPAIGN] = CAMPAIGN_FIELDS,
 };
 
 static Py_ssize_t count_names(const char *const *names) {
@@ -536,6 +537,12 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
         if (int_field(option, "component_mode", &b->component_mode) < 0) return -1;
         if (b->component_mode < 0 || b->component_mode >= UN_N_COMPONENT_MODES)
             return PyErr_SetString(PyExc_ValueError, "unknown component mode"), -1;
+        return 0;
+    case UN_OP_CAMPAIGN:
+        if (bytes_field(option, "names", (const char **)&b->campaign.names, &b->campaign.names_len) < 0 ||
+            bytes_field(option, "networks", (const char **)&b->campaign.networks, &b->campaign.networks_len) < 0)
+            return -1;
+        if (!un_campaign_names_valid(&b->campaign)) return PyErr_SetString(PyExc_ValueError, "campaign: malformed names"), -1;
         return 0;
     case UN_OP_URL_PART:
         if (int_field(option, "url_part", &b->url_part) < 0) return -1;
@@ -932,6 +939,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "UTF8_MODES", names_tuple(UN_UTF8_MODE_NAMES, UN_N_UTF8_MODES)) < 0 ||
         PyModule_AddObject(m, "PARSE_COLUMNS", names_tuple(UN_PARSE_COLUMN_NAMES, UN_PARSE_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "HOST_COLUMNS", host_columns()) < 0 ||
+        PyModule_AddObject(m, "CAMPAIGN_COLUMNS", names_tuple(UN_CAMPAIGN_COLUMN_NAMES, UN_N_CAMPAIGN_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "FILTER_REASONS", names_tuple(UN_FILTER_REASON_NAMES, UN_N_FILTER_REASONS)) < 0 ||
         PyModule_AddObject(m, "REDIRECT_ENCODINGS", names_tuple(UN_REDIRECT_ENCODING_NAMES, UN_N_REDIRECT_ENCODINGS)) < 0 ||
         PyModule_AddObject(m, "CLASS_NAMES", names_tuple(UN_CLASS_NAMES, UN_N_CLASSES)) < 0 ||

@@ -22,6 +22,7 @@ typedef struct {
     un_domain_parts parts;
     parts_memo memo[MEMO_SLOTS];
     un_referral referral; /* UN_OP_REFERRER: the row's, its term in ctx.text */
+    un_campaign campaign; /* UN_OP_CAMPAIGN: the row's, its pairs in the row's query */
     int asked; /* the row asked a question */
     /* The row's input when it is its own normal form: the normalised URL is written as it
      * is (normalize makes no record of it at all); else NULL. */
@@ -42,10 +43,17 @@ const char *const UN_OP_NAMES[UN_N_OPS] = {
     [UN_OP_QUERY] = "query", [UN_OP_PATH_SEGMENTS] = "path_segments",
     [UN_OP_SELECT_PARAMS] = "select_params", [UN_OP_PARSE] = "parse", [UN_OP_FILTER] = "filter", [UN_OP_UNWRAP] = "unwrap",
     [UN_OP_COMPONENT] = "component", [UN_OP_URL_PART] = "url_part", [UN_OP_REFERRER] = "referrer",
+    [UN_OP_CAMPAIGN] = "campaign",
 };
 const char *const UN_REFERRER_COLUMN_NAMES[UN_N_REFERRER_COLUMNS] = {
-    [UN_REFERRER_MEDIUM] = "medium", [UN_REFERRER_SOURCE] = "source", [UN_REFERRER_TERM] = "term",
+    [UN_REFERRER_MEDIUM] = "medium", [UN_REFERRER_SOURCE] = "source", [UN_REFERRER_TERM] = "term", [UN_REFERRER_HOST] = "host",
 };
+const char *const UN_CAMPAIGN_COLUMN_NAMES[UN_N_CAMPAIGN_COLUMNS] = {
+    [UN_CAMPAIGN_SOURCE] = "source", [UN_CAMPAIGN_MEDIUM] = "medium", [UN_CAMPAIGN_CAMPAIGN] = "campaign",
+    [UN_CAMPAIGN_TERM] = "term", [UN_CAMPAIGN_CONTENT] = "content", [UN_CAMPAIGN_ID] = "id",
+    [UN_CAMPAIGN_CLICK_ID] = "click_id", [UN_CAMPAIGN_NETWORK] = "network",
+};
+_Static_assert((int)UN_N_CAMPAIGN_COLUMNS <= (int)UN_N_COLUMNS && (int)UN_N_REFERRER_COLUMNS <= (int)UN_N_COLUMNS, "a result holds every text column");
 const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES] = {
     [UN_QUERY_PAIRS] = "pairs", [UN_QUERY_ALL] = "all", [UN_QUERY_FIRST] = "first", [UN_QUERY_NAMES] = "names",
 };
@@ -110,6 +118,7 @@ int un_text_columns(const un_batch *b) {
     if (b->op == UN_OP_QUERY && b->query_mode == UN_QUERY_PAIRS) return 2;
     if (b->op == UN_OP_PARSE) return UN_PARSE_COLUMNS;
     if (b->op == UN_OP_REFERRER) return UN_N_REFERRER_COLUMNS;
+    if (b->op == UN_OP_CAMPAIGN) return UN_N_CAMPAIGN_COLUMNS;
     return un_record_out(b) ? UN_N_FIELDS : 1;
 }
 int un_text_wanted(const un_batch *b, int column) {
@@ -327,6 +336,22 @@ static void emit_referral(un_result *r, worker *w) {
     put_or_null(&r->text[UN_REFERRER_MEDIUM], r, 1, f->medium, f->medium_len);
     put_or_null(&r->text[UN_REFERRER_SOURCE], r, f->has_source, f->source, f->source_len);
     put_or_null(&r->text[UN_REFERRER_TERM], r, f->has_term, w->ctx.text.data, w->ctx.text.len);
+    put_or_null(&r->text[UN_REFERRER_HOST], r, f->host_len > 0, f->host, f->host_len);
+}
+
+/* Each campaign field's value, decoded as a form's (core form_pairs), or null. */
+static void emit_campaign(un_result *r, worker *w) {
+    const un_campaign *k = &w->campaign;
+    for (int f = 0; f < UN_CAMPAIGN_NETWORK; f++) {
+        if (k->rank[f] < 0) {
+            un_builder_null(&r->text[f]);
+            continue;
+        }
+        size_t start = r->data.len;
+        un_form_decode(&r->data, k->value[f].value, k->value[f].value_len, &w->ctx.scratch);
+        commit(&r->text[f], r, start);
+    }
+    put_or_null(&r->text[UN_CAMPAIGN_NETWORK], r, k->rank[UN_CAMPAIGN_CLICK_ID] >= 0, k->network, k->network_len);
 }
 
 /* A filter reason's name (UN_FILTER_*), or null for none. */
@@ -379,6 +404,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_URL_PART: emit_url_part(b, r, w, row); return;
     case UN_OP_FILTER: emit_reason(r, un_filter_reason(u, &b->filters, &w->ctx.scratch)); return;
     case UN_OP_REFERRER: emit_referral(r, w); return;
+    case UN_OP_CAMPAIGN: emit_campaign(r, w); return;
     case UN_OP_SELECT_PARAMS:
     case UN_OP_UNWRAP:
     case UN_OP_COMPONENT: un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len); break;
@@ -414,7 +440,8 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
 static int whatwg_extent(const un_batch *b) {
     switch (b->op) {
     case UN_OP_SPLIT: return b->generic ? -1 : b->extent;
-    case UN_OP_QUERY: return UN_EXTENT_NO_PATH;
+    case UN_OP_QUERY:
+    case UN_OP_CAMPAIGN: return UN_EXTENT_NO_PATH;
     case UN_OP_HOST: return UN_EXTENT_AUTHORITY;
     case UN_OP_URL_PART: return un_url_part_extent(b->url_part);
     case UN_OP_PATH_SEGMENTS:
@@ -461,11 +488,19 @@ static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p,
     return un_referral_of(&w->ctx, b->referrers, &w->url, p, n, page, &w->referral, &w->ctx.text);
 }
 
+static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n);
+
 static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
     w->as_is = NULL;
     int status = as_it_is(b, w, p, n);
     if (b->op == UN_OP_REFERRER) return referral(b, w, row, p, n, status);
-    if (status >= 0) return status;
+    if (status < 0) status = parsed(b, w, row, p, n);
+    if (status == UN_OK && b->op == UN_OP_CAMPAIGN) un_campaign_of(&w->ctx, &b->campaign, &w->url, &w->campaign);
+    return status;
+}
+
+/* The row's record as the operation parses it (the scan did not take it). */
+static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
     switch (b->op) {
     case UN_OP_NORMALIZE:
     case UN_OP_PARSE: return un_normalize_parsed(&w->ctx, b->profile, p, n, &w->url); /* the scan did not take it */
@@ -474,7 +509,8 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
     case UN_OP_SPLIT:
         if (b->generic) return un_split_generic(p, n, &w->url);
         return un_whatwg_parse_extent(&w->ctx, p, n, b->extent, &w->url);
-    case UN_OP_QUERY: return un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_NO_PATH, &w->url);
+    case UN_OP_QUERY:
+    case UN_OP_CAMPAIGN: return un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_NO_PATH, &w->url);
     case UN_OP_HOST: return un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_AUTHORITY, &w->url);
     case UN_OP_URL_PART: return un_whatwg_parse_extent(&w->ctx, p, n, un_url_part_extent(b->url_part), &w->url);
     case UN_OP_PATH_SEGMENTS:

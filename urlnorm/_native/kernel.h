@@ -23,7 +23,7 @@ enum {
 };
 extern const char *const UN_PARSE_COLUMN_NAMES[UN_PARSE_COLUMNS];
 
-#define UN_N_COLUMNS UN_PARSE_COLUMNS /* the most text columns an operation emits */
+#define UN_N_COLUMNS UN_PARSE_COLUMNS /* the most text columns an operation emits (CAMPAIGN's are fewer) */
 
 /* NORMALIZE_RECORD emits the normalised record's columns as SPLIT does, for profiles whose
  * last rules only Python has; SURT emits the normalised URL's SURT key. */
@@ -32,16 +32,17 @@ extern const char *const UN_PARSE_COLUMN_NAMES[UN_PARSE_COLUMNS];
  * keys and values), every value of one name (a list), its first value, or every name (a list). PATH_SEGMENTS emits
  * the path's segments (a list a row). SELECT_PARAMS keeps or drops parameters by raw key in
  * the text as written. URL_PART emits a part of the href or the href cut short (UN_URL_PART_*), or
- * for a hierarchy its levels (a list a row). REFERRER emits a referrer's medium, source and
- * search term (UN_REFERRER_*) by a referrer database, a page a row (base) or none. */
+ * for a hierarchy its levels (a list a row). REFERRER emits a referrer's medium, source,
+ * search term and host (UN_REFERRER_*) by a referrer database, a page a row (base) or none;
+ * CAMPAIGN a landing page's campaign fields (UN_CAMPAIGN_*). */
 typedef enum {
     UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_HOST,
     UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_OP_PARSE, UN_OP_FILTER, UN_OP_UNWRAP, UN_OP_COMPONENT,
-    UN_OP_URL_PART, UN_OP_REFERRER, UN_N_OPS,
+    UN_OP_URL_PART, UN_OP_REFERRER, UN_OP_CAMPAIGN, UN_N_OPS,
 } un_op;
 extern const char *const UN_OP_NAMES[UN_N_OPS];
 
-enum { UN_REFERRER_MEDIUM, UN_REFERRER_SOURCE, UN_REFERRER_TERM, UN_N_REFERRER_COLUMNS };
+enum { UN_REFERRER_MEDIUM, UN_REFERRER_SOURCE, UN_REFERRER_TERM, UN_REFERRER_HOST, UN_N_REFERRER_COLUMNS };
 extern const char *const UN_REFERRER_COLUMN_NAMES[UN_N_REFERRER_COLUMNS];
 /* The host, its type, a Public Suffix List part, or its site (the registered domain, else the host). */
 enum { UN_HOST_TEXT, UN_HOST_TYPE, UN_HOST_PARTS, UN_HOST_SITE = UN_HOST_PARTS + UN_N_PARTS, UN_N_HOST_COLUMNS };
@@ -90,21 +91,45 @@ typedef struct {
     const uint8_t *sources, *internal;
     size_t sources_len, internal_len;
     int term_rule, patterned;
+    uint32_t two_letter_codes[26]; /* the two-letter country codes: bit b of [a] for "ab" */
 } un_referrers;
 /* 1, or 0 if the tables are malformed or memory ran out (r is to be freed either way). */
 int un_referrers_build(un_referrers *r, const un_referrer_tables *t);
 void un_referrers_free(un_referrers *r);
-/* A referrer's medium and source (spans of the table, or static text), and whether the term
- * written to the caller's buffer is one. */
+/* A referrer's medium and source (spans of the table, or static text), its host, and whether
+ * the term written to the caller's buffer is one. */
 typedef struct {
-    const uint8_t *medium, *source;
-    size_t medium_len, source_len;
+    const uint8_t *medium, *source, *host; /* host: the referrer's, in lower case (in the ctx) */
+    size_t medium_len, source_len, host_len;
     int has_source, has_term;
 } un_referral;
 /* The referral of the parsed URL u (text[0, n) as written), the page's record if there is
  * one: UN_OK, UN_ASK_TERM (the question in c->question), or UN_ERR_MEMORY. */
 int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_url *page,
                    un_referral *out, un_buf *term);
+
+/* ---- campaign.c (core/campaign.py) ------------------------------------------------------------- */
+
+/* CAMPAIGN's columns: the utm fields, the click id and its network. */
+enum {
+    UN_CAMPAIGN_SOURCE, UN_CAMPAIGN_MEDIUM, UN_CAMPAIGN_CAMPAIGN, UN_CAMPAIGN_TERM, UN_CAMPAIGN_CONTENT,
+    UN_CAMPAIGN_ID, UN_CAMPAIGN_CLICK_ID, UN_CAMPAIGN_NETWORK, UN_N_CAMPAIGN_COLUMNS,
+};
+extern const char *const UN_CAMPAIGN_COLUMN_NAMES[UN_N_CAMPAIGN_COLUMNS];
+/* The parameter names of each field in order, and the click ids' networks (campaign.c). */
+typedef struct {
+    const uint8_t *names, *networks;
+    size_t names_len, networks_len;
+} un_campaign_names;
+int un_campaign_names_valid(const un_campaign_names *t);
+/* A page's campaign: for each field the rank of the name that gave it (-1: none) and its pair. */
+typedef struct {
+    int rank[UN_N_CAMPAIGN_COLUMNS];
+    un_form_pair value[UN_N_CAMPAIGN_COLUMNS];
+    const uint8_t *network;
+    size_t network_len;
+} un_campaign;
+void un_campaign_of(un_ctx *c, const un_campaign_names *t, const un_url *u, un_campaign *out);
 
 typedef struct {
     un_op op;
@@ -128,6 +153,7 @@ typedef struct {
     int component_mode;              /* UN_OP_COMPONENT: UN_ENCODE_* or UN_DECODE_* */
     int url_part;                    /* UN_OP_URL_PART: UN_URL_PART_* */
     const un_referrers *referrers;   /* UN_OP_REFERRER: the database */
+    un_campaign_names campaign;      /* UN_OP_CAMPAIGN: the fields' parameter names */
     int quiet;                 /* neither status nor error is handed back: neither is written */
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */

@@ -49,6 +49,8 @@ static size_t host_part(const uint8_t *k, size_t n) {
     return slash ? (size_t)(slash - k) : n;
 }
 
+static int lower_letter(uint8_t b) { return b >= 'a' && b <= 'z'; }
+
 static int has_braces(const uint8_t *k, size_t n) {
     for (size_t i = 0; i + 1 < n; i++)
         if (k[i] == '{' && k[i + 1] == '}') return 1;
@@ -75,6 +77,10 @@ static int index_keys(un_referrers *r, const uint8_t *keys, size_t keys_len, con
     }
     for (at = 0; at < codes_len;) {
         if (!prefixed(codes, codes_len, &at, &k, &len)) return 0;
+        if (len == 2 && lower_letter(k[0]) && lower_letter(k[1])) {
+            r->two_letter_codes[k[0] - 'a'] |= 1u << (k[1] - 'a');
+            continue;
+        }
         un_answer a;
         if (!un_answers_recall(&r->keys, KIND_CODE, k, len, &a) && un_answers_keep(&r->keys, KIND_CODE, k, len, 0, NULL, 0) < 0)
             return 0;
@@ -167,24 +173,35 @@ static const uint8_t *next_label(const uint8_t *host, size_t *n) {
     return dot + 1;
 }
 
-/* The keys of a host and path in order (core keys): every domain of the host with the path,
- * then each alone. */
-static int find_exact(const un_referrers *r, const uint8_t *host, size_t n, const uint8_t *path, size_t path_len, un_buf *key) {
+/* The source of the host's domains with the path (the longest first), or -1. */
+static int find_with_path(const un_referrers *r, const uint8_t *host, size_t n, const uint8_t *path, size_t path_len, un_buf *key) {
     un_answer a;
     size_t len = n;
     for (const uint8_t *h = host; h; h = next_label(h, &len)) {
         int found = un_answers_recall(&r->keys, KIND_PATHS, h, len, &a) ? with_path(r, h, len, path, path_len, key) : -1;
         if (found >= 0) return found;
     }
-    len = n;
-    for (const uint8_t *h = host; h; h = next_label(h, &len)) {
-        int found = probe(r, h, len);
-        if (found >= 0) return found;
-    }
     return -1;
 }
 
+/* The source of the host's domains alone (the longest first), or -1; *paths if a key has a
+ * path under one of them. */
+static int find_host(const un_referrers *r, const uint8_t *host, size_t n, int *paths) {
+    un_answer a;
+    size_t len = n;
+    int found = -1;
+    *paths = 0;
+    for (const uint8_t *h = host; h; h = next_label(h, &len)) {
+        *paths |= un_answers_recall(&r->keys, KIND_PATHS, h, len, &a);
+        if (found < 0) found = probe(r, h, len);
+    }
+    return found;
+}
+
+/* Most codes have two letters: those are a bit each of r->two_letter_codes. */
 static int is_code(const un_referrers *r, const uint8_t *label, size_t n) {
+    if (n == 2 && lower_letter(label[0]) && lower_letter(label[1]))
+        return r->two_letter_codes[label[0] - 'a'] >> (label[1] - 'a') & 1u;
     un_answer a;
     return un_answers_recall(&r->keys, KIND_CODE, label, n, &a);
 }
@@ -198,7 +215,8 @@ static int www_label(const uint8_t *p, size_t n) {
     return i == n;
 }
 
-/* The labels of a host: start and length of each, at most UN_MAX_LABELS. */
+/* The labels of a host: start and length of each, at most MAX_LABELS (core referrers
+ * MAX_LABELS: a longer host is not reduced). */
 #define MAX_LABELS 128
 typedef struct {
     const uint8_t *at[MAX_LABELS];
@@ -236,7 +254,11 @@ static int second_level(const labels *l, int i) {
  * alone, is {}; and each country-code label before a dot is {} (again not right after one). */
 static int lossy_host(const un_referrers *r, const uint8_t *h, size_t n, un_buf *out) {
     labels l;
-    if (!split_labels(h, n, &l)) return 0;
+    if (!split_labels(h, n, &l)) {
+        out->len = 0;
+        un_buf_put(out, h, n);
+        return !out->failed;
+    }
     int first = 0, keep[MAX_LABELS], braces[MAX_LABELS];
     if (l.n > 1 && (www_label(l.at[0], l.len[0]) || label_is(&l, 0, "search"))) first = 1;
     for (int i = first, gone = 0; i < l.n; i++) {
@@ -266,13 +288,40 @@ static int lossy_host(const un_referrers *r, const uint8_t *h, size_t n, un_buf 
     return !out->failed;
 }
 
-/* The source a host and path are, or -1 (core find). */
+/* The host's lookups (un_referrer_memo), from the memo if an earlier row had the host. */
+static un_referrer_memo host_lookups(un_ctx *c, const un_referrers *r, const uint8_t *host, size_t n) {
+    uint64_t hash = un_hash((uint64_t)(uintptr_t)r, host, n) | 1;
+    un_referrer_memo *m = &c->referrers[hash % UN_HOST_MEMO];
+    if (m->hash == hash && m->len == n && memcmp(m->host, host, n) == 0) return *m;
+    un_referrer_memo found = {.hash = hash, .len = n, .reduced = -1};
+    int paths = 0;
+    found.exact = find_host(r, host, n, &paths);
+    found.exact_paths = (uint8_t)paths;
+    if (r->patterned && lossy_host(r, host, n, &c->scratch2)) {
+        const uint8_t *reduced = c->scratch2.data ? c->scratch2.data : (const uint8_t *)"";
+        un_answer a;
+        found.reduced = probe(r, reduced, c->scratch2.len);
+        found.reduced_paths = (uint8_t)un_answers_recall(&r->keys, KIND_PATHS, reduced, c->scratch2.len, &a);
+    }
+    if (n <= UN_HOST_MEMO_LEN) {
+        if (n) memcpy(found.host, host, n);
+        *m = found;
+    }
+    return found;
+}
+
+/* The source a host and path are, or -1 (core find): the host's domains with the path, then
+ * alone; then its reduced form with the path, then alone. */
 static int find(un_ctx *c, const un_referrers *r, const uint8_t *host, size_t n, const uint8_t *path, size_t path_len) {
-    int found = find_exact(r, host, n, path, path_len, &c->scratch);
-    if (found >= 0 || !r->patterned || !lossy_host(r, host, n, &c->scratch2)) return found;
-    const uint8_t *reduced = c->scratch2.data ? c->scratch2.data : (const uint8_t *)"";
-    found = with_path(r, reduced, c->scratch2.len, path, path_len, &c->scratch);
-    return found >= 0 ? found : probe(r, reduced, c->scratch2.len);
+    un_referrer_memo m = host_lookups(c, r, host, n);
+    int has_path = path_len > 1 || (path_len == 1 && path[0] != '/');
+    int found = has_path && m.exact_paths ? find_with_path(r, host, n, path, path_len, &c->scratch) : -1;
+    if (found >= 0 || m.exact >= 0) return found >= 0 ? found : m.exact;
+    if (has_path && m.reduced_paths && lossy_host(r, host, n, &c->scratch2)) {
+        const uint8_t *reduced = c->scratch2.data ? c->scratch2.data : (const uint8_t *)"";
+        found = with_path(r, reduced, c->scratch2.len, path, path_len, &c->scratch);
+    }
+    return found >= 0 ? found : m.reduced;
 }
 
 /* ---- the search term (core _listed_term, _last_term) ----------------------------------------- */
@@ -392,6 +441,7 @@ int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint
     const uint8_t *host = or_empty(&c->trimmed);
     size_t host_len = c->trimmed.len;
     un_lower_ascii(c->trimmed.data, host_len);
+    out->host = host, out->host_len = host_len;
     int same_page = page && page->host.len == host_len && un_ascii_ieq(or_empty(&page->host), (const char *)host, host_len);
     if (host_len && (same_page || internal_host(r, host, host_len))) return medium_only(out, "internal"), UN_OK;
     int index = host_len && looked_up(u) ? find(c, r, host, host_len, or_empty(&u->path), u->path.len) : -1;

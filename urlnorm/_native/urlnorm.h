@@ -246,6 +246,16 @@ typedef struct {
     uint32_t covering; /* a bit per provider, the first 32 */
 } un_host_memo;
 
+/* A referrer host's lookups (referrers.c), kept for the rows after it: its keys' source and
+ * its reduced form's (-1: none), and whether a key has a path under either. */
+typedef struct {
+    uint64_t hash; /* of the host and the table; 0 for an empty slot */
+    size_t len;
+    uint8_t host[UN_HOST_MEMO_LEN];
+    int32_t exact, reduced;
+    uint8_t exact_paths, reduced_paths;
+} un_referrer_memo;
+
 /* A parse or rule that needs an answer it cannot recall writes the question here. */
 typedef struct {
     un_recall_fn recall; /* NULL: nothing is known, every question is asked */
@@ -254,6 +264,7 @@ typedef struct {
     un_buf text, input, scratch, scratch2;
     un_buf unwrapped, spare, trimmed; /* a redirect's target, its spare bytes, the link read (redirects.c) */
     un_host_memo providers[UN_HOST_MEMO];
+    un_referrer_memo referrers[UN_HOST_MEMO];
     int host_answered; /* the answer replaced the host: later host rules leave it */
     int has_percent;   /* the input has a '%': without one no field has an escape */
 } un_ctx;

@@ -12,12 +12,12 @@ campaign, else GA4's placeholder for the case. A referrer on the site itself set
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from . import campaign as campaign_core
-from . import public_suffix, referrers
+from . import referrers
 from .channels import AI_MEDIUM
-from .whatwg import SPECIAL_SCHEMES
 
 NOT_SET = "(not set)"
 
@@ -31,18 +31,24 @@ class SourceMedium:
     campaign: str | None
 
 
-def _site(host: str) -> str:
-    return host.removeprefix("www.")
+def _site(host: str) -> str | None:
+    """The referring site as GA4 names a referral's source: its host without ``www.``."""
+    return host.removeprefix("www.") or None
 
 
-def _engine_name(scheme: str, host: str, name: str | None) -> str:
-    """A search engine as GA4 names it: its domain's own label, else its name in lower case.
+# GA4 names a search engine's sessions by the engine (google, bing, yahoo), not its host: the
+# first word of its name in lower case, without the "!" of "Yahoo!".
+ENGINE_NAME = r"^([^\s!]+)"
 
-    Only a special scheme's host is a domain (an app's package id is not).
+
+def engine_name(name: str | None) -> str | None:
+    """A search engine's name as GA4 spells its source.
+
+    >>> engine_name("Google Images"), engine_name("Yahoo!"), engine_name("DuckDuckGo")
+    ('google', 'yahoo', 'duckduckgo')
     """
-    parts = public_suffix.domain_parts(host) if host and scheme in SPECIAL_SCHEMES else None
-    label = parts.domain_label if parts else None
-    return label or (name or "").lower()
+    found = re.match(ENGINE_NAME, (name or "").lower())
+    return found.group(1) if found else None
 
 
 def _from_referrer(
@@ -56,9 +62,9 @@ def _from_referrer(
         return SourceMedium("(direct)", "(none)", "(direct)")
     if found.medium == referrers.INTERNAL:
         return SourceMedium(None, None, None)
-    scheme, host = (referrers.host_and_path(url or "") or ("", ""))[:2]
+    host = (referrers.host_and_path(url or "") or ("", ""))[1]
     if found.medium == "search":
-        return SourceMedium(_engine_name(scheme, host, found.source), "organic", "(organic)")
+        return SourceMedium(engine_name(found.source), "organic", "(organic)")
     if found.medium == "chatbot":
         return SourceMedium(_site(host), AI_MEDIUM, "(ai-assistant)")
     return SourceMedium(_site(host), "referral", "(referral)")

@@ -49,6 +49,8 @@ MATOMO_FILES = {
     "Socials.yml": "social",
     "AIAssistants.yml": "chatbot",
 }
+# The most labels of a host that is reduced for Matomo's {} patterns (the kernel's bound).
+MAX_LABELS = 128
 # Matomo's two-part country suffixes (com.au, co.uk, ...): these labels before a country code.
 _SECOND_LEVEL = "com|org|net|co|it|edu"
 
@@ -135,7 +137,8 @@ def lossy_host(host: str, codes: frozenset[str]) -> str:
 
     In turn: a leading ``www.`` (``w``, ``ww2`` ...) or ``search.`` goes, an ``m.`` label
     goes, a country-code suffix (after ``com``, ``co`` ... or alone) becomes ``.{}``, and a
-    country-code label before a dot becomes ``{}.``.
+    country-code label before a dot becomes ``{}.``. A host of more than :data:`MAX_LABELS`
+    labels, which no referrer has, is left as it is.
 
     >>> codes = frozenset({"uk", "de", "jp"})
     >>> lossy_host("www.google.co.uk", codes), lossy_host("de.search.yahoo.com", codes)
@@ -143,6 +146,8 @@ def lossy_host(host: str, codes: frozenset[str]) -> str:
     >>> lossy_host("m.yandex.jp", codes), lossy_host("google.com", codes)
     ('yandex.{}', 'google.com')
     """
+    if host.count(".") >= MAX_LABELS:
+        return host
     for pattern, replacement in _lossy_rules(codes):
         host = pattern.sub(replacement, host)
     return host

@@ -18,9 +18,9 @@ from typing import Any
 import polars as pl
 
 from urlnorm import engine, native
+from urlnorm.core import attribution as attribution_core
 from urlnorm.core import campaign as campaign_core
 from urlnorm.core import channels, referrers
-from urlnorm.engine import analytics
 
 ReferrersFile = str | Path | None
 Parameters = Mapping[str, Sequence[str] | Mapping[str, str]] | None
@@ -42,7 +42,34 @@ def _referral_row(
     found = referrers.referral(url, page or None, internal, referrers.database(path))
     if found is None:
         return None
-    return {"medium": found.medium, "source": found.source, "term": found.term}
+    parts = referrers.host_and_path(url)
+    host = parts[1] if parts and parts[1] else None
+    return {"medium": found.medium, "source": found.source, "term": found.term, "host": host}
+
+
+def _referrals(
+    series: pl.Series, page: pl.Series | None, internal: Iterable[str], db: ReferrersFile
+) -> pl.DataFrame:
+    """Each referrer's ``medium``, ``source``, ``term`` and ``host`` (in lower case), a
+    column each; all null for a null, empty or invalid referrer."""
+    patterns = referrers.internal_patterns(internal)
+    path = database_path(db)
+    referrers.database(path)  # a malformed database fails before any row
+    if series.dtype == pl.Null:
+        series = series.cast(pl.String)
+    pages = None if page is None else page.cast(pl.String)
+    if native.available():
+        done = native.referrer(series, pages, patterns, path)
+        if done is not None:
+            return done
+    blank = pl.repeat("", series.len(), dtype=pl.String, eager=True)
+    keys = pl.DataFrame({"u": series, "p": blank if pages is None else pages.fill_null("")})
+    core = partial(_referral_row, internal=patterns, path=path)
+    found = engine.per_distinct(keys, core, _REFERRAL_DTYPE)[0]
+    return found.struct.unnest()
+
+
+_REFERRAL_DTYPE = pl.Struct({name: pl.String() for name in (*REFERRER_FIELDS, "host")})
 
 
 def referrer(
@@ -56,85 +83,67 @@ def referrer(
     ``page``: the landing pages (a referrer on the page's host is ``internal``); ``internal``:
     hosts and ``*.domain`` wildcards that are internal too; ``db``: a database file.
     """
-    patterns = referrers.internal_patterns(internal)
-    path = database_path(db)
-    referrers.database(path)  # a malformed database fails before any row
-    if series.dtype == pl.Null:
-        series = series.cast(pl.String)
-    if native.available():
-        done = native.referrer(
-            series, None if page is None else page.cast(pl.String), patterns, path
-        )
-        if done is not None:
-            return done.alias(series.name)
-    pages = pl.repeat("", series.len(), dtype=pl.String, eager=True) if page is None else page
-    keys = pl.DataFrame({"u": series, "p": pages.cast(pl.String).fill_null("")})
-    core = partial(_referral_row, internal=patterns, path=path)
-    return engine.per_distinct(keys, core, REFERRER_DTYPE)[0].alias(series.name)
+    found = _referrals(series, page, internal, db)
+    valid = pl.col("medium").is_not_null()
+    struct = found.select(pl.when(valid).then(pl.struct(REFERRER_FIELDS)).alias(series.name))
+    return struct.to_series()
 
 
-def _first_present(pairs: pl.Expr, names: Sequence[str]) -> pl.Expr:
-    """The first non-empty value of the first of ``names`` a row's decoded pairs have."""
-    values = [
-        pairs.list.eval(
-            pl.element()
-            .filter(
-                (pl.element().struct.field("key") == name)
-                & (pl.element().struct.field("value") != "")
-            )
-            .struct.field("value")
-        ).list.first()
-        for name in names
-    ]
-    return pl.coalesce(values) if values else pl.lit(None, pl.String)
+def _campaign_row(url: str, *, params: campaign_core.Parameters) -> dict[str, str | None] | None:
+    found = campaign_core.campaign(url, params)
+    return None if found is None else {f: getattr(found, f) for f in campaign_core.FIELDS}
 
 
 def campaign(series: pl.Series, parameters: Parameters = None) -> pl.Series:
     """Each landing page's campaign fields and click id (:mod:`urlnorm.core.campaign`)."""
     params = campaign_core.parameters_of(parameters)
-    pairs = analytics.query_params(series)
-    frame = pl.DataFrame({"pairs": pairs})
-    p = pl.col("pairs")
-    fields = [_first_present(p, names).alias(name) for name, names in params.text.items()]
-    ids = list(params.click_ids)
-    click = _first_present(p, ids)
-    present: list[pl.Expr] = [
-        pl.when(_first_present(p, [n]).is_not_null()).then(pl.lit(n)) for n in ids
-    ]
-    which = pl.coalesce(present or [pl.lit(None, pl.String)])
-    network = which.replace_strict(dict(params.click_ids), default=None, return_dtype=pl.String)
-    columns = frame.select(*fields, click.alias("click_id"), network.alias("network"))
-    valid = pairs.is_not_null()
-    struct = columns.select(pl.struct(pl.all()).alias(series.name)).to_series()
-    return pl.select(pl.when(valid).then(struct)).to_series().alias(series.name)
+    if series.dtype == pl.Null:
+        series = series.cast(pl.String)
+    result = native.campaign(series, params) if native.available() else None
+    if result is None:
+        core = partial(_campaign_row, params=params)
+        return engine.per_distinct(series.to_frame("u"), core, CAMPAIGN_DTYPE)[0].alias(series.name)
+    valid = series.is_not_null() & result.errors.is_null()
+    frame = result.frame.with_columns(valid=valid)
+    fields = [c for c in frame.columns if c != "valid"]
+    struct = frame.select(pl.when("valid").then(pl.struct(fields)))
+    return struct.to_series().alias(series.name)
 
 
-def channel_group_expr(source: pl.Expr, medium: pl.Expr, campaign: pl.Expr) -> pl.Expr:
-    """GA4's default channel group of three text expressions (:mod:`urlnorm.core.channels`)."""
-    s, m, c = (e.cast(pl.String).str.to_lowercase() for e in (source, medium, campaign))
-    none = s.is_null() & m.is_null() & c.is_null()
-    s, m, c = s.fill_null(""), m.fill_null(""), c.fill_null("")
-    category = s.replace_strict(
-        dict(channels.source_categories()), default=None, return_dtype=pl.String
+def _channel_columns(frame: pl.DataFrame) -> pl.Series:
+    """GA4's channel of each row of columns ``s``, ``m``, ``c`` (source, medium, campaign).
+
+    The values each rule reads are made once, a column each, before the rules run.
+    """
+    low = [pl.col(n).cast(pl.String).str.to_lowercase().alias(n) for n in ("s", "m", "c")]
+    none = pl.all_horizontal(pl.col(n).is_null() for n in ("s", "m", "c")).alias("none")
+    frame = frame.select(*low, none).with_columns(pl.col("s", "m", "c").fill_null(""))
+    categories = dict(channels.source_categories())
+    category = pl.col("s").replace_strict(categories, default=None, return_dtype=pl.String)
+    frame = frame.with_columns(
+        category.fill_null("").alias("category"),
+        pl.col("m").str.contains(channels.PAID_MEDIUM).alias("paid"),
+        pl.col("c").str.contains(channels.SHOPPING_CAMPAIGN).alias("shop_campaign"),
     )
-    paid = m.str.contains(channels.PAID_MEDIUM)
-    shopping = (category == "shopping").fill_null(False) | c.str.contains(
-        channels.SHOPPING_CAMPAIGN
-    )
-    is_cat = {name: (category == name).fill_null(False) for name in channels.CATEGORIES}
+    return frame.select(_channel_rules().alias("channel")).to_series()
+
+
+def _channel_rules() -> pl.Expr:
+    s, m, c, category, paid = (pl.col(n) for n in ("s", "m", "c", "category", "paid"))
+    shopping = (category == "shopping") | pl.col("shop_campaign")
     rules: list[tuple[str, pl.Expr]] = [
         ("Direct", (s == channels.DIRECT_SOURCE) & m.is_in(channels.DIRECT_MEDIA)),
         ("Cross-network", c.str.contains("cross-network", literal=True)),
         ("Paid Shopping", shopping & paid),
-        ("Paid Search", is_cat["search"] & paid),
-        ("Paid Social", is_cat["social"] & paid),
-        ("Paid Video", is_cat["video"] & paid),
+        ("Paid Search", (category == "search") & paid),
+        ("Paid Social", (category == "social") & paid),
+        ("Paid Video", (category == "video") & paid),
         ("Display", m.is_in(channels.DISPLAY_MEDIA)),
         ("Paid Other", paid),
         ("Organic Shopping", shopping),
-        ("Organic Social", is_cat["social"] | m.is_in(channels.SOCIAL_MEDIA)),
-        ("Organic Video", is_cat["video"] | m.str.contains(channels.VIDEO_MEDIUM)),
-        ("Organic Search", is_cat["search"] | (m == "organic")),
+        ("Organic Social", (category == "social") | m.is_in(channels.SOCIAL_MEDIA)),
+        ("Organic Video", (category == "video") | m.str.contains(channels.VIDEO_MEDIUM)),
+        ("Organic Search", (category == "search") | (m == "organic")),
         ("AI Assistant", m == channels.AI_MEDIUM),
         ("Referral", m.is_in(channels.REFERRAL_MEDIA)),
         ("Email", s.is_in(channels.EMAIL) | m.is_in(channels.EMAIL)),
@@ -150,11 +159,86 @@ def channel_group_expr(source: pl.Expr, medium: pl.Expr, campaign: pl.Expr) -> p
         ),
     ]
     assert [name for name, _ in rules] == list(channels.CHANNELS[:-1])
-    chain: Any = pl.when(none).then(pl.lit(None, pl.String))
+    chain: Any = pl.when("none").then(pl.lit(None, pl.String))
     for name, rule in rules:
         chain = chain.when(rule).then(pl.lit(name))
     done: pl.Expr = chain.otherwise(pl.lit("Unassigned"))
     return done
+
+
+def channel_group_expr(source: pl.Expr, medium: pl.Expr, campaign: pl.Expr) -> pl.Expr:
+    """GA4's default channel group of three text expressions (:mod:`urlnorm.core.channels`)."""
+    both = pl.struct(source.alias("s"), medium.alias("m"), campaign.alias("c"))
+    return both.map_batches(
+        lambda rows: _channel_columns(rows.struct.unnest()), return_dtype=pl.String()
+    )
+
+
+def _engine_name(name: pl.Expr) -> pl.Expr:
+    """A search engine as GA4 names its source (core ``attribution.engine_name``)."""
+    return name.str.to_lowercase().str.extract(attribution_core.ENGINE_NAME, 1)
+
+
+def _visits(
+    series: pl.Series, referrer_urls: pl.Series, internal: Iterable[str], db: ReferrersFile
+) -> pl.DataFrame:
+    """Each visit's source, medium and campaign (columns ``s``, ``m``, ``c``), and ``page_ok``."""
+    found = campaign(series, None)
+    ref = _referrals(referrer_urls, series, internal, db)
+    c, r = pl.col("c").struct, pl.col("r").struct
+    frame = pl.DataFrame({"c": found, "r": ref.select(pl.struct(pl.all())).to_series()})
+    google = c.field("network") == "Google"
+    utm = pl.any_horizontal(c.field(n).is_not_null() for n in ("source", "medium", "campaign"))
+    medium = r.field("medium")
+    site = r.field("host").str.strip_prefix("www.")
+    not_set = pl.lit(attribution_core.NOT_SET)
+
+    def pick(
+        google_v: pl.Expr, utm_v: pl.Expr, direct: str, search: pl.Expr, ai: pl.Expr, other: pl.Expr
+    ) -> pl.Expr:
+        return (
+            pl.when(google)
+            .then(google_v)
+            .when(utm)
+            .then(utm_v)
+            .when(medium.is_null())
+            .then(pl.lit(direct))
+            .when(medium == referrers.INTERNAL)
+            .then(pl.lit(None, pl.String))
+            .when(medium == "search")
+            .then(search)
+            .when(medium == "chatbot")
+            .then(ai)
+            .otherwise(other)
+        )
+
+    return frame.select(
+        pick(
+            pl.lit("google"),
+            c.field("source").fill_null(not_set),
+            "(direct)",
+            _engine_name(r.field("source")),
+            site,
+            site,
+        ).alias("s"),
+        pick(
+            pl.lit("cpc"),
+            c.field("medium").fill_null(not_set),
+            "(none)",
+            pl.lit("organic"),
+            pl.lit(channels.AI_MEDIUM),
+            pl.lit("referral"),
+        ).alias("m"),
+        pick(
+            c.field("campaign").fill_null(not_set),
+            c.field("campaign").fill_null(not_set),
+            "(direct)",
+            pl.lit("(organic)"),
+            pl.lit("(ai-assistant)"),
+            pl.lit("(referral)"),
+        ).alias("c"),
+        pl.col("c").is_not_null().alias("page_ok"),
+    )
 
 
 def source_medium(
@@ -163,64 +247,12 @@ def source_medium(
     internal: Iterable[str] = (),
     db: ReferrersFile = None,
 ) -> pl.Series:
-    """Each visit's ``{source, medium, campaign}`` as GA4 derives it from page and referrer.
-
-    A Google click id gives ``google / cpc``; then the utm parameters (a missing one is
-    ``(not set)``); then the referrer: a search engine gives its name and ``organic``, an AI
-    assistant its host and ``ai-assistant``, any other site its host and ``referral``; an
-    internal referrer gives nothing (null: the session's earlier source stands); no referrer,
-    or an invalid one, gives ``(direct) / (none)``. An invalid page gives null.
-    """
-    found = campaign(series, None)
-    ref = referrer(referrer_urls, series, internal, db)
-    host = analytics.host(referrer_urls.cast(pl.String))
-    label = analytics.domain_part(referrer_urls.cast(pl.String), "domain_label")
-    frame = pl.DataFrame({"c": found, "r": ref, "host": host, "label": label})
-    return frame.select(_source_medium_expr().alias(series.name)).to_series()
-
-
-def _source_medium_expr() -> pl.Expr:
-    c, r = pl.col("c").struct, pl.col("r").struct
-    google = c.field("network") == "Google"
-    utm = (
-        c.field("source").is_not_null()
-        | c.field("medium").is_not_null()
-        | c.field("campaign").is_not_null()
+    """Each visit's ``{source, medium, campaign}`` as GA4 derives it (core ``attribution``)."""
+    visits = _visits(series, referrer_urls, internal, db)
+    struct = pl.struct(
+        pl.col("s").alias("source"), pl.col("m").alias("medium"), pl.col("c").alias("campaign")
     )
-    medium = r.field("medium")
-    site = pl.col("host").str.strip_prefix("www.")
-    engine_name = pl.coalesce(pl.col("label"), r.field("source").str.to_lowercase())
-
-    def triple(source: pl.Expr | str, med: str | pl.Expr, camp: str | pl.Expr) -> pl.Expr:
-        lit = [pl.lit(v) if isinstance(v, str) else v for v in (source, med, camp)]
-        return pl.struct(
-            *(e.cast(pl.String).alias(n) for e, n in zip(lit, SOURCE_MEDIUM_FIELDS, strict=True))
-        )
-
-    not_set = "(not set)"
-    return (
-        pl.when(pl.col("c").is_null())
-        .then(pl.lit(None, SOURCE_MEDIUM_DTYPE))
-        .when(google)
-        .then(triple("google", "cpc", c.field("campaign").fill_null(not_set)))
-        .when(utm)
-        .then(
-            triple(
-                c.field("source").fill_null(not_set),
-                c.field("medium").fill_null(not_set),
-                c.field("campaign").fill_null(not_set),
-            )
-        )
-        .when(pl.col("r").is_null())
-        .then(triple("(direct)", "(none)", "(direct)"))
-        .when(medium == referrers.INTERNAL)
-        .then(triple(pl.lit(None, pl.String), pl.lit(None, pl.String), pl.lit(None, pl.String)))
-        .when(medium == "search")
-        .then(triple(engine_name, "organic", "(organic)"))
-        .when(medium == "chatbot")
-        .then(triple(site, channels.AI_MEDIUM, "(ai-assistant)"))
-        .otherwise(triple(site, "referral", "(referral)"))
-    )
+    return visits.select(pl.when("page_ok").then(struct).alias(series.name)).to_series()
 
 
 def channel_group(
@@ -230,7 +262,6 @@ def channel_group(
     db: ReferrersFile = None,
 ) -> pl.Series:
     """Each visit's GA4 default channel group, from its page and referrer."""
-    visit = source_medium(series, referrer_urls, internal, db)
-    f = pl.col("v").struct
-    expr = channel_group_expr(f.field("source"), f.field("medium"), f.field("campaign"))
-    return visit.to_frame("v").select(expr.alias(series.name)).to_series()
+    visits = _visits(series, referrer_urls, internal, db)
+    channel = _channel_columns(visits.select("s", "m", "c"))
+    return pl.select(pl.when(visits["page_ok"]).then(channel)).to_series().alias(series.name)

@@ -21,6 +21,7 @@ from urlnorm.native.fuzz import fuzz_header
 from urlnorm.native.operations import (
     Call,
     Op,
+    campaign,
     component,
     component_op,
     filter_reason,
@@ -58,6 +59,7 @@ __all__ = [
     "Status",
     "as_kernel_array",
     "available",
+    "campaign",
     "component",
     "component_op",
     "configured_threads",

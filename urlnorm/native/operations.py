@@ -11,6 +11,7 @@ from typing import Any
 
 import polars as pl
 
+from urlnorm.core import campaign as campaign_core
 from urlnorm.core import referrers
 from urlnorm.core.filters import CALENDAR_KEYS, LOCAL_NAMES, NON_GLOBAL_NETWORKS, Filters
 from urlnorm.core.redirects import WRAPPERS, Wrapper
@@ -482,16 +483,51 @@ def referrer(
     pages: Column | None,
     internal: tuple[frozenset[str], tuple[str, ...]],
     path: str | None,
-) -> pl.Series | None:
-    """Each referrer's ``{medium, source, term}`` struct (core ``referrers.referral``).
+) -> pl.DataFrame | None:
+    """Each referrer's ``medium``, ``source``, ``term`` and ``host`` (core ``referrers.referral``).
 
-    ``pages``: one a row, or one for all; None if the database does not fit the kernel.
+    All null for a null or invalid referrer. ``pages``: one a row, or one for all; None if
+    the database does not fit the kernel.
     """
     tables = referrer_tables(path, internal)
     if tables is None:
         return None
     option, sources = tables
     op = Op("referrer", option, answer=_referrer_answerer(sources))
-    out, _ = _run(op, column, pages, names=("medium", "source", "term"))
-    struct = out.select(pl.when(pl.col("medium").is_not_null()).then(pl.struct(pl.all())))
-    return struct.to_series()
+    return _run(op, column, pages, names=("medium", "source", "term", "host"))[0]
+
+
+# ---- campaigns --------------------------------------------------------------------------------
+
+
+def campaign_option(params: campaign_core.Parameters) -> dict[str, bytes] | None:
+    """The kernel's campaign option: each field's names in order, then the click ids'.
+
+    A name is followed by its field's index among the kernel's columns (``CAMPAIGN_COLUMNS``)
+    and, for a click id, its network's index. None if a name or network is too long.
+    """
+    kernel = extension.loaded()
+    columns: tuple[str, ...] = kernel.CAMPAIGN_COLUMNS
+    networks = list(dict.fromkeys(params.click_ids.values()))
+    entries = [(n, columns.index(field), 0) for field, names in params.text.items() for n in names]
+    click = columns.index("click_id")
+    entries += [(n, click, networks.index(net)) for n, net in params.click_ids.items()]
+    names = bytearray()
+    for name, field, network in entries:
+        encoded = _prefixed([name])
+        if encoded is None or len(networks) > 255:
+            return None
+        names += encoded + bytes([field, network])
+    listed = _prefixed(networks)
+    return None if listed is None else {"names": bytes(names), "networks": listed}
+
+
+def campaign(column: Column, params: campaign_core.Parameters) -> Result | None:
+    """Each landing page's campaign fields and its error (core ``campaign.campaign``).
+
+    None if a name does not fit the kernel's table.
+    """
+    option = campaign_option(params)
+    if option is None:
+        return None
+    return _finish(Op("campaign", option, answer=answerer(None)), column, campaign_core.FIELDS)
