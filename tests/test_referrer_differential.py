@@ -19,7 +19,9 @@ from hypothesis import strategies as st
 from tests.conftest import load_wpt
 from tests.strategies import COLUMN_VALUE
 from urlnorm import native
-from urlnorm.core import referrers
+from urlnorm.core import attribution as attribution_core
+from urlnorm.core import campaign as campaign_core
+from urlnorm.core import channels, referrers
 from urlnorm.engine import attribution
 
 pytestmark = pytest.mark.skipif(not native.available(), reason="the kernel is not built")
@@ -154,3 +156,67 @@ def test_the_corpora() -> None:
 @given(values=st.lists(COLUMN_VALUE, min_size=1, max_size=30))
 def test_generated_columns(values: list[str | None]) -> None:
     check(values)
+
+
+def _pages(seed: int, count: int) -> list[str | None]:
+    """Landing pages tagged every way: utm fields (empty, repeated, encoded), click ids."""
+    rng = random.Random(seed)
+    tags = [
+        "utm_source=News+Letter&utm_medium=Email&utm_campaign=Spring%20Sale",
+        "utm_source=&utm_source=second&utm_medium=cpc",
+        "utm_medium=paid_social&utm_campaign=Summer-Shop",
+        "utm_campaign=pmax+cross-network",
+        "gclid=G&utm_source=news",
+        "fbclid=F&gclid=",
+        "wbraid=W",
+        "msclkid=M&utm_medium=ppc",
+        "utm%5Fsource=decoded&utm_medium=video-ads",
+        "utm_source=firebase&utm_medium=x",
+        "utm_medium=sms",
+        "utm_source=chatgpt.com",
+        "utm_medium=\u212aelvin",
+        "",
+    ]
+    out: list[str | None] = []
+    for _ in range(count):
+        tag = rng.choice(tags)
+        page = rng.choice(
+            ["https://shop.example/p", "https://A.example.com/x?id=1", "http://[1", "not a url"]
+        )
+        out.append(
+            None
+            if rng.random() < 0.03
+            else page + (("&" if "?" in page else "?") + tag if tag else "")
+        )
+    return out
+
+
+def test_campaigns_visits_and_channels_equal_the_core() -> None:
+    """Kernel and core on the same pages and referrers: campaign, source / medium, channel."""
+    rng = random.Random(9)
+    pages = _pages(9, 3000)
+    refs = [rng.choice([None, "", *generated(referrers.bundled(), 10, 60)]) for _ in pages]
+    refs = [r if rng.random() < 0.9 else pages[i] for i, r in enumerate(refs)]
+    frame = pl.DataFrame({"page": pages, "ref": refs}, schema={"page": pl.String, "ref": pl.String})
+    got = frame.select(
+        c=pl.col("page").url.campaign(),
+        sm=pl.col("page").url.source_medium(pl.col("ref"), internal=INTERNAL),
+        ch=pl.col("page").url.channel_group(pl.col("ref"), internal=INTERNAL),
+    )
+    patterns = referrers.internal_patterns(INTERNAL)
+    for page, ref, c, sm, ch in zip(pages, refs, got["c"], got["sm"], got["ch"], strict=True):
+        found = None if page is None else campaign_core.campaign(page)
+        assert c == (
+            None if found is None else {f: getattr(found, f) for f in campaign_core.FIELDS}
+        ), page
+        visit = (
+            None if page is None else attribution_core.source_medium(page, ref or None, patterns)
+        )
+        expected = None if visit is None else visit.__dict__
+        assert sm == expected, (page, ref)
+        channel = (
+            None
+            if visit is None
+            else channels.channel_group(visit.source, visit.medium, visit.campaign)
+        )
+        assert ch == channel, (page, ref)

@@ -269,9 +269,13 @@ static const char *const PARSE_FIELDS[] = {"profile", "outputs", "with_scheme", 
 static const char *const UNWRAP_FIELDS[] = {"wrappers", NULL};
 static const char *const COMPONENT_FIELDS[] = {"component_mode", NULL};
 static const char *const URL_PART_FIELDS[] = {"url_part", NULL};
+static const char *const CATEGORY_NAMES[UN_N_CATEGORIES] = {
+    [UN_CATEGORY_SEARCH] = "search", [UN_CATEGORY_SOCIAL] = "social", [UN_CATEGORY_SHOPPING] = "shopping", [UN_CATEGORY_VIDEO] = "video",
+};
 static const char *const TERM_RULE_NAMES[UN_N_TERM_RULES] = {[UN_TERM_LISTED] = "listed", [UN_TERM_LAST] = "last"};
-static const char *const REFERRER_FIELDS[] = {"keys", "sources", "internal", "codes", "term_rule", NULL};
+static const char *const REFERRER_FIELDS[] = {"keys", "sources", "internal", "codes", "categories", "term_rule", NULL};
 static const char *const CAMPAIGN_FIELDS[] = {"names", "networks", NULL};
+static const char *const VISIT_FIELDS[] = {"keys", "sources", "internal", "codes", "categories", "term_rule", "names", "networks", "fields", NULL};
 static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_NORMALIZE] = NORMALIZE_FIELDS, [UN_OP_NORMALIZE_RECORD] = NORMALIZE_FIELDS,
     [UN_OP_SPLIT] = SPLIT_FIELDS,         [UN_OP_JOIN] = JOIN_FIELDS,
@@ -281,6 +285,7 @@ static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_FILTER] = FILTER_FIELDS,       [UN_OP_UNWRAP] = UNWRAP_FIELDS,
     [UN_OP_COMPONENT] = COMPONENT_FIELDS, [UN_OP_URL_PART] = URL_PART_FIELDS,
     [UN_OP_REFERRER] = REFERRER_FIELDS,  [UN_OP_CAMPAIGN] = CAMPAIGN_FIELDS,
+    [UN_OP_VISIT] = VISIT_FIELDS,
 };
 
 static Py_ssize_t count_names(const char *const *names) {
@@ -481,9 +486,20 @@ static int referrers_from(PyObject *option, un_referrers *refs) {
              bytes_field(option, "sources", (const char **)&t.sources, &t.sources_len) == 0 &&
              bytes_field(option, "internal", (const char **)&t.internal, &t.internal_len) == 0 &&
              bytes_field(option, "codes", (const char **)&t.codes, &t.codes_len) == 0 &&
+             bytes_field(option, "categories", (const char **)&t.categories, &t.categories_len) == 0 &&
              int_field(option, "term_rule", &t.term_rule) == 0;
     if (!ok) return -1;
     if (!un_referrers_build(refs, &t)) return PyErr_SetString(PyExc_ValueError, "referrer: malformed tables"), -1;
+    return 0;
+}
+
+/* campaign, visit: the fields' parameter names and the networks, indexed; 0, or -1 with an
+ * exception set. */
+static int campaign_from(PyObject *option, un_campaign_names *t) {
+    if (bytes_field(option, "names", (const char **)&t->names, &t->names_len) < 0 ||
+        bytes_field(option, "networks", (const char **)&t->networks, &t->networks_len) < 0)
+        return -1;
+    if (!un_campaign_index(t)) return PyErr_SetString(PyExc_ValueError, "campaign: malformed names, or too many"), -1;
     return 0;
 }
 
@@ -538,12 +554,11 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
         if (b->component_mode < 0 || b->component_mode >= UN_N_COMPONENT_MODES)
             return PyErr_SetString(PyExc_ValueError, "unknown component mode"), -1;
         return 0;
-    case UN_OP_CAMPAIGN:
-        if (bytes_field(option, "names", (const char **)&b->campaign.names, &b->campaign.names_len) < 0 ||
-            bytes_field(option, "networks", (const char **)&b->campaign.networks, &b->campaign.networks_len) < 0)
-            return -1;
-        if (!un_campaign_names_valid(&b->campaign)) return PyErr_SetString(PyExc_ValueError, "campaign: malformed names"), -1;
-        return 0;
+    case UN_OP_VISIT:
+        if (int_field(option, "fields", &fields) < 0) return -1;
+        b->fields = (unsigned)fields & ((1u << UN_N_VISIT_COLUMNS) - 1);
+        return campaign_from(option, &b->campaign);
+    case UN_OP_CAMPAIGN: return campaign_from(option, &b->campaign);
     case UN_OP_URL_PART:
         if (int_field(option, "url_part", &b->url_part) < 0) return -1;
         if (b->url_part < 0 || b->url_part >= UN_N_URL_PARTS) return PyErr_SetString(PyExc_ValueError, "unknown URL part"), -1;
@@ -640,7 +655,8 @@ static PyObject *run(PyObject *self, PyObject *args) {
     held_column *local = PyMem_Malloc(2 * sizeof(held_column));
     if (!local) return PyErr_NoMemory();
     memset(&local[0], 0, offsetof(held_column, data)), memset(&local[1], 0, offsetof(held_column, data));
-    int ok = option_into(option, &b, &prof) == 0 && (op != UN_OP_REFERRER || referrers_from(option, &refs) == 0) &&
+    int tables = op == UN_OP_REFERRER || op == UN_OP_VISIT;
+    int ok = option_into(option, &b, &prof) == 0 && (!tables || referrers_from(option, &refs) == 0) &&
              column_from(input, &local[0]) == 0;
     b.referrers = &refs;
     b.input = local[0].col;
@@ -652,8 +668,8 @@ static PyObject *run(PyObject *self, PyObject *args) {
     }
     if (ok && answer != Py_None) b.answer = python_answer, b.answer_data = &a;
     b.quiet = un_names_quiet(columns.names, (size_t)columns.len);
-    if (ok && op == UN_OP_REFERRER && b.base && b.base->length != 1 && b.base->length < b.input.length) {
-        PyErr_SetString(PyExc_ValueError, "referrer needs one page, one a row, or none");
+    if (ok && tables && b.base && b.base->length != 1 && b.base->length < b.input.length) {
+        PyErr_SetString(PyExc_ValueError, "referrer and visit need one base, one a row, or none");
         ok = 0;
     }
     if (ok) out = run_batch(&b, starts, threads, &a, &columns);
@@ -723,10 +739,10 @@ static int run_held_call(const un_call *call, un_batch *batches, int n_batches, 
 static int call_settings_valid(int op, int utf8, int threads, long long min_bytes, long long max_bytes, PyObject *columns, int single) {
     const char *names = PyBytes_AsString(columns);
     Py_ssize_t len = PyBytes_Size(columns);
-    int ok = op >= UN_OP_NORMALIZE && op < UN_N_OPS && op != UN_OP_JOIN && op != UN_OP_REFERRER && utf8 >= UN_UTF8_TEXT && utf8 < UN_N_UTF8_MODES &&
+    int ok = op >= UN_OP_NORMALIZE && op < UN_N_OPS && op != UN_OP_JOIN && op != UN_OP_REFERRER && op != UN_OP_VISIT && utf8 >= UN_UTF8_TEXT && utf8 < UN_N_UTF8_MODES &&
              threads >= 1 && min_bytes >= 1 && max_bytes >= min_bytes && len > 0;
     if (ok && single) ok = memchr(names, '\0', (size_t)len) == NULL;
-    if (!ok) PyErr_SetString(PyExc_ValueError, "a call: one of OP_NAMES but join and referrer, a UTF-8 mode, threads and slice bytes of 1 or more, and its columns (one if single)");
+    if (!ok) PyErr_SetString(PyExc_ValueError, "a call: one of OP_NAMES but join, referrer and visit, a UTF-8 mode, threads and slice bytes of 1 or more, and its columns (one if single)");
     return ok;
 }
 
@@ -940,6 +956,9 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "PARSE_COLUMNS", names_tuple(UN_PARSE_COLUMN_NAMES, UN_PARSE_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "HOST_COLUMNS", host_columns()) < 0 ||
         PyModule_AddObject(m, "CAMPAIGN_COLUMNS", names_tuple(UN_CAMPAIGN_COLUMN_NAMES, UN_N_CAMPAIGN_COLUMNS)) < 0 ||
+        PyModule_AddObject(m, "CHANNELS", names_tuple(UN_CHANNEL_NAMES, UN_N_CHANNELS)) < 0 ||
+        PyModule_AddObject(m, "VISIT_COLUMNS", names_tuple(UN_VISIT_COLUMN_NAMES, UN_N_VISIT_COLUMNS)) < 0 ||
+        PyModule_AddObject(m, "CATEGORIES", names_tuple(CATEGORY_NAMES, UN_N_CATEGORIES)) < 0 ||
         PyModule_AddObject(m, "FILTER_REASONS", names_tuple(UN_FILTER_REASON_NAMES, UN_N_FILTER_REASONS)) < 0 ||
         PyModule_AddObject(m, "REDIRECT_ENCODINGS", names_tuple(UN_REDIRECT_ENCODING_NAMES, UN_N_REDIRECT_ENCODINGS)) < 0 ||
         PyModule_AddObject(m, "CLASS_NAMES", names_tuple(UN_CLASS_NAMES, UN_N_CLASSES)) < 0 ||

@@ -239,6 +239,7 @@ static const char *text_name(const un_batch *b, int column) {
     if (b->op == UN_OP_PARSE) return UN_PARSE_COLUMN_NAMES[column];
     if (b->op == UN_OP_REFERRER) return UN_REFERRER_COLUMN_NAMES[column];
     if (b->op == UN_OP_CAMPAIGN) return UN_CAMPAIGN_COLUMN_NAMES[column];
+    if (b->op == UN_OP_VISIT) return UN_VISIT_COLUMN_NAMES[column];
     if (un_record_out(b)) return UN_PARSE_COLUMN_NAMES[UN_PARSE_FIELDS + column];
     if (un_text_columns(b) == 2) return pair[column];
     return "text";

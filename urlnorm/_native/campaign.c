@@ -8,11 +8,7 @@
 /* One name of the table Python hands over (native/operations.py campaign_option): the name
  * length-prefixed, then its field (UN_CAMPAIGN_*) and, for a click id, its network's index in
  * the networks list (length-prefixed names). A name's rank is its place in the table. */
-typedef struct {
-    const uint8_t *name;
-    size_t len;
-    int field, network;
-} listed_name;
+typedef un_campaign_name listed_name;
 
 /* The next name of the table at *at; 0 at its end or where it is malformed. */
 static int next_name(const un_campaign_names *t, size_t *at, listed_name *out) {
@@ -33,12 +29,16 @@ static long network_count(const un_campaign_names *t) {
     return count;
 }
 
-int un_campaign_names_valid(const un_campaign_names *t) {
+int un_campaign_index(un_campaign_names *t) {
     size_t at = 0;
     long networks = network_count(t);
     listed_name name;
-    while (next_name(t, &at, &name))
-        if (name.field == UN_CAMPAIGN_CLICK_ID && name.network >= networks) return 0;
+    t->n_index = 0, t->lengths = 0;
+    while (next_name(t, &at, &name)) {
+        if ((name.field == UN_CAMPAIGN_CLICK_ID && name.network >= networks) || t->n_index == UN_CAMPAIGN_NAMES) return 0;
+        t->index[t->n_index++] = (un_campaign_name){name.name, name.len, name.field, name.network};
+        t->lengths |= 1ull << (name.len < 63 ? name.len : 63);
+    }
     return networks >= 0 && at == t->names_len;
 }
 
@@ -61,15 +61,16 @@ static const uint8_t *pair_name(un_ctx *c, const un_form_pair *pair, size_t *len
 
 /* The pair for each field whose name it is, where no name of better rank has given one. */
 static void take(un_ctx *c, const un_campaign_names *t, const un_form_pair *pair, un_campaign *out) {
-    size_t at = 0, len;
+    size_t len;
     const uint8_t *decoded = pair_name(c, pair, &len);
-    listed_name name;
-    for (int rank = 0; next_name(t, &at, &name); rank++) {
-        int field = name.field;
-        if (name.len != len || (len && memcmp(name.name, decoded, len) != 0)) continue;
+    if (!(t->lengths >> (len < 63 ? len : 63) & 1u)) return; /* no name is this long */
+    for (int rank = 0; rank < t->n_index; rank++) {
+        const un_campaign_name *name = &t->index[rank];
+        if (name->len != len || (len && memcmp(name->name, decoded, len) != 0)) continue;
+        int field = name->field;
         if (out->rank[field] >= 0 && out->rank[field] <= rank) continue;
         out->rank[field] = rank, out->value[field] = *pair;
-        if (field == UN_CAMPAIGN_CLICK_ID) network_at(t, name.network, &out->network, &out->network_len);
+        if (field == UN_CAMPAIGN_CLICK_ID) network_at(t, name->network, &out->network, &out->network_len);
     }
 }
 

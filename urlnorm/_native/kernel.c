@@ -22,7 +22,9 @@ typedef struct {
     un_domain_parts parts;
     parts_memo memo[MEMO_SLOTS];
     un_referral referral; /* UN_OP_REFERRER: the row's, its term in ctx.text */
-    un_campaign campaign; /* UN_OP_CAMPAIGN: the row's, its pairs in the row's query */
+    un_campaign campaign; /* UN_OP_CAMPAIGN, UN_OP_VISIT: the row's, its pairs in the row's query */
+    un_visit visit;       /* UN_OP_VISIT: the row's */
+    int channel;          /* UN_OP_VISIT: its UN_CHANNEL_* */
     int asked; /* the row asked a question */
     /* The row's input when it is its own normal form: the normalised URL is written as it
      * is (normalize makes no record of it at all); else NULL. */
@@ -43,7 +45,7 @@ const char *const UN_OP_NAMES[UN_N_OPS] = {
     [UN_OP_QUERY] = "query", [UN_OP_PATH_SEGMENTS] = "path_segments",
     [UN_OP_SELECT_PARAMS] = "select_params", [UN_OP_PARSE] = "parse", [UN_OP_FILTER] = "filter", [UN_OP_UNWRAP] = "unwrap",
     [UN_OP_COMPONENT] = "component", [UN_OP_URL_PART] = "url_part", [UN_OP_REFERRER] = "referrer",
-    [UN_OP_CAMPAIGN] = "campaign",
+    [UN_OP_CAMPAIGN] = "campaign", [UN_OP_VISIT] = "visit",
 };
 const char *const UN_REFERRER_COLUMN_NAMES[UN_N_REFERRER_COLUMNS] = {
     [UN_REFERRER_MEDIUM] = "medium", [UN_REFERRER_SOURCE] = "source", [UN_REFERRER_TERM] = "term", [UN_REFERRER_HOST] = "host",
@@ -53,7 +55,8 @@ const char *const UN_CAMPAIGN_COLUMN_NAMES[UN_N_CAMPAIGN_COLUMNS] = {
     [UN_CAMPAIGN_TERM] = "term", [UN_CAMPAIGN_CONTENT] = "content", [UN_CAMPAIGN_ID] = "id",
     [UN_CAMPAIGN_CLICK_ID] = "click_id", [UN_CAMPAIGN_NETWORK] = "network",
 };
-_Static_assert((int)UN_N_CAMPAIGN_COLUMNS <= (int)UN_N_COLUMNS && (int)UN_N_REFERRER_COLUMNS <= (int)UN_N_COLUMNS, "a result holds every text column");
+_Static_assert((int)UN_N_CAMPAIGN_COLUMNS <= (int)UN_N_COLUMNS && (int)UN_N_REFERRER_COLUMNS <= (int)UN_N_COLUMNS &&
+                   (int)UN_N_VISIT_COLUMNS <= (int)UN_N_COLUMNS, "a result holds every text column");
 const char *const UN_QUERY_MODE_NAMES[UN_N_QUERY_MODES] = {
     [UN_QUERY_PAIRS] = "pairs", [UN_QUERY_ALL] = "all", [UN_QUERY_FIRST] = "first", [UN_QUERY_NAMES] = "names",
 };
@@ -92,6 +95,7 @@ static void worker_free(worker *w) {
     un_buf_free(&w->repaired);
     un_buf_free(&w->name);
     un_answers_free(&w->cache);
+    un_visit_free(&w->visit);
 }
 
 void un_ctx_free(un_ctx *c) {
@@ -119,10 +123,12 @@ int un_text_columns(const un_batch *b) {
     if (b->op == UN_OP_PARSE) return UN_PARSE_COLUMNS;
     if (b->op == UN_OP_REFERRER) return UN_N_REFERRER_COLUMNS;
     if (b->op == UN_OP_CAMPAIGN) return UN_N_CAMPAIGN_COLUMNS;
+    if (b->op == UN_OP_VISIT) return UN_N_VISIT_COLUMNS;
     return un_record_out(b) ? UN_N_FIELDS : 1;
 }
 int un_text_wanted(const un_batch *b, int column) {
     if (b->op == UN_OP_SPLIT) return column < UN_N_FIELDS && (split_fields(b) >> column & 1u);
+    if (b->op == UN_OP_VISIT) return column < UN_N_VISIT_COLUMNS && (!b->fields || (b->fields >> column & 1u));
     if (b->op != UN_OP_PARSE) return column < un_text_columns(b);
     switch (column) {
     case UN_PARSE_URL: return wants(b, UN_OUT_NORMALIZED);
@@ -354,6 +360,16 @@ static void emit_campaign(un_result *r, worker *w) {
     put_or_null(&r->text[UN_CAMPAIGN_NETWORK], r, k->rank[UN_CAMPAIGN_CLICK_ID] >= 0, k->network, k->network_len);
 }
 
+/* A visit's source, medium, campaign and channel; nulls for an internal referrer's. */
+static void emit_visit(const un_batch *b, un_result *r, worker *w) {
+    const un_visit *v = &w->visit;
+    const char *channel = v->present ? UN_CHANNEL_NAMES[w->channel] : "";
+    const uint8_t *text[UN_N_VISIT_COLUMNS] = {v->source.data, v->medium.data, v->campaign.data, (const uint8_t *)channel};
+    size_t len[UN_N_VISIT_COLUMNS] = {v->source.len, v->medium.len, v->campaign.len, strlen(channel)};
+    for (int i = 0; i < UN_N_VISIT_COLUMNS; i++)
+        if (un_text_wanted(b, i)) put_or_null(&r->text[i], r, v->present && (i != UN_VISIT_SOURCE || v->has_source), text[i], len[i]);
+}
+
 /* A filter reason's name (UN_FILTER_*), or null for none. */
 static void emit_reason(un_result *r, int reason) {
     if (reason >= 0) put_text(&r->text[0], r, UN_FILTER_REASON_NAMES[reason]);
@@ -405,6 +421,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_FILTER: emit_reason(r, un_filter_reason(u, &b->filters, &w->ctx.scratch)); return;
     case UN_OP_REFERRER: emit_referral(r, w); return;
     case UN_OP_CAMPAIGN: emit_campaign(r, w); return;
+    case UN_OP_VISIT: emit_visit(b, r, w); return;
     case UN_OP_SELECT_PARAMS:
     case UN_OP_UNWRAP:
     case UN_OP_COMPONENT: un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len); break;
@@ -441,6 +458,7 @@ static int whatwg_extent(const un_batch *b) {
     switch (b->op) {
     case UN_OP_SPLIT: return b->generic ? -1 : b->extent;
     case UN_OP_QUERY:
+    case UN_OP_VISIT:
     case UN_OP_CAMPAIGN: return UN_EXTENT_NO_PATH;
     case UN_OP_HOST: return UN_EXTENT_AUTHORITY;
     case UN_OP_URL_PART: return un_url_part_extent(b->url_part);
@@ -469,6 +487,15 @@ static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
 }
 
+/* A URL's record as un_whatwg_parse_extent makes it, from the normal-form scan where it takes
+ * the URL (the batch's other column: a referrer's page, a visit's referrer). */
+static int record_of(un_ctx *c, const uint8_t *p, size_t n, int extent, un_url *u) {
+    un_spans spans;
+    if (!un_normal_form(p, n, 0, extent, &spans)) return un_whatwg_parse_extent(c, p, n, extent, u);
+    un_url_from_spans(p, &spans, extent, u);
+    return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
+}
+
 /* The page of a referrer's row, parsed as far as its host; NULL for none (null, or invalid). */
 static const un_url *page_of(const un_batch *b, worker *w, int64_t row) {
     const uint8_t *pp = NULL;
@@ -476,7 +503,7 @@ static const un_url *page_of(const un_batch *b, worker *w, int64_t row) {
     if (!b->base || b->base->length == 0) return NULL;
     int64_t at = b->base->length == 1 ? 0 : row;
     if (un_column_get(b->base, at, &pp, &pn) != UN_ROW_VALUE || pn == 0) return NULL;
-    int status = un_whatwg_parse_extent(&w->ctx, pp, pn, UN_EXTENT_AUTHORITY, &w->base);
+    int status = record_of(&w->ctx, pp, pn, UN_EXTENT_AUTHORITY, &w->base);
     return status == UN_OK ? &w->base : NULL;
 }
 
@@ -490,13 +517,39 @@ static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p,
 
 static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n);
 
+/* The visit of a page (w->url) whose campaign does not say where it came from: its referrer
+ * (base), classified without its search term, or none. */
+static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
+    const uint8_t *rp = NULL;
+    size_t rn = 0;
+    int64_t at = b->base && b->base->length == 1 ? 0 : row;
+    if (!b->base || b->base->length == 0 || un_column_get(b->base, at, &rp, &rn) != UN_ROW_VALUE || rn == 0)
+        return un_visit_direct(&w->visit), UN_OK;
+    int status = record_of(&w->ctx, rp, rn, UN_EXTENT_WHOLE, &w->base);
+    if (status >= UN_ASK_HOST) return status;
+    if (status != UN_OK) return un_visit_direct(&w->visit), UN_OK;
+    status = un_referral_of(&w->ctx, b->referrers, &w->base, rp, rn, &w->url, &w->referral, NULL);
+    return status == UN_OK ? un_visit_from_referrer(&w->referral, &w->visit) : status;
+}
+
+/* A landing page's visit (w->url parsed) and its channel. */
+static int visit(const un_batch *b, worker *w, int64_t row) {
+    un_campaign_of(&w->ctx, &b->campaign, &w->url, &w->campaign);
+    if (!un_visit_from_campaign(&w->ctx, &w->campaign, &w->visit)) {
+        int status = visit_by_referrer(b, w, row);
+        if (status != UN_OK) return status;
+    }
+    w->channel = w->visit.present ? un_visit_channel(b->referrers, &w->visit) : 0;
+    return w->channel < 0 ? UN_ERR_MEMORY : UN_OK;
+}
+
 static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
     w->as_is = NULL;
     int status = as_it_is(b, w, p, n);
     if (b->op == UN_OP_REFERRER) return referral(b, w, row, p, n, status);
     if (status < 0) status = parsed(b, w, row, p, n);
     if (status == UN_OK && b->op == UN_OP_CAMPAIGN) un_campaign_of(&w->ctx, &b->campaign, &w->url, &w->campaign);
-    return status;
+    return status == UN_OK && b->op == UN_OP_VISIT ? visit(b, w, row) : status;
 }
 
 /* The row's record as the operation parses it (the scan did not take it). */
@@ -510,6 +563,7 @@ static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, s
         if (b->generic) return un_split_generic(p, n, &w->url);
         return un_whatwg_parse_extent(&w->ctx, p, n, b->extent, &w->url);
     case UN_OP_QUERY:
+    case UN_OP_VISIT:
     case UN_OP_CAMPAIGN: return un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_NO_PATH, &w->url);
     case UN_OP_HOST: return un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_AUTHORITY, &w->url);
     case UN_OP_URL_PART: return un_whatwg_parse_extent(&w->ctx, p, n, un_url_part_extent(b->url_part), &w->url);

@@ -34,11 +34,12 @@ extern const char *const UN_PARSE_COLUMN_NAMES[UN_PARSE_COLUMNS];
  * the text as written. URL_PART emits a part of the href or the href cut short (UN_URL_PART_*), or
  * for a hierarchy its levels (a list a row). REFERRER emits a referrer's medium, source,
  * search term and host (UN_REFERRER_*) by a referrer database, a page a row (base) or none;
- * CAMPAIGN a landing page's campaign fields (UN_CAMPAIGN_*). */
+ * CAMPAIGN a landing page's campaign fields (UN_CAMPAIGN_*); VISIT a landing page's source,
+ * medium, campaign and channel as GA4 derives them with its referrer (base) (UN_VISIT_*). */
 typedef enum {
     UN_OP_NORMALIZE, UN_OP_SPLIT, UN_OP_JOIN, UN_OP_NORMALIZE_RECORD, UN_OP_SURT, UN_OP_HOST,
     UN_OP_QUERY, UN_OP_PATH_SEGMENTS, UN_OP_SELECT_PARAMS, UN_OP_PARSE, UN_OP_FILTER, UN_OP_UNWRAP, UN_OP_COMPONENT,
-    UN_OP_URL_PART, UN_OP_REFERRER, UN_OP_CAMPAIGN, UN_N_OPS,
+    UN_OP_URL_PART, UN_OP_REFERRER, UN_OP_CAMPAIGN, UN_OP_VISIT, UN_N_OPS,
 } un_op;
 extern const char *const UN_OP_NAMES[UN_N_OPS];
 
@@ -79,10 +80,11 @@ enum { UN_TERM_LISTED, UN_TERM_LAST, UN_N_TERM_RULES };
 /* A referrer database as Python hands it over (native/operations.py referrer_tables), each
  * string prefixed by its length in one byte: keys (each followed by its source's index, two
  * bytes little-endian), sources (medium, name, a flags byte, the count of parameters, then
- * each parameter), internal hosts (a wildcard's as ".domain") and country codes. */
+ * each parameter), internal hosts (a wildcard's as ".domain"), country codes, and GA4's
+ * source categories (each source followed by its UN_CATEGORY_* in one byte). */
 typedef struct {
-    const uint8_t *keys, *sources, *internal, *codes;
-    size_t keys_len, sources_len, internal_len, codes_len;
+    const uint8_t *keys, *sources, *internal, *codes, *categories;
+    size_t keys_len, sources_len, internal_len, codes_len, categories_len;
     int term_rule;
 } un_referrer_tables;
 typedef struct {
@@ -104,9 +106,17 @@ typedef struct {
     int has_source, has_term;
 } un_referral;
 /* The referral of the parsed URL u (text[0, n) as written), the page's record if there is
- * one: UN_OK, UN_ASK_TERM (the question in c->question), or UN_ERR_MEMORY. */
+ * one: UN_OK, UN_ASK_TERM (the question in c->question), or UN_ERR_MEMORY. A NULL term
+ * leaves the search term unread. */
 int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_url *page,
                    un_referral *out, un_buf *term);
+
+/* GA4's source categories (core channels.CATEGORIES) and channels (core channels.CHANNELS). */
+enum { UN_CATEGORY_SEARCH, UN_CATEGORY_SOCIAL, UN_CATEGORY_SHOPPING, UN_CATEGORY_VIDEO, UN_N_CATEGORIES };
+enum { UN_CHANNEL_UNASSIGNED = 19, UN_N_CHANNELS };
+extern const char *const UN_CHANNEL_NAMES[UN_N_CHANNELS];
+/* The category of a source in lower case, or -1. */
+int un_source_category(const un_referrers *r, const uint8_t *source, size_t n);
 
 /* ---- campaign.c (core/campaign.py) ------------------------------------------------------------- */
 
@@ -116,12 +126,24 @@ enum {
     UN_CAMPAIGN_ID, UN_CAMPAIGN_CLICK_ID, UN_CAMPAIGN_NETWORK, UN_N_CAMPAIGN_COLUMNS,
 };
 extern const char *const UN_CAMPAIGN_COLUMN_NAMES[UN_N_CAMPAIGN_COLUMNS];
-/* The parameter names of each field in order, and the click ids' networks (campaign.c). */
+/* One parameter name of a field, with its field and (a click id's) network's index. */
+typedef struct {
+    const uint8_t *name;
+    size_t len;
+    int field, network;
+} un_campaign_name;
+/* The parameter names of each field in order, and the click ids' networks (campaign.c), as
+ * Python hands them over, and indexed once: each name, and a bit for each name's length. */
+#define UN_CAMPAIGN_NAMES 64
 typedef struct {
     const uint8_t *names, *networks;
     size_t names_len, networks_len;
+    un_campaign_name index[UN_CAMPAIGN_NAMES];
+    int n_index;
+    uint64_t lengths;
 } un_campaign_names;
-int un_campaign_names_valid(const un_campaign_names *t);
+/* Indexes the names; 0 if they are malformed or more than UN_CAMPAIGN_NAMES. */
+int un_campaign_index(un_campaign_names *t);
 /* A page's campaign: for each field the rank of the name that gave it (-1: none) and its pair. */
 typedef struct {
     int rank[UN_N_CAMPAIGN_COLUMNS];
@@ -131,6 +153,24 @@ typedef struct {
 } un_campaign;
 void un_campaign_of(un_ctx *c, const un_campaign_names *t, const un_url *u, un_campaign *out);
 
+/* ---- attribution.c (core/attribution.py, core/channels.py) -------------------------------------- */
+
+enum { UN_VISIT_SOURCE, UN_VISIT_MEDIUM, UN_VISIT_CAMPAIGN, UN_VISIT_CHANNEL, UN_N_VISIT_COLUMNS };
+extern const char *const UN_VISIT_COLUMN_NAMES[UN_N_VISIT_COLUMNS];
+/* A visit's source, medium and campaign (none for an internal referrer), and their lower case. */
+typedef struct {
+    un_buf source, medium, campaign, lower[3];
+    int present, has_source;
+} un_visit;
+void un_visit_free(un_visit *v);
+/* 1 and v from the page's Google click id or utm fields, else 0. */
+int un_visit_from_campaign(un_ctx *c, const un_campaign *k, un_visit *v);
+int un_visit_from_referrer(const un_referral *f, un_visit *v);
+void un_visit_direct(un_visit *v);
+/* GA4's channel (UN_CHANNEL_*) of a present visit; -1 if memory ran out. */
+int un_visit_channel(const un_referrers *r, un_visit *v);
+int un_channel(const un_buf *s, const un_buf *m, const un_buf *c, int category);
+
 typedef struct {
     un_op op;
     const un_profile *profile; /* UN_OP_NORMALIZE, NORMALIZE_RECORD, SURT, PARSE */
@@ -138,7 +178,8 @@ typedef struct {
     int generic;               /* UN_OP_SPLIT: generic mode (RFC 3986), else whatwg */
     int extent;                /* UN_OP_SPLIT (whatwg): how far the parse goes, UN_EXTENT_* */
     unsigned fields;           /* UN_OP_SPLIT: a bit for each text field (UN_FIELD_*) emitted, and
-                                  bit UN_N_FIELDS for the port; 0: all */
+                                  bit UN_N_FIELDS for the port; UN_OP_VISIT: a bit for each
+                                  UN_VISIT_* column; 0: all */
     int join_mode;             /* UN_OP_JOIN */
     int with_scheme, trailing_comma; /* UN_OP_SURT, UN_OP_PARSE */
     int psl_table;                   /* UN_OP_HOST, UN_OP_PARSE: the Public Suffix List table */

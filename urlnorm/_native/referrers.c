@@ -9,7 +9,7 @@
 /* The table's kinds of key: a host or host-and-path key (its code: the source's index), a
  * host some key has a path under (so that hosts without one are not probed with paths), and
  * a country code ({} stands for one). */
-enum { KIND_KEY, KIND_PATHS, KIND_CODE };
+enum { KIND_KEY, KIND_PATHS, KIND_CODE, KIND_CATEGORY };
 /* A source record's flag: a parameter is a /regex/, which only Python runs. */
 enum { SOURCE_REGEX = 1 };
 
@@ -96,13 +96,33 @@ static int well_formed_list(const uint8_t *p, size_t n) {
     return 1;
 }
 
+/* Each source of GA4's categories to its category. */
+static int index_categories(un_referrers *r, const uint8_t *p, size_t n) {
+    size_t at = 0, len;
+    const uint8_t *k;
+    while (at < n) {
+        if (!prefixed(p, n, &at, &k, &len) || at >= n || p[at] >= UN_N_CATEGORIES) return 0;
+        int category = p[at++];
+        un_answer a;
+        if (!un_answers_recall(&r->keys, KIND_CATEGORY, k, len, &a) && un_answers_keep(&r->keys, KIND_CATEGORY, k, len, category, NULL, 0) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+int un_source_category(const un_referrers *r, const uint8_t *source, size_t n) {
+    un_answer a;
+    return un_answers_recall(&r->keys, KIND_CATEGORY, source, n, &a) ? a.code : -1;
+}
+
 int un_referrers_build(un_referrers *r, const un_referrer_tables *t) {
     memset(r, 0, sizeof *r);
     r->sources = t->sources, r->sources_len = t->sources_len;
     r->internal = t->internal, r->internal_len = t->internal_len;
     r->term_rule = t->term_rule;
     if (t->term_rule < 0 || t->term_rule >= UN_N_TERM_RULES || !well_formed_list(t->internal, t->internal_len)) return 0;
-    return index_sources(r) && index_keys(r, t->keys, t->keys_len, t->codes, t->codes_len);
+    return index_sources(r) && index_keys(r, t->keys, t->keys_len, t->codes, t->codes_len) &&
+           index_categories(r, t->categories, t->categories_len);
 }
 
 void un_referrers_free(un_referrers *r) {
@@ -449,6 +469,6 @@ int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint
     source s = source_at(r, index);
     out->medium = s.medium, out->medium_len = s.medium_len;
     out->source = s.name, out->source_len = s.name_len, out->has_source = 1;
-    if (s.medium_len != 6 || memcmp(s.medium, "search", 6) != 0) return UN_OK;
+    if (!term || s.medium_len != 6 || memcmp(s.medium, "search", 6) != 0) return UN_OK;
     return search_term(c, r, index, u, text, n, out, term);
 }

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from . import campaign as campaign_core
 from . import referrers
-from .channels import AI_MEDIUM
+from .channels import AI_MEDIUM, fold
 
 NOT_SET = "(not set)"
 
@@ -37,8 +37,8 @@ def _site(host: str) -> str | None:
 
 
 # GA4 names a search engine's sessions by the engine (google, bing, yahoo), not its host: the
-# first word of its name in lower case, without the "!" of "Yahoo!".
-ENGINE_NAME = r"^([^\s!]+)"
+# first word of its name in ASCII lower case, without the "!" of "Yahoo!".
+ENGINE_NAME = r"^([^ \t\n\r\f\v!]+)"
 
 
 def engine_name(name: str | None) -> str | None:
@@ -47,7 +47,7 @@ def engine_name(name: str | None) -> str | None:
     >>> engine_name("Google Images"), engine_name("Yahoo!"), engine_name("DuckDuckGo")
     ('google', 'yahoo', 'duckduckgo')
     """
-    found = re.match(ENGINE_NAME, (name or "").lower())
+    found = re.match(ENGINE_NAME, fold(name or ""))
     return found.group(1) if found else None
 
 

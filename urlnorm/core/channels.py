@@ -4,9 +4,9 @@ GA4 puts every session in one channel from its source, medium and campaign name 
 Default channel group", support.google.com/analytics/answer/9756891, the rules for manual
 traffic). The rules are taken in the table's order and the first that holds wins; a session no
 rule takes is ``Unassigned``. They are not case sensitive (the same page), so the three values
-are compared in lower case. "A list of search (social, shopping, video) sites" is GA4's
-published source-category list, bundled as ``urlnorm/data/ga4_source_categories.csv``
-(:data:`SOURCE_CATEGORIES`). "Matches regex" is a full match, as GA4's regular expressions
+are compared in ASCII lower case (every letter the rules spell is ASCII). "A list of search
+(social, shopping, video) sites" is GA4's published source-category list, bundled as
+``urlnorm/data/ga4_source_categories.csv`` (:func:`source_categories`). "Matches regex" is a full match, as GA4's regular expressions
 are. ``AI Assistant`` is the channel GA4 added in May 2026 for the medium ``ai-assistant``
 (answer 9164320); Google has not said where it sits in the order, so it comes after the
 source-list rules and before ``Referral``, the earliest place where only its medium decides.
@@ -31,6 +31,16 @@ REFERRAL_MEDIA = ("referral", "app", "link")
 EMAIL = ("email", "e-mail", "e_mail", "e mail")
 DIRECT_SOURCE, DIRECT_MEDIA = "(direct)", ("(not set)", "(none)")
 AI_MEDIUM = "ai-assistant"
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def fold(text: str) -> str:
+    """``text`` in ASCII lower case (other characters as they are).
+
+    >>> fold("Google CPC É")
+    'google cpc É'
+    """
+    return text.translate(ASCII_LOWER)
 
 
 @cache
@@ -120,6 +130,6 @@ def channel_group(source: str | None, medium: str | None, campaign: str | None) 
     """
     if source is None and medium is None and campaign is None:
         return None
-    source, medium = (source or "").lower(), (medium or "").lower()
-    visit = Visit(source, medium, (campaign or "").lower(), source_categories().get(source))
+    source, medium = fold(source or ""), fold(medium or "")
+    visit = Visit(source, medium, fold(campaign or ""), source_categories().get(source))
     return next((name for name, rule in RULES if rule(visit)), "Unassigned")

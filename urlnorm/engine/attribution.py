@@ -10,6 +10,7 @@ runs per row.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
@@ -51,7 +52,8 @@ def _referrals(
     series: pl.Series, page: pl.Series | None, internal: Iterable[str], db: ReferrersFile
 ) -> pl.DataFrame:
     """Each referrer's ``medium``, ``source``, ``term`` and ``host`` (in lower case), a
-    column each; all null for a null, empty or invalid referrer."""
+    column each; all null for a null, empty or invalid referrer.
+    """
     patterns = referrers.internal_patterns(internal)
     path = database_path(db)
     referrers.database(path)  # a malformed database fails before any row
@@ -113,9 +115,13 @@ def campaign(series: pl.Series, parameters: Parameters = None) -> pl.Series:
 def _channel_columns(frame: pl.DataFrame) -> pl.Series:
     """GA4's channel of each row of columns ``s``, ``m``, ``c`` (source, medium, campaign).
 
-    The values each rule reads are made once, a column each, before the rules run.
+    The values each rule reads are made once, a column each, before the rules run; they are
+    compared in ASCII lower case, as the core compares them.
     """
-    low = [pl.col(n).cast(pl.String).str.to_lowercase().alias(n) for n in ("s", "m", "c")]
+    upper, lower = list(string.ascii_uppercase), list(string.ascii_lowercase)
+    low = [
+        pl.col(n).cast(pl.String).str.replace_many(upper, lower).alias(n) for n in ("s", "m", "c")
+    ]
     none = pl.all_horizontal(pl.col(n).is_null() for n in ("s", "m", "c")).alias("none")
     frame = frame.select(*low, none).with_columns(pl.col("s", "m", "c").fill_null(""))
     categories = dict(channels.source_categories())
@@ -174,71 +180,43 @@ def channel_group_expr(source: pl.Expr, medium: pl.Expr, campaign: pl.Expr) -> p
     )
 
 
-def _engine_name(name: pl.Expr) -> pl.Expr:
-    """A search engine as GA4 names its source (core ``attribution.engine_name``)."""
-    return name.str.to_lowercase().str.extract(attribution_core.ENGINE_NAME, 1)
+_VISIT_DTYPE = pl.Struct({n: pl.String() for n in (*SOURCE_MEDIUM_FIELDS, "channel", "ok")})
+
+
+def _visit_row(
+    page: str, ref: str, *, internal: tuple[frozenset[str], tuple[str, ...]], path: str | None
+) -> dict[str, str | None]:
+    found = attribution_core.source_medium(page, ref or None, internal, referrers.database(path))
+    if found is None:
+        return dict.fromkeys((*SOURCE_MEDIUM_FIELDS, "channel", "ok"))
+    channel = channels.channel_group(found.source, found.medium, found.campaign)
+    return {**found.__dict__, "channel": channel, "ok": "1"}
 
 
 def _visits(
-    series: pl.Series, referrer_urls: pl.Series, internal: Iterable[str], db: ReferrersFile
+    series: pl.Series,
+    referrer_urls: pl.Series,
+    internal: Iterable[str],
+    db: ReferrersFile,
+    columns: tuple[str, ...],
 ) -> pl.DataFrame:
-    """Each visit's source, medium and campaign (columns ``s``, ``m``, ``c``), and ``page_ok``."""
-    found = campaign(series, None)
-    ref = _referrals(referrer_urls, series, internal, db)
-    c, r = pl.col("c").struct, pl.col("r").struct
-    frame = pl.DataFrame({"c": found, "r": ref.select(pl.struct(pl.all())).to_series()})
-    google = c.field("network") == "Google"
-    utm = pl.any_horizontal(c.field(n).is_not_null() for n in ("source", "medium", "campaign"))
-    medium = r.field("medium")
-    site = r.field("host").str.strip_prefix("www.")
-    not_set = pl.lit(attribution_core.NOT_SET)
-
-    def pick(
-        google_v: pl.Expr, utm_v: pl.Expr, direct: str, search: pl.Expr, ai: pl.Expr, other: pl.Expr
-    ) -> pl.Expr:
-        return (
-            pl.when(google)
-            .then(google_v)
-            .when(utm)
-            .then(utm_v)
-            .when(medium.is_null())
-            .then(pl.lit(direct))
-            .when(medium == referrers.INTERNAL)
-            .then(pl.lit(None, pl.String))
-            .when(medium == "search")
-            .then(search)
-            .when(medium == "chatbot")
-            .then(ai)
-            .otherwise(other)
-        )
-
-    return frame.select(
-        pick(
-            pl.lit("google"),
-            c.field("source").fill_null(not_set),
-            "(direct)",
-            _engine_name(r.field("source")),
-            site,
-            site,
-        ).alias("s"),
-        pick(
-            pl.lit("cpc"),
-            c.field("medium").fill_null(not_set),
-            "(none)",
-            pl.lit("organic"),
-            pl.lit(channels.AI_MEDIUM),
-            pl.lit("referral"),
-        ).alias("m"),
-        pick(
-            c.field("campaign").fill_null(not_set),
-            c.field("campaign").fill_null(not_set),
-            "(direct)",
-            pl.lit("(organic)"),
-            pl.lit("(ai-assistant)"),
-            pl.lit("(referral)"),
-        ).alias("c"),
-        pl.col("c").is_not_null().alias("page_ok"),
-    )
+    """Each visit's ``columns`` of source, medium, campaign, channel and ``ok`` (a valid page)."""
+    patterns = referrers.internal_patterns(internal)
+    path = database_path(db)
+    referrers.database(path)  # a malformed database fails before any row
+    pages, refs = series.cast(pl.String), referrer_urls.cast(pl.String)
+    wanted = tuple(c for c in columns if c != "ok")
+    asked = (*wanted, "error") if "ok" in columns else wanted
+    done = native.visit(pages, refs, patterns, path, asked) if native.available() else None
+    if done is not None:
+        if "ok" not in columns:
+            return done
+        errors = done.drop_in_place("error")
+        return done.with_columns(ok=pages.is_not_null() & errors.is_null())
+    keys = pl.DataFrame({"u": pages, "r": refs.fill_null("")})
+    core = partial(_visit_row, internal=patterns, path=path)
+    found = engine.per_distinct(keys, core, _VISIT_DTYPE)[0].struct.unnest()
+    return found.with_columns(ok=pl.col("ok").is_not_null()).select(columns)
 
 
 def source_medium(
@@ -248,11 +226,9 @@ def source_medium(
     db: ReferrersFile = None,
 ) -> pl.Series:
     """Each visit's ``{source, medium, campaign}`` as GA4 derives it (core ``attribution``)."""
-    visits = _visits(series, referrer_urls, internal, db)
-    struct = pl.struct(
-        pl.col("s").alias("source"), pl.col("m").alias("medium"), pl.col("c").alias("campaign")
-    )
-    return visits.select(pl.when("page_ok").then(struct).alias(series.name)).to_series()
+    visits = _visits(series, referrer_urls, internal, db, (*SOURCE_MEDIUM_FIELDS, "ok"))
+    struct = pl.when("ok").then(pl.struct(SOURCE_MEDIUM_FIELDS)).alias(series.name)
+    return visits.select(struct).to_series()
 
 
 def channel_group(
@@ -262,6 +238,5 @@ def channel_group(
     db: ReferrersFile = None,
 ) -> pl.Series:
     """Each visit's GA4 default channel group, from its page and referrer."""
-    visits = _visits(series, referrer_urls, internal, db)
-    channel = _channel_columns(visits.select("s", "m", "c"))
-    return pl.select(pl.when(visits["page_ok"]).then(channel)).to_series().alias(series.name)
+    visits = _visits(series, referrer_urls, internal, db, ("channel",))
+    return visits.get_column("channel").alias(series.name)

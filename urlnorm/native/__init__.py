@@ -45,6 +45,7 @@ from urlnorm.native.operations import (
     unwrap_redirects,
     url_part,
     url_part_op,
+    visit,
 )
 from urlnorm.native.profiles import NativeProfile, native_prefix, native_profile
 from urlnorm.native.slicing import configured_threads, set_threads, threads, threads_per_call
@@ -93,4 +94,5 @@ __all__ = [
     "unwrap_redirects",
     "url_part",
     "url_part_op",
+    "visit",
 ]

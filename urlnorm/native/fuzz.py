@@ -86,18 +86,32 @@ def fuzz_header() -> str:
 
 
 def _referrer_tables() -> str:
-    """``FUZZ_REFERRERS``: the bundled referrer database's tables, with internal hosts."""
+    """``FUZZ_REFERRERS`` and ``FUZZ_CAMPAIGN``: the bundled referrer database's tables, with
+    internal hosts, and the campaign fields' default names."""
     from urlnorm.core.referrers import internal_patterns
     from urlnorm.native.operations import referrer_tables
 
+    from urlnorm.core.campaign import Parameters
+    from urlnorm.native.operations import campaign_option
+
     tables = referrer_tables(None, internal_patterns(["example.com", "*.b"]))
-    assert tables is not None
+    names = campaign_option(Parameters())
+    assert tables is not None and names is not None
     option = tables[0]
     fields = [f".term_rule = {option['term_rule']}"]
-    for name in ("keys", "sources", "internal", "codes"):
+    for name in ("keys", "sources", "internal", "codes", "categories"):
         value = option[name]
         fields += [f".{name} = (const uint8_t *){_c_octal(value)}", f".{name}_len = {len(value)}"]
-    return "static const un_referrer_tables FUZZ_REFERRERS = {" + ", ".join(fields) + "};"
+    campaign = [
+        f".{name} = (const uint8_t *){_c_octal(value)}, .{name}_len = {len(value)}"
+        for name, value in names.items()
+    ]
+    return "\n".join(
+        [
+            "static const un_referrer_tables FUZZ_REFERRERS = {" + ", ".join(fields) + "};",
+            "static const un_campaign_names FUZZ_CAMPAIGN = {" + ", ".join(campaign) + "};",
+        ]
+    )
 
 
 def _filters_struct() -> str:

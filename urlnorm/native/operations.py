@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 
 from urlnorm.core import campaign as campaign_core
-from urlnorm.core import referrers
+from urlnorm.core import channels, referrers
 from urlnorm.core.filters import CALENDAR_KEYS, LOCAL_NAMES, NON_GLOBAL_NETWORKS, Filters
 from urlnorm.core.redirects import WRAPPERS, Wrapper
 from urlnorm.engine.result import Result
@@ -449,7 +449,8 @@ def referrer_tables(
     exact, wild = internal
     listed = _prefixed([*sorted(exact), *wild])
     codes = _prefixed(sorted(db.country_codes) if db.patterned else [])
-    if any(r is None for r in records) or listed is None or codes is None or len(index) > 65535:
+    categories = _categories()
+    if any(r is None for r in records) or None in (listed, codes, categories) or len(index) > 65535:
         return None
     kernel = extension.loaded()
     option = {
@@ -457,9 +458,23 @@ def referrer_tables(
         "sources": b"".join(r for r in records if r is not None),
         "internal": listed,
         "codes": codes,
+        "categories": categories,
         "term_rule": kernel.TERM_RULES.index(db.term_rule),
     }
     return option, tuple(index)
+
+
+@functools.cache
+def _categories() -> bytes | None:
+    """GA4's source categories as the kernel reads them: each source, then its category."""
+    kernel = extension.loaded()
+    out = bytearray()
+    for source, category in channels.source_categories().items():
+        encoded = _prefixed([source])
+        if encoded is None:
+            return None
+        out += encoded + bytes([kernel.CATEGORIES.index(category)])
+    return bytes(out)
 
 
 def _referrer_answerer(
@@ -531,3 +546,28 @@ def campaign(column: Column, params: campaign_core.Parameters) -> Result | None:
     if option is None:
         return None
     return _finish(Op("campaign", option, answer=answerer(None)), column, campaign_core.FIELDS)
+
+
+def visit(
+    pages: Column,
+    referrer_urls: Column | None,
+    internal: tuple[frozenset[str], tuple[str, ...]],
+    path: str | None,
+    columns: tuple[str, ...] = ("source", "medium", "campaign", "channel"),
+) -> pl.DataFrame | None:
+    """Each visit's ``source``, ``medium``, ``campaign`` and ``channel`` (GA4's), as asked.
+
+    From each landing page and its referrer (one a row, one for all, or none), as core
+    ``attribution.source_medium`` and ``channels.channel_group`` give them; with ``error``
+    among ``columns``, the page's error (a null or invalid page has no visit). None if the
+    database does not fit the kernel.
+    """
+    tables = referrer_tables(path, internal)
+    names = campaign_option(campaign_core.Parameters())
+    if tables is None or names is None:
+        return None
+    kernel = extension.loaded()
+    wanted: tuple[str, ...] = kernel.VISIT_COLUMNS
+    fields = sum(1 << wanted.index(c) for c in columns if c in wanted)
+    op = Op("visit", {**tables[0], **names, "fields": fields}, answer=answerer(None))
+    return _run(op, pages, referrer_urls, names=columns)[0]

@@ -14,6 +14,7 @@
 
 static un_ctx ctx;
 static un_referrers bundled_referrers; /* FUZZ_REFERRERS, built once */
+static un_campaign_names campaign_names;  /* FUZZ_CAMPAIGN, indexed once */
 static un_profile profiles[FUZZ_N_PROFILES]; /* FUZZ_PROFILES, indexed as the binding's are */
 static un_url url, base;
 static un_buf out;
@@ -227,8 +228,9 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
                   .profile = &profiles[selector % FUZZ_N_PROFILES], .join_mode = (selector >> 3) % 3,
                   .with_scheme = selector & 8, .trailing_comma = selector & 16, .input = input, .filters = FUZZ_FILTERS,
                   .outputs = (unsigned)(selector >> 2 ^ selector << 3) & ((1u << UN_N_OUTPUTS) - 1)};
-    if (b.op == UN_OP_JOIN || (b.op == UN_OP_REFERRER && selector & 8)) b.base = &bases;
+    if (b.op == UN_OP_JOIN || ((b.op == UN_OP_REFERRER || b.op == UN_OP_VISIT) && selector & 8)) b.base = &bases;
     b.referrers = &bundled_referrers;
+    b.campaign = campaign_names;
     b.quiet = (selector & 128) && !(selector & 2); /* projected exports name status and error */
     if (selector & 32 && b.op != UN_OP_JOIN) b.answer = fuzz_answer;
     /* One input in eight runs as two one-row slices on two threads (threads.c): starting
@@ -249,7 +251,7 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
  * and a built one classifies the input as a referrer, its own page. */
 static void check_referrer_tables(const uint8_t *p, size_t n, uint8_t selector) {
     size_t a = n / 4, b = n / 2, c = 3 * n / 4;
-    un_referrer_tables t = {p, p + a, p + b, p + c, a, b - a, c - b, n - c, selector % 3};
+    un_referrer_tables t = {p, p + a, p + b, p + c, p + c, a, b - a, c - b, n - c, n - c, selector % 3};
     un_referrers r;
     int built = un_referrers_build(&r, &t);
     if (built && un_whatwg_parse(&ctx, p, n, NULL, &url) == UN_OK) {
@@ -259,6 +261,8 @@ static void check_referrer_tables(const uint8_t *p, size_t n, uint8_t selector) 
         un_buf_free(&term);
     }
     un_referrers_free(&r);
+    un_campaign_names names = {p, p + b, b, n - b, {{0}}, 0, 0};
+    (void)un_campaign_index(&names);
 }
 
 /* ---- Polars' plugin entry points (plugin.c) --------------------------------------------------- */
@@ -327,6 +331,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         }
         register_calls();
         if (!un_referrers_build(&bundled_referrers, &FUZZ_REFERRERS)) abort();
+        campaign_names = FUZZ_CAMPAIGN;
+        if (!un_campaign_index(&campaign_names)) abort();
         ready = 1;
     }
     if (size < 1) return 0;
