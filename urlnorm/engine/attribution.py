@@ -51,8 +51,9 @@ def _referral_row(
 def _referrals(
     series: pl.Series, page: pl.Series | None, internal: Iterable[str], db: ReferrersFile
 ) -> pl.DataFrame:
-    """Each referrer's ``medium``, ``source``, ``term`` and ``host`` (in lower case), a
-    column each; all null for a null, empty or invalid referrer.
+    """Each referrer's ``medium``, ``source``, ``term`` and ``host`` (lower case), a column each.
+
+    All null for a null, empty or invalid referrer.
     """
     patterns = referrers.internal_patterns(internal)
     path = database_path(db)

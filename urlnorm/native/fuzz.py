@@ -86,13 +86,13 @@ def fuzz_header() -> str:
 
 
 def _referrer_tables() -> str:
-    """``FUZZ_REFERRERS`` and ``FUZZ_CAMPAIGN``: the bundled referrer database's tables, with
-    internal hosts, and the campaign fields' default names."""
-    from urlnorm.core.referrers import internal_patterns
-    from urlnorm.native.operations import referrer_tables
+    """The bundled referrer database's tables and the campaign fields' default names.
 
+    ``FUZZ_REFERRERS`` (with internal hosts) and ``FUZZ_CAMPAIGN``.
+    """
     from urlnorm.core.campaign import Parameters
-    from urlnorm.native.operations import campaign_option
+    from urlnorm.core.referrers import internal_patterns
+    from urlnorm.native.operations import campaign_option, referrer_tables
 
     tables = referrer_tables(None, internal_patterns(["example.com", "*.b"]))
     names = campaign_option(Parameters())
