@@ -7,9 +7,10 @@ rule takes is ``Unassigned``. They are not case sensitive (the same page), so th
 are compared in ASCII lower case (every letter the rules spell is ASCII). "A list of search
 (social, shopping, video) sites" is GA4's published source-category list, bundled as
 ``urlnorm/data/ga4_source_categories.csv`` (:func:`source_categories`). "Matches regex" is
-a full match, as GA4's regular expressions are. ``AI Assistant`` is the channel GA4 added in May 2026 for the medium ``ai-assistant``
-(answer 9164320); Google has not said where it sits in the order, so it comes after the
-source-list rules and before ``Referral``, the earliest place where only its medium decides.
+a full match, as GA4's regular expressions are. ``AI Assistant`` is the channel GA4 added in
+May 2026 for the medium ``ai-assistant`` (answer 9164320); Google has not said where it sits
+in the order, so it comes after the source-list rules and before ``Referral``, the earliest
+place where only its medium decides.
 """
 
 from __future__ import annotations
