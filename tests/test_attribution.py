@@ -513,3 +513,75 @@ def test_the_column_equals_the_core_on_a_clickstream_sample() -> None:
         for r in (referrers.referral(u) for u in urls)
     ]
     assert attribution.referrer(urls).to_list() == expected
+
+
+# ---- the clickstream pipeline and the report -------------------------------------------------
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample-data" / "clickstream.parquet"
+
+
+def test_the_sample_has_referrers_and_landing_pages_of_every_kind() -> None:
+    frame = pl.read_parquet(SAMPLE)
+    media = set(frame.get_column("referrer_url").url.referrer().struct.field("medium").drop_nulls())
+    assert media == {"search", "social", "email", "chatbot", "paid", "unknown"}
+    refs = frame.get_column("referrer_url")
+    assert (
+        refs.is_null().any() and (refs == "").any() and refs.str.starts_with("android-app://").any()
+    )
+    assert refs.url.error().drop_nulls().len() > 0  # invalid ones
+    found = frame.get_column("page_url").url.campaign()
+    assert found.struct.field("network").drop_nulls().unique().sort().to_list() == [
+        "Google",
+        "Meta",
+        "Microsoft",
+    ]
+    assert found.struct.field("campaign").drop_nulls().len() > 0
+
+
+def test_the_clickstream_pipeline_reports_attribution(tmp_path: Path) -> None:
+    out = tmp_path / "out" / "clicks.parquet"
+    command = [
+        sys.executable,
+        "-m",
+        "urlnorm.cli",
+        "pipeline",
+        "clickstream",
+        str(SAMPLE),
+        str(out),
+        "--quiet",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "AI assistant share:" in done.stderr and "top channels:" in done.stderr
+    frame = pl.read_parquet(SAMPLE)
+    channels = pl.read_parquet(tmp_path / "out" / "clicks.channels.parquet")
+    assert channels.get_column("views").sum() == frame.height
+    # Every view's channel, from the core twin once per distinct page and referrer.
+    pairs = frame.group_by("page_url", "referrer_url").agg(pl.len().alias("n"))
+    expected: dict[str | None, int] = {}
+    for page, ref, n in pairs.iter_rows():
+        visit = attribution_core.source_medium(page, ref)
+        channel = None if visit is None else channels_core_group(visit)
+        expected[channel] = expected.get(channel, 0) + n
+    assert dict(channels.iter_rows()) == expected
+    terms = pl.read_parquet(tmp_path / "out" / "clicks.terms.parquet")
+    assert terms.height > 0 and terms.get_column("term").null_count() == 0
+    campaigns = pl.read_parquet(tmp_path / "out" / "clicks.campaigns.parquet")
+    assert {"spring-sale", "retargeting", "shoes"} <= set(campaigns.get_column("campaign"))
+    sources = pl.read_parquet(tmp_path / "out" / "clicks.sources.parquet")
+    assert ("google", "organic") in {(s, m) for s, m, _ in sources.iter_rows()}
+
+
+def channels_core_group(visit: attribution_core.SourceMedium) -> str | None:
+    return channels.channel_group(visit.source, visit.medium, visit.campaign)
+
+
+def test_the_report_charts_the_channels(tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    command = [sys.executable, "-m", "urlnorm.cli", "report", str(SAMPLE), str(page), "--quiet"]
+    command += ["--column", "page_url", "--referrer-column", "referrer_url"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    html = page.read_text("utf-8")
+    assert "Views by channel (GA4 default channel group)" in html
+    assert "Organic Search" in html and "AI Assistant" in html

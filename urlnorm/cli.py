@@ -216,9 +216,12 @@ def cmd_report(args: argparse.Namespace) -> None:
     from urlnorm import io
     from urlnorm.command import report
 
-    urls = _read(args, args.column).to_series()
+    columns = (args.column, *((args.referrer_column,) if args.referrer_column else ()))
+    frame = _read(args, *columns)
+    urls = frame.get_column(args.column)
+    views = frame.get_column(args.referrer_column) if args.referrer_column else None
     with elapsed("summarising", quiet=args.quiet):
-        page = report.render(report.summarise(urls, args.profile), args.input)
+        page = report.render(report.summarise(urls, args.profile, views), args.input)
     with io.atomic_target(Path(args.output)) as temporary:
         temporary.write_text(page, "utf-8")
     say(f"wrote {args.output}")
@@ -274,6 +277,8 @@ def cmd_pipeline(args: argparse.Namespace) -> None:
 def _pipeline_options(args: argparse.Namespace, run: Any) -> dict[str, Any]:
     """The options given that the pipeline takes; one it does not take is an error."""
     given = {"profile": args.profile, "seen": args.seen}
+    if args.internal:
+        given["internal"] = tuple(args.internal)
     if args.mode != "overwrite":
         given["mode"] = args.mode
     chosen = {k: v for k, v in given.items() if v is not None}
@@ -489,6 +494,11 @@ def parser() -> argparse.ArgumentParser:
     report = _command(sub, "report", "write a self-contained HTML report on a file of URLs", common)
     _input_options(report)
     report.add_argument("output", help="the HTML file to write")
+    report.add_argument(
+        "--referrer-column",
+        metavar="COLUMN",
+        help="the views' referrers: chart the views by GA4 default channel group",
+    )
     report.set_defaults(run=cmd_report)
     pipe = _command(
         sub, "pipeline", "run a ready pipeline (on the bundled sample by default)", common
@@ -508,6 +518,14 @@ def parser() -> argparse.ArgumentParser:
         "--engine", default="polars", choices=("polars", "spark"), help="where it runs"
     )
     pipe.add_argument("--profile", help="a profile name or file instead of the pipeline's own")
+    pipe.add_argument(
+        "--internal",
+        action="append",
+        default=[],
+        metavar="HOST",
+        help="clickstream: a host of the site itself, or *.domain for all under it (repeatable): "
+        "its referrals are not new visits",
+    )
     pipe.add_argument(
         "--seen",
         metavar="TABLE",

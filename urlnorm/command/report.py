@@ -4,7 +4,7 @@ The page needs no network to open: its charts are inline SVG drawn by matplotlib
 ``report`` extra), its style is inline CSS, and nothing is fetched. It shows the rows and the
 valid share with the error codes, schemes and ports, host types, the top registered domains,
 the duplicates under a profile with the rows each rule merged, and the most common query
-parameters.
+parameters; given the views' referrers, the views by GA4 default channel group.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 import polars as pl
 
 from urlnorm import engine
+from urlnorm.engine import attribution
 from urlnorm.core.profile_files import get_profile
 from urlnorm.polars import UrlSeriesNamespace, dedup_summary
 
@@ -61,11 +62,14 @@ def _counts(values: pl.Series, top: int = TOP) -> list[tuple[str, int]]:
 REPORT_FIELDS = ("error", "normalized", "scheme", "host", "port", "host_type", "registered_domain")
 
 
-def summarise(urls: pl.Series, profile: str = "canonical") -> Summary:
+def summarise(
+    urls: pl.Series, profile: str = "canonical", referrers: pl.Series | None = None
+) -> Summary:
     """Count what the report shows: one pass of ``profile`` over ``urls``.
 
     The record's charts (schemes, ports, host types, domains) are of the normalised URLs;
-    query parameters are counted once per distinct URL, weighted by its rows.
+    query parameters are counted once per distinct URL, weighted by its rows. With
+    ``referrers`` (each view's), the views by channel, from one pass over both columns.
     """
     parsed = engine.parse(urls, profile, REPORT_FIELDS).frame
     errors, keys = parsed.get_column("error"), parsed.get_column("normalized")
@@ -85,6 +89,9 @@ def summarise(urls: pl.Series, profile: str = "canonical") -> Summary:
         ),
         Chart(f"Top {TOP} query parameters", _parameter_counts(present)),
     ]
+    if referrers is not None:
+        channels = attribution.channel_group(urls, referrers)
+        charts.append(Chart("Views by channel (GA4 default channel group)", _counts(channels)))
     return Summary(
         rows=urls.len(),
         invalid=int(errors.is_not_null().sum()),

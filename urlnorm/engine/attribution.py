@@ -241,3 +241,23 @@ def channel_group(
     """Each visit's GA4 default channel group, from its page and referrer."""
     visits = _visits(series, referrer_urls, internal, db, ("channel",))
     return visits.get_column("channel").alias(series.name)
+
+
+VISIT_FIELDS = (*SOURCE_MEDIUM_FIELDS, "channel")
+VISIT_DTYPE = pl.Struct({name: pl.String() for name in VISIT_FIELDS})
+
+
+def visits(
+    pages: pl.Series,
+    referrer_urls: pl.Series,
+    internal: Iterable[str] = (),
+    db: ReferrersFile = None,
+) -> pl.Series:
+    """Each visit's ``{source, medium, campaign, channel}`` from one pass over both columns.
+
+    What :func:`source_medium` and :func:`channel_group` give, together (a pipeline that
+    reports both runs the pair once); null for a null or invalid page.
+    """
+    found = _visits(pages, referrer_urls, internal, db, (*VISIT_FIELDS, "ok"))
+    struct = pl.when("ok").then(pl.struct(VISIT_FIELDS)).alias(pages.name)
+    return found.select(struct).to_series()
