@@ -39,8 +39,7 @@ def run(
     mode: str = "overwrite",
     internal: tuple[str, ...] = (),
 ) -> dict[str, object]:
-    """Write views per (domain, path) to ``target``; parameters, referrers and attribution
-    beside it.
+    """Write views per (domain, path) to ``target``; parameters, referrers, attribution beside.
 
     ``source`` is any input :func:`urlnorm.lake.dataset.resolve` takes; ``target`` a file, a
     dataset or a table, with its siblings ``NAME.params``, ``NAME.referrers``,

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 import polars as pl
 
 from urlnorm import engine
-from urlnorm.engine import attribution
 from urlnorm.core.profile_files import get_profile
+from urlnorm.engine import attribution
 from urlnorm.polars import UrlSeriesNamespace, dedup_summary
 
 TOP = 15
