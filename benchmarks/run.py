@@ -31,6 +31,7 @@ from urlnorm import compat, engine, native
 from urlnorm.polars import dedup
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import attribution
 import end_to_end
 import lake
 import sql_engines
@@ -353,6 +354,7 @@ def main() -> None:
     files = {name: end_to_end.parquet_file(name, urls) for name, urls in data.items()}
     whole["sql_engines"] = sql_engines.report(files, args.sql_repeat, print)
     whole["lake"] = lake.report(data["messy"], args.lake_repeat, print)
+    whole["attribution"] = attribution.report(args.repeat, print)
     meta = {
         "machine": platform.platform(),
         "python": platform.python_version(),

@@ -181,7 +181,8 @@ def test_junk_referrers_keep_their_rows() -> None:
     ]
     out = pl.Series(junk, dtype=pl.String).url.referrer()
     assert out.len() == len(junk)
-    assert out.to_list()[:4] == [None, None, None, None]
+    nothing = {"medium": None, "source": None, "term": None}
+    assert out.to_list()[:4] == [nothing] * 4
     assert out[4] == {"medium": "unknown", "source": None, "term": None}
     assert out[5]["medium"] == "unknown"
     errors = pl.Series(junk, dtype=pl.String).url.error().to_list()
@@ -508,8 +509,9 @@ def test_every_front_end_has_the_attribution_functions() -> None:
 def test_the_column_equals_the_core_on_a_clickstream_sample() -> None:
     frame = pl.read_parquet(Path(__file__).parents[1] / "sample-data" / "clickstream.parquet")
     urls = frame.get_column("referrer_url").head(3000)
+    nothing = {"medium": None, "source": None, "term": None}
     expected = [
-        None if r is None else {"medium": r.medium, "source": r.source, "term": r.term}
+        nothing if r is None else {"medium": r.medium, "source": r.source, "term": r.term}
         for r in (referrers.referral(u) for u in urls)
     ]
     assert attribution.referrer(urls).to_list() == expected

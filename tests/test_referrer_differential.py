@@ -57,11 +57,8 @@ def _expected(
     for i, url in enumerate(urls):
         page = pages[i] if pages is not None else None
         found = referrers.referral(url, page or None, patterns, db)
-        out.append(
-            None
-            if found is None
-            else {"medium": found.medium, "source": found.source, "term": found.term}
-        )
+        fields = (None, None, None) if found is None else (found.medium, found.source, found.term)
+        out.append(dict(zip(("medium", "source", "term"), fields, strict=True)))
     return out
 
 

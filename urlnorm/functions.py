@@ -533,8 +533,8 @@ FUNCTIONS: tuple[ColumnFunction, ...] = (
         ``unknown`` for a URL in no list, or ``internal`` for a referrer on ``page``'s host (a
         literal or a column) or on an ``internal`` host (``shop.example``, ``*.example.com``).
         ``source`` is the engine's, network's, mail service's or assistant's name; ``term`` the
-        search term, decoded as a form is. A null, empty or invalid referrer gives null (see
-        ``url.error``). ``referrers``: a database of one's own, Snowplow's ``referers.yml`` or
+        search term, decoded as a form is. A null, empty or invalid referrer gives all fields
+        null (see ``url.error``). ``referrers``: a database of one's own, Snowplow's ``referers.yml`` or
         ``.json``, or Matomo's ``SearchEngines.yml`` / ``Socials.yml`` or their folder.
 
         >>> import polars as pl, urlnorm

@@ -273,7 +273,7 @@ static const char *const CATEGORY_NAMES[UN_N_CATEGORIES] = {
     [UN_CATEGORY_SEARCH] = "search", [UN_CATEGORY_SOCIAL] = "social", [UN_CATEGORY_SHOPPING] = "shopping", [UN_CATEGORY_VIDEO] = "video",
 };
 static const char *const TERM_RULE_NAMES[UN_N_TERM_RULES] = {[UN_TERM_LISTED] = "listed", [UN_TERM_LAST] = "last"};
-static const char *const REFERRER_FIELDS[] = {"keys", "sources", "internal", "codes", "categories", "term_rule", NULL};
+static const char *const REFERRER_FIELDS[] = {"keys", "sources", "internal", "codes", "categories", "term_rule", "fields", NULL};
 static const char *const CAMPAIGN_FIELDS[] = {"names", "networks", NULL};
 static const char *const VISIT_FIELDS[] = {"keys", "sources", "internal", "codes", "categories", "term_rule", "names", "networks", "fields", NULL};
 static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
@@ -553,6 +553,10 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
         if (int_field(option, "component_mode", &b->component_mode) < 0) return -1;
         if (b->component_mode < 0 || b->component_mode >= UN_N_COMPONENT_MODES)
             return PyErr_SetString(PyExc_ValueError, "unknown component mode"), -1;
+        return 0;
+    case UN_OP_REFERRER:
+        if (int_field(option, "fields", &fields) < 0) return -1;
+        b->fields = (unsigned)fields & ((1u << UN_N_REFERRER_COLUMNS) - 1);
         return 0;
     case UN_OP_VISIT:
         if (int_field(option, "fields", &fields) < 0) return -1;
@@ -958,6 +962,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
         PyModule_AddObject(m, "CAMPAIGN_COLUMNS", names_tuple(UN_CAMPAIGN_COLUMN_NAMES, UN_N_CAMPAIGN_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "CHANNELS", names_tuple(UN_CHANNEL_NAMES, UN_N_CHANNELS)) < 0 ||
         PyModule_AddObject(m, "VISIT_COLUMNS", names_tuple(UN_VISIT_COLUMN_NAMES, UN_N_VISIT_COLUMNS)) < 0 ||
+        PyModule_AddObject(m, "REFERRER_COLUMNS", names_tuple(UN_REFERRER_COLUMN_NAMES, UN_N_REFERRER_COLUMNS)) < 0 ||
         PyModule_AddObject(m, "CATEGORIES", names_tuple(CATEGORY_NAMES, UN_N_CATEGORIES)) < 0 ||
         PyModule_AddObject(m, "FILTER_REASONS", names_tuple(UN_FILTER_REASON_NAMES, UN_N_FILTER_REASONS)) < 0 ||
         PyModule_AddObject(m, "REDIRECT_ENCODINGS", names_tuple(UN_REDIRECT_ENCODING_NAMES, UN_N_REDIRECT_ENCODINGS)) < 0 ||

@@ -128,7 +128,7 @@ int un_text_columns(const un_batch *b) {
 }
 int un_text_wanted(const un_batch *b, int column) {
     if (b->op == UN_OP_SPLIT) return column < UN_N_FIELDS && (split_fields(b) >> column & 1u);
-    if (b->op == UN_OP_VISIT) return column < UN_N_VISIT_COLUMNS && (!b->fields || (b->fields >> column & 1u));
+    if (b->op == UN_OP_VISIT || b->op == UN_OP_REFERRER) return column < un_text_columns(b) && (!b->fields || (b->fields >> column & 1u));
     if (b->op != UN_OP_PARSE) return column < un_text_columns(b);
     switch (column) {
     case UN_PARSE_URL: return wants(b, UN_OUT_NORMALIZED);
@@ -337,12 +337,13 @@ static void put_or_null(un_builder *column, un_result *r, int present, const uin
     commit(column, r, start);
 }
 
-static void emit_referral(un_result *r, worker *w) {
+static void emit_referral(const un_batch *b, un_result *r, worker *w) {
     const un_referral *f = &w->referral;
-    put_or_null(&r->text[UN_REFERRER_MEDIUM], r, 1, f->medium, f->medium_len);
-    put_or_null(&r->text[UN_REFERRER_SOURCE], r, f->has_source, f->source, f->source_len);
-    put_or_null(&r->text[UN_REFERRER_TERM], r, f->has_term, w->ctx.text.data, w->ctx.text.len);
-    put_or_null(&r->text[UN_REFERRER_HOST], r, f->host_len > 0, f->host, f->host_len);
+    const uint8_t *text[UN_N_REFERRER_COLUMNS] = {f->medium, f->source, w->ctx.text.data, f->host};
+    size_t len[UN_N_REFERRER_COLUMNS] = {f->medium_len, f->source_len, w->ctx.text.len, f->host_len};
+    int present[UN_N_REFERRER_COLUMNS] = {1, f->has_source, f->has_term, f->host_len > 0};
+    for (int i = 0; i < UN_N_REFERRER_COLUMNS; i++)
+        if (un_text_wanted(b, i)) put_or_null(&r->text[i], r, present[i], text[i], len[i]);
 }
 
 /* Each campaign field's value, decoded as a form's (core form_pairs), or null. */
@@ -419,7 +420,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;
     case UN_OP_URL_PART: emit_url_part(b, r, w, row); return;
     case UN_OP_FILTER: emit_reason(r, un_filter_reason(u, &b->filters, &w->ctx.scratch)); return;
-    case UN_OP_REFERRER: emit_referral(r, w); return;
+    case UN_OP_REFERRER: emit_referral(b, r, w); return;
     case UN_OP_CAMPAIGN: emit_campaign(r, w); return;
     case UN_OP_VISIT: emit_visit(b, r, w); return;
     case UN_OP_SELECT_PARAMS:
@@ -462,8 +463,8 @@ static int whatwg_extent(const un_batch *b) {
     case UN_OP_CAMPAIGN: return UN_EXTENT_NO_PATH;
     case UN_OP_HOST: return UN_EXTENT_AUTHORITY;
     case UN_OP_URL_PART: return un_url_part_extent(b->url_part);
+    case UN_OP_REFERRER: return UN_EXTENT_NO_QUERY;
     case UN_OP_PATH_SEGMENTS:
-    case UN_OP_REFERRER:
     case UN_OP_FILTER: return UN_EXTENT_WHOLE;
     default: return -1;
     }
@@ -507,12 +508,18 @@ static const un_url *page_of(const un_batch *b, worker *w, int64_t row) {
     return status == UN_OK ? &w->base : NULL;
 }
 
-/* A referrer's medium, source and term, from its record (as_it_is's or a parse's). */
+/* A referrer's medium, source and term. Its record up to the query (as_it_is's or a parse's:
+ * the query cannot fail the parse, URL Standard §4.4) finds the source; only a search
+ * engine's term needs the query and fragment, parsed then. */
 static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n, int status) {
-    if (status < 0) status = un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
+    if (status < 0) status = un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_NO_QUERY, &w->url);
     if (status != UN_OK) return status;
     const un_url *page = page_of(b, w, row);
-    return un_referral_of(&w->ctx, b->referrers, &w->url, p, n, page, &w->referral, &w->ctx.text);
+    w->ctx.text.len = 0;
+    status = un_referral_of(&w->ctx, b->referrers, &w->url, p, n, page, &w->referral, NULL);
+    if (status != UN_OK || !w->referral.search || !un_text_wanted(b, UN_REFERRER_TERM)) return status;
+    status = record_of(&w->ctx, p, n, UN_EXTENT_WHOLE, &w->url);
+    return status == UN_OK ? un_referral_term(&w->ctx, b->referrers, &w->url, p, n, &w->referral, &w->ctx.text) : status;
 }
 
 static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n);
@@ -525,7 +532,8 @@ static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
     int64_t at = b->base && b->base->length == 1 ? 0 : row;
     if (!b->base || b->base->length == 0 || un_column_get(b->base, at, &rp, &rn) != UN_ROW_VALUE || rn == 0)
         return un_visit_direct(&w->visit), UN_OK;
-    int status = record_of(&w->ctx, rp, rn, UN_EXTENT_WHOLE, &w->base);
+    /* The query cannot fail the parse (URL Standard §4.4), and the lookup reads no term. */
+    int status = record_of(&w->ctx, rp, rn, UN_EXTENT_NO_QUERY, &w->base);
     if (status >= UN_ASK_HOST) return status;
     if (status != UN_OK) return un_visit_direct(&w->visit), UN_OK;
     status = un_referral_of(&w->ctx, b->referrers, &w->base, rp, rn, &w->url, &w->referral, NULL);

@@ -104,12 +104,17 @@ typedef struct {
     const uint8_t *medium, *source, *host; /* host: the referrer's, in lower case (in the ctx) */
     size_t medium_len, source_len, host_len;
     int has_source, has_term;
+    int index, search; /* the source's index, and whether it is a search engine */
 } un_referral;
 /* The referral of the parsed URL u (text[0, n) as written), the page's record if there is
  * one: UN_OK, UN_ASK_TERM (the question in c->question), or UN_ERR_MEMORY. A NULL term
  * leaves the search term unread. */
 int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_url *page,
                    un_referral *out, un_buf *term);
+/* The search term of a referral un_referral_of made without one, from u's query and
+ * fragment: as un_referral_of's status. */
+int un_referral_term(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, un_referral *out,
+                     un_buf *term);
 
 /* GA4's source categories (core channels.CATEGORIES) and channels (core channels.CHANNELS). */
 enum { UN_CATEGORY_SEARCH, UN_CATEGORY_SOCIAL, UN_CATEGORY_SHOPPING, UN_CATEGORY_VIDEO, UN_N_CATEGORIES };

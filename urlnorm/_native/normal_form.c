@@ -278,8 +278,10 @@ static size_t authority(const uint8_t *p, size_t n, un_spans *s, int any_case, i
 
 /* Where the path that starts at p[at] ends: the first '?' or '#', or the input's end. */
 static size_t path_stop(const uint8_t *p, size_t n, size_t at) {
-    while (at < n && p[at] != '?' && p[at] != '#') at++;
-    return at;
+    const uint8_t *q = at < n ? memchr(p + at, '?', n - at) : NULL;
+    size_t end = q ? (size_t)(q - p) : n;
+    const uint8_t *h = at < end ? memchr(p + at, '#', end - at) : NULL;
+    return h ? (size_t)(h - p) : end;
 }
 
 int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {

@@ -311,7 +311,7 @@ static int lossy_host(const un_referrers *r, const uint8_t *h, size_t n, un_buf 
 /* The host's lookups (un_referrer_memo), from the memo if an earlier row had the host. */
 static un_referrer_memo host_lookups(un_ctx *c, const un_referrers *r, const uint8_t *host, size_t n) {
     uint64_t hash = un_hash((uint64_t)(uintptr_t)r, host, n) | 1;
-    un_referrer_memo *m = &c->referrers[hash % UN_HOST_MEMO];
+    un_referrer_memo *m = &c->referrers[hash % UN_REFERRER_MEMO];
     if (m->hash == hash && m->len == n && memcmp(m->host, host, n) == 0) return *m;
     un_referrer_memo found = {.hash = hash, .len = n, .reduced = -1};
     int paths = 0;
@@ -469,6 +469,11 @@ int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint
     source s = source_at(r, index);
     out->medium = s.medium, out->medium_len = s.medium_len;
     out->source = s.name, out->source_len = s.name_len, out->has_source = 1;
-    if (!term || s.medium_len != 6 || memcmp(s.medium, "search", 6) != 0) return UN_OK;
-    return search_term(c, r, index, u, text, n, out, term);
+    out->index = index, out->search = s.medium_len == 6 && memcmp(s.medium, "search", 6) == 0;
+    return term && out->search ? search_term(c, r, index, u, text, n, out, term) : UN_OK;
+}
+
+int un_referral_term(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, un_referral *out,
+                     un_buf *term) {
+    return out->search ? search_term(c, r, out->index, u, text, n, out, term) : UN_OK;
 }

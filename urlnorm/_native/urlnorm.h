@@ -247,7 +247,9 @@ typedef struct {
 } un_host_memo;
 
 /* A referrer host's lookups (referrers.c), kept for the rows after it: its keys' source and
- * its reduced form's (-1: none), and whether a key has a path under either. */
+ * its reduced form's (-1: none), and whether a key has a path under either. A clickstream's
+ * referrers come from a few hundred hosts: so many slots keep most of them. */
+#define UN_REFERRER_MEMO 256
 typedef struct {
     uint64_t hash; /* of the host and the table; 0 for an empty slot */
     size_t len;
@@ -264,7 +266,7 @@ typedef struct {
     un_buf text, input, scratch, scratch2;
     un_buf unwrapped, spare, trimmed; /* a redirect's target, its spare bytes, the link read (redirects.c) */
     un_host_memo providers[UN_HOST_MEMO];
-    un_referrer_memo referrers[UN_HOST_MEMO];
+    un_referrer_memo referrers[UN_REFERRER_MEMO];
     int host_answered; /* the answer replaced the host: later host rules leave it */
     int has_percent;   /* the input has a '%': without one no field has an escape */
 } un_ctx;

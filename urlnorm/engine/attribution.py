@@ -49,7 +49,11 @@ def _referral_row(
 
 
 def _referrals(
-    series: pl.Series, page: pl.Series | None, internal: Iterable[str], db: ReferrersFile
+    series: pl.Series,
+    page: pl.Series | None,
+    internal: Iterable[str],
+    db: ReferrersFile,
+    columns: tuple[str, ...] = (*REFERRER_FIELDS, "host"),
 ) -> pl.DataFrame:
     """Each referrer's ``medium``, ``source``, ``term`` and ``host`` (lower case), a column each.
 
@@ -62,14 +66,14 @@ def _referrals(
         series = series.cast(pl.String)
     pages = None if page is None else page.cast(pl.String)
     if native.available():
-        done = native.referrer(series, pages, patterns, path)
+        done = native.referrer(series, pages, patterns, path, columns)
         if done is not None:
             return done
     blank = pl.repeat("", series.len(), dtype=pl.String, eager=True)
     keys = pl.DataFrame({"u": series, "p": blank if pages is None else pages.fill_null("")})
     core = partial(_referral_row, internal=patterns, path=path)
     found = engine.per_distinct(keys, core, _REFERRAL_DTYPE)[0]
-    return found.struct.unnest()
+    return found.struct.unnest().select(columns)
 
 
 _REFERRAL_DTYPE = pl.Struct({name: pl.String() for name in (*REFERRER_FIELDS, "host")})
@@ -81,15 +85,12 @@ def referrer(
     internal: Iterable[str] = (),
     db: ReferrersFile = None,
 ) -> pl.Series:
-    """Each referrer's ``{medium, source, term}``; null for a null, empty or invalid one.
+    """Each referrer's ``{medium, source, term}``; all null for a null, empty or invalid one.
 
     ``page``: the landing pages (a referrer on the page's host is ``internal``); ``internal``:
     hosts and ``*.domain`` wildcards that are internal too; ``db``: a database file.
     """
-    found = _referrals(series, page, internal, db)
-    valid = pl.col("medium").is_not_null()
-    struct = found.select(pl.when(valid).then(pl.struct(REFERRER_FIELDS)).alias(series.name))
-    return struct.to_series()
+    return _referrals(series, page, internal, db, REFERRER_FIELDS).to_struct(series.name)
 
 
 def _campaign_row(url: str, *, params: campaign_core.Parameters) -> dict[str, str | None] | None:

@@ -498,8 +498,9 @@ def referrer(
     pages: Column | None,
     internal: tuple[frozenset[str], tuple[str, ...]],
     path: str | None,
+    columns: tuple[str, ...] = ("medium", "source", "term", "host"),
 ) -> pl.DataFrame | None:
-    """Each referrer's ``medium``, ``source``, ``term`` and ``host`` (core ``referrers.referral``).
+    """Each referrer's ``columns`` of medium, source, term and host (core ``referrers.referral``).
 
     All null for a null or invalid referrer. ``pages``: one a row, or one for all; None if
     the database does not fit the kernel.
@@ -508,8 +509,11 @@ def referrer(
     if tables is None:
         return None
     option, sources = tables
-    op = Op("referrer", option, answer=_referrer_answerer(sources))
-    return _run(op, column, pages, names=("medium", "source", "term", "host"))[0]
+    kernel = extension.loaded()
+    names: tuple[str, ...] = kernel.REFERRER_COLUMNS
+    fields = sum(1 << names.index(c) for c in columns)
+    op = Op("referrer", {**option, "fields": fields}, answer=_referrer_answerer(sources))
+    return _run(op, column, pages, names=columns)[0]
 
 
 # ---- campaigns --------------------------------------------------------------------------------
