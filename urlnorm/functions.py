@@ -534,8 +534,9 @@ FUNCTIONS: tuple[ColumnFunction, ...] = (
         literal or a column) or on an ``internal`` host (``shop.example``, ``*.example.com``).
         ``source`` is the engine's, network's, mail service's or assistant's name; ``term`` the
         search term, decoded as a form is. A null, empty or invalid referrer gives all fields
-        null (see ``url.error``). ``referrers``: a database of one's own, Snowplow's ``referers.yml`` or
-        ``.json``, or Matomo's ``SearchEngines.yml`` / ``Socials.yml`` or their folder.
+        null (see ``url.error``). ``referrers``: a database of one's own, Snowplow's
+        ``referers.yml`` or ``.json``, or Matomo's ``SearchEngines.yml`` / ``Socials.yml`` or
+        their folder.
 
         >>> import polars as pl, urlnorm
         >>> refs = pl.Series(["https://www.google.co.uk/search?q=url+norm", "android-app://com.google.android.gm/"])
