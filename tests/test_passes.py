@@ -85,8 +85,11 @@ def test_clickstream_pipeline_reads_each_url_once(in_tmp: Path) -> None:
     table = pl.read_parquet(SAMPLE / "clickstream.parquet")
     read = rows_read(lambda: cli.main(["pipeline", "clickstream", "--quiet"]))
     rows, distinct_pages = table.height, table["page_url"].n_unique()
-    # The page and referrer columns once each; parameters once per distinct page.
-    assert 2 * rows <= read <= 2 * rows + distinct_pages
+    distinct_referrers = table["referrer_url"].n_unique()
+    # The page and referrer columns' parts once each, each view's attribution once (one pass
+    # over its page and referrer), then parameters once per distinct page and search terms
+    # once per distinct referrer.
+    assert 3 * rows <= read <= 3 * rows + distinct_pages + distinct_referrers
 
 
 def test_spark_batches_read_each_row_once(lake: pl.Series) -> None:

@@ -273,9 +273,9 @@ static const char *const CATEGORY_NAMES[UN_N_CATEGORIES] = {
     [UN_CATEGORY_SEARCH] = "search", [UN_CATEGORY_SOCIAL] = "social", [UN_CATEGORY_SHOPPING] = "shopping", [UN_CATEGORY_VIDEO] = "video",
 };
 static const char *const TERM_RULE_NAMES[UN_N_TERM_RULES] = {[UN_TERM_LISTED] = "listed", [UN_TERM_LAST] = "last"};
-static const char *const REFERRER_FIELDS[] = {"keys", "sources", "internal", "codes", "categories", "term_rule", "fields", NULL};
+static const char *const REFERRER_FIELDS[] = {"table", "fields", NULL};
 static const char *const CAMPAIGN_FIELDS[] = {"names", "networks", NULL};
-static const char *const VISIT_FIELDS[] = {"keys", "sources", "internal", "codes", "categories", "term_rule", "names", "networks", "fields", NULL};
+static const char *const VISIT_FIELDS[] = {"table", "names", "networks", "fields", NULL};
 static const char *const *const OPTION_FIELDS[UN_N_OPS] = {
     [UN_OP_NORMALIZE] = NORMALIZE_FIELDS, [UN_OP_NORMALIZE_RECORD] = NORMALIZE_FIELDS,
     [UN_OP_SPLIT] = SPLIT_FIELDS,         [UN_OP_JOIN] = JOIN_FIELDS,
@@ -478,8 +478,8 @@ static int psl_table_in_range(int table) {
     return 0;
 }
 
-/* referrer: the database's tables (kernel.h un_referrer_tables), built into refs; 0, or -1
- * with an exception set. */
+/* The database's tables (kernel.h un_referrer_tables) built into refs; 0, or -1 with an
+ * exception set. */
 static int referrers_from(PyObject *option, un_referrers *refs) {
     un_referrer_tables t;
     int ok = bytes_field(option, "keys", (const char **)&t.keys, &t.keys_len) == 0 &&
@@ -491,6 +491,41 @@ static int referrers_from(PyObject *option, un_referrers *refs) {
     if (!ok) return -1;
     if (!un_referrers_build(refs, &t)) return PyErr_SetString(PyExc_ValueError, "referrer: malformed tables"), -1;
     return 0;
+}
+
+static const char REFERRERS_CAPSULE[] = "urlnorm.referrers";
+
+static void free_referrers(PyObject *capsule) {
+    un_referrers *r = PyCapsule_GetPointer(capsule, REFERRERS_CAPSULE);
+    if (r) un_referrers_free(r), PyMem_Free(r);
+    Py_XDECREF((PyObject *)PyCapsule_GetContext(capsule));
+}
+
+/* referrer_table(tables): a referrer database built once for every call that names it (as a
+ * Public Suffix List is given once), kept by the capsule with the bytes it points into. */
+static PyObject *referrer_table(PyObject *self, PyObject *option) {
+    (void)self;
+    un_referrers *r = PyMem_Calloc(1, sizeof *r);
+    if (!r) return PyErr_NoMemory();
+    PyObject *capsule = NULL;
+    if (referrers_from(option, r) == 0) capsule = PyCapsule_New(r, REFERRERS_CAPSULE, free_referrers);
+    if (!capsule) {
+        un_referrers_free(r), PyMem_Free(r);
+        return NULL;
+    }
+    Py_INCREF(option);
+    if (PyCapsule_SetContext(capsule, option) < 0) {
+        Py_DECREF(option);
+        Py_CLEAR(capsule);
+    }
+    return capsule;
+}
+
+/* referrer, visit: the database a referrer_table capsule holds; 0, or -1 with an exception set. */
+static int referrers_of(PyObject *option, const un_referrers **r) {
+    PyObject *capsule = field(option, "table");
+    *r = capsule ? PyCapsule_GetPointer(capsule, REFERRERS_CAPSULE) : NULL;
+    return *r ? 0 : -1;
 }
 
 /* campaign, visit: the fields' parameter names and the networks, indexed; 0, or -1 with an
@@ -557,9 +592,9 @@ static int option_into(PyObject *option, un_batch *b, un_profile *prof) {
     case UN_OP_REFERRER:
         if (int_field(option, "fields", &fields) < 0) return -1;
         b->fields = (unsigned)fields & ((1u << UN_N_REFERRER_COLUMNS) - 1);
-        return 0;
+        return referrers_of(option, &b->referrers);
     case UN_OP_VISIT:
-        if (int_field(option, "fields", &fields) < 0) return -1;
+        if (int_field(option, "fields", &fields) < 0 || referrers_of(option, &b->referrers) < 0) return -1;
         b->fields = (unsigned)fields & ((1u << UN_N_VISIT_COLUMNS) - 1);
         return campaign_from(option, &b->campaign);
     case UN_OP_CAMPAIGN: return campaign_from(option, &b->campaign);
@@ -651,8 +686,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
     }
     un_batch b = {.op = (un_op)op};
     un_profile prof;
-    un_referrers refs;
-    memset(&refs, 0, sizeof refs);
+
     answerer a = {.callable = answer};
     PyObject *out = NULL;
     /* Not zeroed whole: the data buffers' slots are written as a column is read. */
@@ -660,9 +694,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
     if (!local) return PyErr_NoMemory();
     memset(&local[0], 0, offsetof(held_column, data)), memset(&local[1], 0, offsetof(held_column, data));
     int tables = op == UN_OP_REFERRER || op == UN_OP_VISIT;
-    int ok = option_into(option, &b, &prof) == 0 && (!tables || referrers_from(option, &refs) == 0) &&
-             column_from(input, &local[0]) == 0;
-    b.referrers = &refs;
+    int ok = option_into(option, &b, &prof) == 0 && column_from(input, &local[0]) == 0;
     b.input = local[0].col;
     b.check_utf8 = !local[0].text && utf8 != UN_UTF8_TEXT, b.encode_invalid_utf8 = b.check_utf8 && utf8 == UN_UTF8_ENCODE;
     if (ok && base != Py_None) ok = column_from(base, &local[1]) == 0, b.base = &local[1].col;
@@ -677,7 +709,6 @@ static PyObject *run(PyObject *self, PyObject *args) {
         ok = 0;
     }
     if (ok) out = run_batch(&b, starts, threads, &a, &columns);
-    un_referrers_free(&refs);
     for (int i = 0; i < 2; i++) release(&local[i]);
     PyMem_Free(local);
     return out;
@@ -934,6 +965,7 @@ static PyMethodDef methods[] = {
     {"slice_rows", slice_rows, METH_VARARGS, "The rows of each slice of a batch, one a thread."},
     {"set_tables", set_tables, METH_VARARGS, "Give the kernel urlnorm.core's character tables."},
     {"set_psl", set_psl, METH_VARARGS, "Give the kernel the Public Suffix List's rule set."},
+    {"referrer_table", referrer_table, METH_O, "Build a referrer database once, for every call."},
     {NULL, NULL, 0, NULL},
 };
 

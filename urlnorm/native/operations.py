@@ -431,7 +431,7 @@ def _source_record(source: referrers.Source, term_rule: str) -> bytes | None:
 def referrer_tables(
     path: str | None, internal: tuple[frozenset[str], tuple[str, ...]]
 ) -> tuple[dict[str, Any], tuple[referrers.Source, ...]] | None:
-    """The option of the kernel's referrer operation for a database and internal hosts.
+    """The tables the kernel builds a referrer database from, for a database and internal hosts.
 
     The database is :func:`urlnorm.core.referrers.database`'s for ``path``; its sources in
     the order the kernel indexes them come back too. None if a key, name or parameter is too
@@ -453,7 +453,7 @@ def referrer_tables(
     if any(r is None for r in records) or None in (listed, codes, categories) or len(index) > 65535:
         return None
     kernel = extension.loaded()
-    option = {
+    tables = {
         "keys": bytes(keys),
         "sources": b"".join(r for r in records if r is not None),
         "internal": listed,
@@ -461,7 +461,18 @@ def referrer_tables(
         "categories": categories,
         "term_rule": kernel.TERM_RULES.index(db.term_rule),
     }
-    return option, tuple(index)
+    return tables, tuple(index)
+
+
+@functools.lru_cache(maxsize=16)
+def _referrer_table(
+    path: str | None, internal: tuple[frozenset[str], tuple[str, ...]]
+) -> tuple[Any, tuple[referrers.Source, ...]] | None:
+    """The kernel's referrer database for ``path`` and ``internal``, built once a process."""
+    tables = referrer_tables(path, internal)
+    if tables is None:
+        return None
+    return extension.loaded().referrer_table(tables[0]), tables[1]
 
 
 @functools.cache
@@ -505,14 +516,14 @@ def referrer(
     All null for a null or invalid referrer. ``pages``: one a row, or one for all; None if
     the database does not fit the kernel.
     """
-    tables = referrer_tables(path, internal)
-    if tables is None:
+    built = _referrer_table(path, internal)
+    if built is None:
         return None
-    option, sources = tables
+    table, sources = built
     kernel = extension.loaded()
     names: tuple[str, ...] = kernel.REFERRER_COLUMNS
     fields = sum(1 << names.index(c) for c in columns)
-    op = Op("referrer", {**option, "fields": fields}, answer=_referrer_answerer(sources))
+    op = Op("referrer", {"table": table, "fields": fields}, answer=_referrer_answerer(sources))
     return _run(op, column, pages, names=columns)[0]
 
 
@@ -566,12 +577,12 @@ def visit(
     among ``columns``, the page's error (a null or invalid page has no visit). None if the
     database does not fit the kernel.
     """
-    tables = referrer_tables(path, internal)
+    built = _referrer_table(path, internal)
     names = campaign_option(campaign_core.Parameters())
-    if tables is None or names is None:
+    if built is None or names is None:
         return None
     kernel = extension.loaded()
     wanted: tuple[str, ...] = kernel.VISIT_COLUMNS
     fields = sum(1 << wanted.index(c) for c in columns if c in wanted)
-    op = Op("visit", {**tables[0], **names, "fields": fields}, answer=answerer(None))
+    op = Op("visit", {"table": built[0], **names, "fields": fields}, answer=answerer(None))
     return _run(op, pages, referrer_urls, names=columns)[0]
