@@ -6,7 +6,8 @@ vocabulary: ``search``, ``social``, ``email``, ``paid``, ``chatbot``), its name 
 Three formats are read (:func:`load`):
 
 - urlnorm's own, which is Snowplow's JSON layout (medium, then source, then ``domains`` and
-  ``parameters``) with a header naming its sources (the bundled ``urlnorm/data/referrers.json``,
+  ``parameters``, or a list of such entries where a source's hosts differ in their
+  parameters) with a header naming its sources (the bundled ``urlnorm/data/referrers.json``,
   rebuilt by ``python -m urlnorm.data.build_referrers``);
 - Snowplow referer-parser's ``referers.yml`` or ``referers.json``;
 - Matomo's searchengine-and-social-list: ``SearchEngines.yml``, ``Socials.yml`` and
@@ -352,12 +353,14 @@ def from_layout(
     for medium, sources in media.items():
         if medium not in MEDIA or not isinstance(sources, dict):
             raise _fail(path, str(medium), f"not a medium of {MEDIA} with its sources")
-        for name, body in sources.items():
-            if not isinstance(body, dict) or "domains" not in body:
-                raise _fail(path, f"{medium}/{name}", "a source needs its 'domains'")
-            domains = _strings(body["domains"], path, f"{medium}/{name}", "domains")
-            params = _strings(body.get("parameters"), path, f"{medium}/{name}", "parameters")
-            _add(by_key, domains, Source(medium, str(name), params))
+        for name, bodies in sources.items():
+            # urlnorm's own layout may give a source several entries, each its parameters.
+            for body in bodies if isinstance(bodies, list) and bodies else [bodies]:
+                if not isinstance(body, dict) or "domains" not in body:
+                    raise _fail(path, f"{medium}/{name}", "a source needs its 'domains'")
+                domains = _strings(body["domains"], path, f"{medium}/{name}", "domains")
+                params = _strings(body.get("parameters"), path, f"{medium}/{name}", "parameters")
+                _add(by_key, domains, Source(medium, str(name), params))
     header = header or {}
     codes = frozenset(header.get("country_codes", ())) or bundled_country_codes()
     provenance = tuple(header.get("provenance", ()))

@@ -33,19 +33,28 @@ def country_codes() -> list[str]:
     return sorted(tlds | set(EXTRA_CODES.split()))
 
 
-def layout(db: referrers.Referrers) -> dict[str, dict[str, dict[str, list[str]]]]:
-    """The database in Snowplow's layout: medium, source, then its domains and parameters."""
-    media: dict[str, dict[str, dict[str, list[str]]]] = {}
+def layout(db: referrers.Referrers) -> dict[str, dict[str, Any]]:
+    """The database in Snowplow's layout: medium, source, then its domains and parameters.
+
+    A source whose hosts read their terms from different parameters (Matomo lists Google's
+    custom search, cache and app apart) keeps a list of such entries, one for each.
+    """
+    media: dict[str, dict[str, list[dict[str, list[str]]]]] = {}
+    entries: dict[referrers.Source, dict[str, list[str]]] = {}
     for key, source in db.by_key.items():
-        body = media.setdefault(source.medium, {}).setdefault(source.name, {"domains": []})
-        body["domains"].append(key)
-        params = body.setdefault("parameters", [])
-        params.extend(p for p in source.parameters if p not in params)
-    for sources in media.values():
-        for body in sources.values():
-            if not body["parameters"]:
-                del body["parameters"]
-    return media
+        if source not in entries:
+            entries[source] = {
+                "domains": [],
+                **({"parameters": list(source.parameters)} if source.parameters else {}),
+            }
+            media.setdefault(source.medium, {}).setdefault(source.name, []).append(entries[source])
+        entries[source]["domains"].append(key)
+    return {
+        medium: {
+            name: bodies[0] if len(bodies) == 1 else bodies for name, bodies in sources.items()
+        }
+        for medium, sources in media.items()
+    }
 
 
 def _under(key: str, hosts: set[str]) -> bool:
