@@ -357,7 +357,13 @@ def test_spark_sql_over_parquet_writes_parquet(spark, lake_parquet: Path, tmp_pa
 
 
 # A value for each required argument of the SQL functions.
-REQUIRED = {"base": "http://a/b/c", "other": "http://www.a.com/", "name": "q", "names": ["q"]}
+REQUIRED = {
+    "base": "http://a/b/c",
+    "other": "http://www.a.com/",
+    "name": "q",
+    "names": ["q"],
+    "referrer": "https://www.google.com/search?q=x",
+}
 
 
 def test_spark_sql_has_every_function_and_the_tables_defaults(spark) -> None:
