@@ -76,9 +76,18 @@ EMAIL = [
     "https://deref-web-02.de/mail/client/x/dereferrer/",
     "https://e.mail.ru/inbox/",
 ]
-ASSISTANTS = ["https://chatgpt.com/", "https://www.perplexity.ai/", "https://claude.ai/", "https://gemini.google.com/"]
+ASSISTANTS = [
+    "https://chatgpt.com/",
+    "https://www.perplexity.ai/",
+    "https://claude.ai/",
+    "https://gemini.google.com/",
+]
 PAID = ["https://www.googleadservices.com/pagead/aclk?sa=L", "https://tpc.googlesyndication.com/"]
-OTHER = ["https://news.example.net/story", "https://blog.example.io/links", "https://forum.example.org/t/1"]
+OTHER = [
+    "https://news.example.net/story",
+    "https://blog.example.io/links",
+    "https://forum.example.org/t/1",
+]
 JUNK = ["", "not a url", "http://[1", "https://exa mple.com/"]
 CAMPAIGNS = [
     "utm_source=newsletter&utm_medium=email&utm_campaign=spring-sale",
@@ -93,8 +102,10 @@ CAMPAIGNS = [
 
 
 def referrer(rng: random.Random, pages: list[str]) -> str | None:
-    """One page view's referrer: none, the site itself, or a search, social, mail, assistant,
-    paid or other site, sometimes junk."""
+    """One page view's referrer, or none.
+
+    The site itself, or a search, social, mail, assistant, paid or other site; sometimes junk.
+    """
     roll = rng.random()
     term = rng.choice(WORDS).replace(" ", "+")
     kinds = [
