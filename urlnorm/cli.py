@@ -127,13 +127,19 @@ def _source(args: argparse.Namespace) -> Any:
     """The input the command's arguments name (a file, glob, folder, prefix or table)."""
     from urlnorm.lake import dataset, storage
 
-    return dataset.resolve(
+    source = dataset.resolve(
         args.input,
         storage.parse_options(args.storage_option),
         fmt=args.input_format,
-        read_unmarked=args.read_unmarked,
+        require_marker=args.require_marker,
         catalog=args.catalog,
     )
+    if source.unmarked:
+        say(
+            f"urlnorm: {args.input}: no {storage.MARKER} marker (its writer may not have "
+            "finished); read as it is (--require-marker refuses such a prefix)"
+        )
+    return source
 
 
 def _total(source: Any) -> int | None:
@@ -348,10 +354,17 @@ def _dataset_options(cmd: argparse.ArgumentParser) -> None:
         help="the input's format (default: by each file's suffix; text otherwise)",
     )
     cmd.add_argument(
+        "--require-marker",
+        action="store_true",
+        help="refuse an object-store prefix that has no _SUCCESS marker (its writer may not have "
+        "finished), for pipelines that chain on markers; without it such a prefix is read, as "
+        "Spark, Hive, Polars and DuckDB read it, with a note",
+    )
+    cmd.add_argument(
         "--read-unmarked",
         action="store_true",
-        help="read an object-store prefix that has no _SUCCESS marker (its writer may not have "
-        "finished)",
+        help="read an object-store prefix without a _SUCCESS marker (now the default; kept for "
+        "the scripts that pass it)",
     )
     cmd.add_argument(
         "--catalog", default="default", help="the pyiceberg catalog of iceberg: tables"

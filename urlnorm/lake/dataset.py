@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -45,7 +45,8 @@ class Source:
     """A resolved input: its kind, format, files (with sizes) and the options to reach them.
 
     ``kind`` is ``stdin``, ``files`` (one or more files, local or remote), ``delta`` or
-    ``iceberg``; ``base`` is the folder the files' Hive partitions are counted from.
+    ``iceberg``; ``base`` is the folder the files' Hive partitions are counted from;
+    ``unmarked``: an object-store prefix without a ``_SUCCESS`` marker.
     """
 
     spec: str
@@ -56,6 +57,7 @@ class Source:
     base: str = ""
     options: Mapping[str, str] = field(default_factory=dict)
     catalog: str = "default"
+    unmarked: bool = False  # an object-store prefix read without its _SUCCESS marker
 
     @property
     def partitioned(self) -> bool:
@@ -77,14 +79,17 @@ def resolve(
     options: Mapping[str, str] | None = None,
     *,
     fmt: str | None = None,
-    read_unmarked: bool = False,
+    require_marker: bool = False,
     catalog: str = "default",
 ) -> Source:
     """The input ``spec`` names, with every file listed once.
 
     ``delta:LOCATION`` (or a folder holding a ``_delta_log``) is a Delta table;
     ``iceberg:NAMESPACE.TABLE`` an Iceberg table of the pyiceberg ``catalog``. A glob is
-    expanded (``**`` crosses folders), a folder or prefix is every data file below it.
+    expanded (``**`` crosses folders), a folder or prefix is every data file below it. An
+    object-store prefix without a ``_SUCCESS`` marker is read as Spark, Hive, Polars and
+    DuckDB read one (Kafka Connect's S3 sink, Firehose and ``aws s3 cp`` leave none), and
+    marked ``unmarked``; ``require_marker`` refuses it, for pipelines that chain on markers.
     """
     opts = dict(options or {})
     if spec == "-":
@@ -99,7 +104,7 @@ def resolve(
     if GLOB_CHARACTERS & set(spec):
         return _globbed(spec, opts, fmt)
     if storage.is_remote(spec):
-        return _remote(spec, opts, fmt, read_unmarked)
+        return _remote(spec, opts, fmt, require_marker)
     return _local(spec, opts, fmt)
 
 
@@ -121,7 +126,7 @@ def _local(spec: str, options: dict[str, str], fmt: str | None) -> Source:
     return Source(spec, "files", fmt or file_format(spec), (spec,), (size,), "", options)
 
 
-def _remote(spec: str, options: dict[str, str], fmt: str | None, unmarked: bool) -> Source:
+def _remote(spec: str, options: dict[str, str], fmt: str | None, require_marker: bool) -> Source:
     if Path(storage.split_location(spec)[1]).suffix and not spec.endswith("/"):
         where = storage.store(spec, options)
         try:
@@ -136,12 +141,13 @@ def _remote(spec: str, options: dict[str, str], fmt: str | None, unmarked: bool)
     names = {f[len(spec.rstrip("/")) + 1 :] for f, _ in listed}
     if any(n.startswith(f"{DELTA_LOG}/") for n in names):
         return Source(spec, "delta", "parquet", base=spec, options=options)
-    if listed and storage.MARKER not in names and not unmarked:
+    unmarked = bool(listed) and storage.MARKER not in names
+    if unmarked and require_marker:
         raise InputError(
             f"cannot read {spec}: no {storage.MARKER} marker, so its writer may not have "
-            "finished (--read-unmarked reads it anyway)"
+            "finished (without --require-marker it is read as it is)"
         )
-    return _listed(spec, spec, listed, options, fmt)
+    return replace(_listed(spec, spec, listed, options, fmt), unmarked=unmarked)
 
 
 def _globbed(spec: str, options: dict[str, str], fmt: str | None) -> Source:

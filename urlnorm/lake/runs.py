@@ -225,7 +225,7 @@ def _seen(job: Job, writer: _DatasetWriter | _TableWriter) -> SeenKeys:
     if job.seen == job.parts[0].target.spec:
         frames = writer.current()
     else:
-        source = dataset.resolve(job.seen or "", job.source.options, read_unmarked=True)
+        source = dataset.resolve(job.seen or "", job.source.options)
         frames = _each_file(source)
     from urlnorm.lake.seen import SeenKeys  # NumPy, which a job without --seen never needs
 
@@ -315,7 +315,7 @@ class _DatasetWriter:
     def current(self) -> list[pl.LazyFrame]:
         """The dataset's rows as they stand, for incremental dedup against the target."""
         try:
-            source = dataset.resolve(self.folder, self.options, read_unmarked=True, fmt="parquet")
+            source = dataset.resolve(self.folder, self.options, fmt="parquet")
         except InputError:
             return []
         return _each_file(source)
