@@ -81,7 +81,9 @@ def _incremental(
     return {
         "rows in": dataset.row_total(src),
         "new resources": summary.rows,
-        "files": summary.written,
+        "input files": summary.inputs,
+        "files written": summary.written,
+        "table commits": summary.commits,
         "resumed files": summary.resumed,
     }
 

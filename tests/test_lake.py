@@ -98,6 +98,12 @@ def test_partitioned_dataset_by_output_column(tmp_path: Path) -> None:
         expected, "url", "day", "normalized", "error"
     )
     assert not list(tmp_path.glob(".out*"))  # no staging folder left
+    # The summary counts the files it wrote, not the input files it read.
+    inputs = len(list(lake.rglob("*.parquet")))
+    written = len(list(out.rglob("*.parquet")))
+    assert written > inputs
+    assert f"input files done: {inputs}" in run.stderr
+    assert f"files written: {written}" in run.stderr
 
 
 def test_partition_column_clash_and_unknown(tmp_path: Path) -> None:

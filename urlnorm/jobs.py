@@ -85,7 +85,7 @@ def normalize(
     >>> out = tempfile.mkdtemp() + "/urls/"
     >>> options = Options(split=True, layout=Layout(partition_by=("scheme",)))
     >>> normalize("sample-data/lake.parquet", out, options).lines()
-    ['files written: 1']
+    ['input files done: 1', 'files written: 3']
     >>> sorted(pl.read_parquet(out).get_column("scheme").unique().drop_nulls())
     ['http', 'https']
 
@@ -113,11 +113,12 @@ def normalize(
     ):
         return runs.per_file(_job(options, src, out, plan), notes, counter)
     frame = plan(counter.track(io.scan(src, options.column, notes)))
+    inputs = len(src.files) or 1
     if out.kind in ("stdout", "file"):
         io.write(frame, out.spec, options.fmt, text_column="normalized")
-    else:
-        targets.write_whole(frame, out, options.layout, options.mode)
-    return runs.Summary(written=len(src.files) or 1)
+        return runs.Summary(inputs=inputs, written=1)
+    written = targets.write_whole(frame, out, options.layout, options.mode)
+    return runs.Summary(inputs=inputs, written=written, commits=int(written is None))
 
 
 def _check(options: Options, target: Target) -> None:

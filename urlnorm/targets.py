@@ -155,8 +155,16 @@ def file_namer(tag: str, layout: Layout) -> Callable[[Any], str]:
 
 def sink_dataset(
     frame: pl.LazyFrame, folder: str, layout: Layout, tag: str, options: Mapping[str, str]
-) -> None:
-    """Stream ``frame`` into ``folder`` as Parquet files laid out by ``layout``."""
+) -> int:
+    """Stream ``frame`` into ``folder`` as Parquet files laid out by ``layout``; how many."""
+    named: set[str] = set()
+    namer = file_namer(tag, layout)
+
+    def counted(args: Any) -> str:
+        name = namer(args)
+        named.add(name)
+        return name
+
     if layout.sort:
         frame = frame.sort(layout.sort, nulls_last=True, maintain_order=True)
     partition = pl.PartitionBy(
@@ -165,7 +173,7 @@ def sink_dataset(
         include_key=True if layout.partition_by else None,
         max_rows_per_file=layout.max_rows_per_file,
         approximate_bytes_per_file=FILE_BYTES,
-        file_path_provider=file_namer(tag, layout),
+        file_path_provider=counted,
     )
     remote = storage.is_remote(folder)
     frame.sink_parquet(
@@ -174,31 +182,36 @@ def sink_dataset(
         mkdir=not remote,
         engine="streaming",
     )
+    return len(named)
 
 
-def write_dataset(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> None:
-    """Write ``frame`` as the whole of a dataset target (``append`` keeps the files there)."""
+def write_dataset(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> int:
+    """Write ``frame`` as the whole of a dataset target (``append`` keeps the files there).
+
+    Returns how many files it wrote.
+    """
     if storage.is_remote(target.location):
-        _write_remote(frame, target, layout, mode)
-        return
+        return _write_remote(frame, target, layout, mode)
     staging = Path(staging_folder(target.location))
     shutil.rmtree(staging, ignore_errors=True)
     if mode == "append" and Path(target.location).is_dir():
         shutil.copytree(target.location, staging, copy_function=os.link)
-    sink_dataset(frame, str(staging), layout, _tag(), target.options)
+    written = sink_dataset(frame, str(staging), layout, _tag(), target.options)
     publish(target)
+    return written
 
 
 def _tag() -> str:
     return os.urandom(4).hex()
 
 
-def _write_remote(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> None:
+def _write_remote(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> int:
     unmark(target)
     if mode == "overwrite":
         clear(target)
-    sink_dataset(frame, target.location, layout, _tag(), target.options)
+    written = sink_dataset(frame, target.location, layout, _tag(), target.options)
     mark(target)
+    return written
 
 
 def staging_folder(location: str) -> str:
@@ -295,13 +308,16 @@ def table_history(target: Target) -> list[dict[str, str]]:
     return tables.iceberg_history(target.location, target.catalog)
 
 
-def write_whole(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> None:
-    """Write every row of ``frame`` at once to a dataset or table target (one commit)."""
+def write_whole(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> int | None:
+    """Write every row of ``frame`` at once to a dataset or table target (one commit).
+
+    Returns how many files a dataset took; None for a table (one commit).
+    """
     if target.kind == "dataset":
-        write_dataset(frame, target, layout, mode)
-        return
+        return write_dataset(frame, target, layout, mode)
     properties = {COMPLETE_PROPERTY: "true", INPUTS_PROPERTY: "[]"}
     write_table(frame, target, layout, mode, properties)
+    return None
 
 
 def sibling(target: Target, name: str) -> Target:

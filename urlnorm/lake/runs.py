@@ -85,14 +85,21 @@ class Job:
 class Summary:
     """What a run did, for the command's closing lines."""
 
-    written: int = 0
+    inputs: int = 0  # input files done by this run
+    written: int | None = 0  # output files written; None for a table (its commits instead)
     resumed: int = 0
     skipped: list[str] = field(default_factory=list)
     rows: int | None = None
+    commits: int = 0
 
     def lines(self) -> list[str]:
         """One line a fact, for standard error."""
-        said = [f"files written: {self.written}"]
+        said = [f"input files done: {self.inputs}"]
+        said.append(
+            f"table commits: {self.commits}"
+            if self.written is None
+            else f"files written: {self.written}"
+        )
         if self.resumed:
             said.append(f"files already done by an earlier run: {self.resumed}")
         if self.rows is not None:
@@ -169,23 +176,35 @@ def per_file(job: Job, notes: ReadNotes, counter: Counter | None = None) -> Summ
     writers = [_writer(job, part, run) for part in job.parts]
     dones = [writer.begin() for writer in writers]
     pending = [(f, s) for f, s in files if not all(file_id(f, s) in d for d in dones)]
-    summary = Summary(resumed=len(files) - len(pending), skipped=bad)
+    tables = any(part.target.table for part in job.parts)
+    summary = Summary(resumed=len(files) - len(pending), skipped=bad, written=None if tables else 0)
     seen = _seen(job, writers[0]) if job.seen else None
     cut = batches(pending, job.batch_bytes)
     lasts = [next((n for n, b in reversed(list(enumerate(cut))) if _ids(b) - d), -1) for d in dones]
     for n, batch in enumerate(cut):
-        counter.describe(f"file {summary.resumed + summary.written + len(batch)} of {len(files)}")
+        counter.describe(f"file {summary.resumed + summary.inputs + len(batch)} of {len(files)}")
         names = [f for f, _ in batch]
         frame = job.plan(counter.track(io.scan_files(job.source, names, job.column, notes)))
         with _once(frame, seen, summary, several=len(job.parts) > 1) as rows:
             for writer, done, last in zip(writers, dones, lasts, strict=True):
                 if _ids(batch) - done:
-                    writer.write(writer.part.of(rows), sorted(_ids(batch)), last=n == last)
+                    files_out = writer.write(
+                        writer.part.of(rows), sorted(_ids(batch)), last=n == last
+                    )
+                    _count(summary, files_out)
         storage.release()
-        summary.written += len(batch)
+        summary.inputs += len(batch)
     for writer in writers:
         writer.finish()
     return summary
+
+
+def _count(summary: Summary, files: int | None) -> None:
+    """A part's write into the summary: its files, or (a table's) one commit."""
+    if files is None:
+        summary.commits += 1
+    elif summary.written is not None:
+        summary.written += files
 
 
 def _ids(batch: Sequence[tuple[str, int]]) -> set[str]:
@@ -320,11 +339,15 @@ class _DatasetWriter:
             return []
         return _each_file(source)
 
-    def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> None:
-        """One batch's rows as its own files (named by its first input), then its entry."""
+    def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> int:
+        """One batch's rows as its own files (named by its first input), then its entry.
+
+        Returns how many files it wrote.
+        """
         tag = f"{self.nonce}-{idents[0]}"
-        targets.sink_dataset(frame, self.folder, self.job.layout, tag, self.options)
+        written = targets.sink_dataset(frame, self.folder, self.job.layout, tag, self.options)
         storage.put(self._ledger("done", idents[0]), json.dumps(idents).encode(), self.options)
+        return written
 
     def finish(self) -> None:
         """Publish the dataset and remove the ledger."""
@@ -360,7 +383,7 @@ class _TableWriter:
         return [io.scan_files(source, (), "normalized", ReadNotes())]
 
     def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> None:
-        """One atomic commit of one batch's rows, naming its input files."""
+        """One atomic commit of one batch's rows, naming its input files (no file count)."""
         mode = self.job.mode if self.first else "append"
         properties = {RUN_PROPERTY: self.run, INPUTS_PROPERTY: json.dumps(idents)}
         if last:
