@@ -142,13 +142,13 @@ def test_polars_stream_memory_grows_only_as_polars_does(tmp_path: Path) -> None:
     # Holding the result in memory would add all of ``materialised``.
     assert big - small < 0.75 * materialised, (small, big, materialised)
     # Polars' own streaming sink grows with the input: the same plan passing the column
-    # through unchanged measures 127 -> 175 MiB (1.38x) here, and with Polars' string kernels
-    # instead of urlnorm's 152 -> 309 MiB (2.0x). urlnorm's plan adds no growth of its own
-    # (166 -> 219-231 MiB, 1.30-1.38x): it may grow no more than the pass-through does, and
-    # some noise.
+    # through unchanged grows by 51-54 MiB here (87 -> 140 MiB), and with Polars' string kernels
+    # instead of urlnorm's 152 -> 309 MiB (2.0x). urlnorm's plan writes nine more columns, whose
+    # sink buffers grow too: +61-79 MiB over repeated runs, +85 once on a loaded machine. A
+    # per-row leak (100 bytes a row is 86 MiB over the 900,000 extra rows) still breaks 1.5x.
     through = POLARS_PLAN.format(batch=BATCH_ROWS, columns='x=pl.col("url")')
     through_small, through_big, _ = peaks(through, tmp_path)
-    assert big - small < 1.25 * (through_big - through_small) + 16 * 2**20, (
+    assert big - small < 1.5 * (through_big - through_small) + 16 * 2**20, (
         (small, big),
         (through_small, through_big),
     )
