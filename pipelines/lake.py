@@ -9,7 +9,7 @@ import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
 from urlnorm import engine, io, targets
-from urlnorm.lake import dataset, runs
+from urlnorm.lake import dataset, readable, runs
 from urlnorm.lake.dataset import Source
 from urlnorm.targets import Target
 
@@ -38,6 +38,7 @@ def run(
     file at a time and resumes where a killed run stopped.
     """
     src = source if isinstance(source, Source) else dataset.resolve(str(source))
+    src = readable.checked(src, skip=False)
     out = target if isinstance(target, Target) else targets.resolve(str(target))
     quarantine = targets.sibling(out, "quarantine")
     notes = io.ReadNotes()

@@ -122,24 +122,6 @@ def test_partition_column_clash_and_unknown(tmp_path: Path) -> None:
     assert not (tmp_path / "o").exists()
 
 
-def test_corrupt_file_in_a_dataset_fails_before_writing_or_is_skipped(tmp_path: Path) -> None:
-    lake = hive_lake(tmp_path / "in")
-    bad = lake / "day=2024-01-02" / "broken.parquet"
-    bad.write_bytes(b"PAR1 this is not a parquet file")
-    out = tmp_path / "out"
-    run = cli("normalize", str(lake), f"{out}/")
-    assert run.returncode == 2
-    assert (
-        run.stderr.strip()
-        == f"urlnorm: error: cannot read {bad}: not a Parquet file (--skip-bad-files)"
-    )
-    assert not out.exists()
-    run = cli("normalize", str(lake), f"{out}/", "--skip-bad-files")
-    assert run.returncode == 0, run.stderr
-    assert f"skipped bad file: {bad}" in run.stderr
-    assert pl.read_parquet(out).height == 21
-
-
 def test_append_mode_keeps_the_dataset(tmp_path: Path) -> None:
     lake = hive_lake(tmp_path / "in", days=1)
     out = tmp_path / "out"

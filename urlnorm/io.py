@@ -22,7 +22,7 @@ import polars as pl
 
 from urlnorm.choices import WRITERS, InputError
 from urlnorm.core.profiles import Profile
-from urlnorm.lake import dataset, storage, tables
+from urlnorm.lake import dataset, readable, storage, tables
 from urlnorm.lake.dataset import Source
 from urlnorm.polars import UrlExprNamespace
 from urlnorm.readers.notes import LINE_ERROR, ReadNotes
@@ -61,11 +61,12 @@ def scan(
     ``delta:``/``iceberg:`` table, ``-``). The
     line formats are read as bytes (:mod:`urlnorm.readers`): their URL column is Binary, and
     a table that can hold malformed lines has :data:`LINE_ERROR`. ``notes`` receives what the
-    read met. A URL column that holds neither text nor bytes is an error, before any row is
-    read.
+    read met. An unreadable file (:mod:`urlnorm.lake.readable`) or a URL column that holds
+    neither text nor bytes is an error, before any row is read.
     """
     if isinstance(source, str):
         source = dataset.resolve(source, options)
+    source = readable.checked(source, skip=False)
     return scan_files(source, source.files, column, notes or ReadNotes())
 
 

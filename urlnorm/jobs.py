@@ -20,7 +20,7 @@ from urlnorm.choices import BATCH_BYTES, CC_INDEX, InputError
 from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
 from urlnorm.functions import TEXT_STRUCTS, function
-from urlnorm.lake import dataset, runs
+from urlnorm.lake import dataset, readable, runs
 from urlnorm.lake.dataset import Source
 from urlnorm.polars import UrlExprNamespace, dedup_keyed
 from urlnorm.readers.notes import ReadNotes
@@ -92,6 +92,7 @@ def normalize(
     """
     options = options or Options()
     src = source if isinstance(source, Source) else dataset.resolve(source, storage_options)
+    src = readable.checked(src, skip=options.skip_bad_files)
     out = (
         target
         if isinstance(target, Target)
@@ -114,11 +115,13 @@ def normalize(
         return runs.per_file(_job(options, src, out, plan), notes, counter)
     frame = plan(counter.track(io.scan(src, options.column, notes)))
     inputs = len(src.files) or 1
+    skipped = list(src.skipped)
     if out.kind in ("stdout", "file"):
         io.write(frame, out.spec, options.fmt, text_column="normalized")
-        return runs.Summary(inputs=inputs, written=1)
+        return runs.Summary(inputs=inputs, written=1, skipped=skipped)
     written = targets.write_whole(frame, out, options.layout, options.mode)
-    return runs.Summary(inputs=inputs, written=written, commits=int(written is None))
+    commits = int(written is None)
+    return runs.Summary(inputs=inputs, written=written, commits=commits, skipped=skipped)
 
 
 def _check(options: Options, target: Target) -> None:

@@ -46,7 +46,8 @@ class Source:
 
     ``kind`` is ``stdin``, ``files`` (one or more files, local or remote), ``delta`` or
     ``iceberg``; ``base`` is the folder the files' Hive partitions are counted from;
-    ``unmarked``: an object-store prefix without a ``_SUCCESS`` marker.
+    ``unmarked``: an object-store prefix without a ``_SUCCESS`` marker; ``skipped``: files
+    listed but left out as unreadable (:func:`urlnorm.lake.readable.checked`).
     """
 
     spec: str
@@ -58,6 +59,8 @@ class Source:
     options: Mapping[str, str] = field(default_factory=dict)
     catalog: str = "default"
     unmarked: bool = False  # an object-store prefix read without its _SUCCESS marker
+    skipped: tuple[str, ...] = ()  # listed files left out as unreadable (--skip-bad-files)
+    checked: bool = False  # its files were found readable (urlnorm.lake.readable)
 
     @property
     def partitioned(self) -> bool:

@@ -33,7 +33,7 @@ from urlnorm import io, targets
 from urlnorm.choices import BATCH_BYTES, InputError
 from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
-from urlnorm.lake import dataset, storage
+from urlnorm.lake import dataset, readable, storage
 from urlnorm.lake.dataset import Source
 from urlnorm.readers.notes import ReadNotes
 from urlnorm.targets import COMPLETE_PROPERTY, INPUTS_PROPERTY, RUN_PROPERTY, Layout, Target
@@ -122,31 +122,6 @@ def run_id(identity: str) -> str:
     return hashlib.sha256(identity.encode()).hexdigest()[:16]
 
 
-def checked_files(source: Source, skip: bool) -> tuple[list[tuple[str, int]], list[str]]:
-    """The source's files whose Parquet footer reads, and those that do not.
-
-    A bad file fails the run before anything is written, unless ``skip``: then it is left out
-    and named in the summary.
-    """
-    good, bad = [], []
-    for file, size in zip(source.files, source.sizes, strict=True):
-        if source.format == "parquet" and not _footer_reads(source, file):
-            if not skip:
-                raise InputError(f"cannot read {file}: not a Parquet file (--skip-bad-files)")
-            bad.append(file)
-            continue
-        good.append((file, size))
-    return good, bad
-
-
-def _footer_reads(source: Source, file: str) -> bool:
-    try:
-        dataset.scan_parquet(source, (file,)).collect_schema()
-    except (pl.exceptions.PolarsError, OSError):
-        return False
-    return True
-
-
 def batches(files: Sequence[tuple[str, int]], limit: int) -> list[list[tuple[str, int]]]:
     """``files`` (with their sizes) in order, cut into batches of at least ``limit`` bytes.
 
@@ -169,34 +144,94 @@ def batches(files: Sequence[tuple[str, int]], limit: int) -> list[list[tuple[str
 
 
 def per_file(job: Job, notes: ReadNotes, counter: Counter | None = None) -> Summary:
-    """Run ``job`` a batch of input files at a time, resuming an earlier run of the command."""
+    """Run ``job`` a batch of input files at a time, resuming an earlier run of the command.
+
+    Unreadable files are found before anything is written (:mod:`urlnorm.lake.readable`);
+    one that fails later (removed or rewritten mid-run) stops the run with its name, or with
+    ``skip_bad_files`` is left out of its batch, which is written again without it.
+    """
     counter = counter or Unshown()
-    files, bad = checked_files(job.source, job.skip_bad_files)
+    source = readable.checked(job.source, skip=job.skip_bad_files)
+    files = list(zip(source.files, source.sizes, strict=True))
     run = run_id(job.identity)
     writers = [_writer(job, part, run) for part in job.parts]
     dones = [writer.begin() for writer in writers]
     pending = [(f, s) for f, s in files if not all(file_id(f, s) in d for d in dones)]
     tables = any(part.target.table for part in job.parts)
-    summary = Summary(resumed=len(files) - len(pending), skipped=bad, written=None if tables else 0)
+    summary = Summary(
+        resumed=len(files) - len(pending),
+        skipped=list(source.skipped),
+        written=None if tables else 0,
+    )
     seen = _seen(job, writers[0]) if job.seen else None
     cut = batches(pending, job.batch_bytes)
     lasts = [next((n for n, b in reversed(list(enumerate(cut))) if _ids(b) - d), -1) for d in dones]
     for n, batch in enumerate(cut):
         counter.describe(f"file {summary.resumed + summary.inputs + len(batch)} of {len(files)}")
-        names = [f for f, _ in batch]
-        frame = job.plan(counter.track(io.scan_files(job.source, names, job.column, notes)))
-        with _once(frame, seen, summary, several=len(job.parts) > 1) as rows:
-            for writer, done, last in zip(writers, dones, lasts, strict=True):
-                if _ids(batch) - done:
-                    files_out = writer.write(
-                        writer.part.of(rows), sorted(_ids(batch)), last=n == last
-                    )
-                    _count(summary, files_out)
+        step = _Step(job, source, notes, counter, seen, summary)
+        step.write(
+            batch, [(w, d, n == last) for w, d, last in zip(writers, dones, lasts, strict=True)]
+        )
         storage.release()
-        summary.inputs += len(batch)
     for writer in writers:
         writer.finish()
     return summary
+
+
+@dataclass
+class _Step:
+    """One batch of a run: its rows read once and written to every part that lacks them."""
+
+    job: Job
+    source: Source
+    notes: ReadNotes
+    counter: Counter
+    seen: SeenKeys | None
+    summary: Summary
+
+    def write(
+        self, batch: list[tuple[str, int]], writers: list[tuple[Writer, set[str], bool]]
+    ) -> None:
+        """Write ``batch``; a file that has become unreadable is named, or left out (skip)."""
+        try:
+            self._write(batch, writers)
+        except (pl.exceptions.PolarsError, OSError, InputError):
+            bad = self._unreadable(batch)
+            if not bad:
+                raise
+            for writer, _, _ in writers:
+                writer.discard(sorted(_ids(batch)))
+            self.summary.skipped += bad
+            rest = [(f, s) for f, s in batch if f not in bad]
+            if rest:
+                self.write(rest, writers)
+            return
+        self.summary.inputs += len(batch)
+
+    def _write(
+        self, batch: list[tuple[str, int]], writers: list[tuple[Writer, set[str], bool]]
+    ) -> None:
+        names = [f for f, _ in batch]
+        job = self.job
+        frame = job.plan(
+            self.counter.track(io.scan_files(self.source, names, job.column, self.notes))
+        )
+        with _once(frame, self.seen, self.summary, several=len(job.parts) > 1) as rows:
+            for writer, done, last in writers:
+                if _ids(batch) - done:
+                    files_out = writer.write(writer.part.of(rows), sorted(_ids(batch)), last=last)
+                    _count(self.summary, files_out)
+
+    def _unreadable(self, batch: list[tuple[str, int]]) -> list[str]:
+        """The files of ``batch`` that no longer read: an error naming the first, unless skip."""
+        faults = [(f, readable.fault(self.source, f)) for f, _ in batch]
+        bad = [(f, why) for f, why in faults if why]
+        if bad and not self.job.skip_bad_files:
+            file, why = bad[0]
+            raise InputError(
+                f"cannot read {file}: {why} (--skip-bad-files leaves it out)"
+            ) from None
+        return [f for f, _ in bad]
 
 
 def _count(summary: Summary, files: int | None) -> None:
@@ -211,7 +246,7 @@ def _ids(batch: Sequence[tuple[str, int]]) -> set[str]:
     return {file_id(f, s) for f, s in batch}
 
 
-def _writer(job: Job, part: Part, run: str) -> _DatasetWriter | _TableWriter:
+def _writer(job: Job, part: Part, run: str) -> Writer:
     return _TableWriter(job, part, run) if part.target.table else _DatasetWriter(job, part, run)
 
 
@@ -239,7 +274,7 @@ def _once(
         yield pl.scan_parquet(whole)
 
 
-def _seen(job: Job, writer: _DatasetWriter | _TableWriter) -> SeenKeys:
+def _seen(job: Job, writer: Writer) -> SeenKeys:
     """The seen keys: the target as it stands (with this run's files so far), or a table."""
     if job.seen == job.parts[0].target.spec:
         frames = writer.current()
@@ -324,12 +359,21 @@ class _DatasetWriter:
 
     def _drop_unfinished(self, done: set[str]) -> None:
         """Delete the files this run wrote for inputs it did not finish (``part-NONCE-ID-N``)."""
-        stale = []
+        stale = [file for file, ident in self._own_files() if ident not in done]
+        storage.remove(stale, self.options)
+
+    def discard(self, idents: list[str]) -> None:
+        """Delete what a failed write of the batch ``idents`` left (named by its first)."""
+        storage.remove(
+            [file for file, ident in self._own_files() if ident == idents[0]], self.options
+        )
+
+    def _own_files(self) -> Iterator[tuple[str, str]]:
+        """This run's data files, each with the input file that names its batch."""
         for file, _ in storage.files_below(self.folder, self.options):
             part, run, ident = [*Path(file).name.split("-"), "", ""][:3]
-            if part == "part" and run == self.nonce and ident not in done:
-                stale.append(file)
-        storage.remove(stale, self.options)
+            if part == "part" and run == self.nonce:
+                yield file, ident
 
     def current(self) -> list[pl.LazyFrame]:
         """The dataset's rows as they stand, for incremental dedup against the target."""
@@ -391,8 +435,14 @@ class _TableWriter:
         targets.write_table(frame, self.target, self.job.layout, mode, properties)
         self.first = False
 
+    def discard(self, idents: list[str]) -> None:
+        """Nothing: a failed write committed nothing (its data files are never referenced)."""
+
     def finish(self) -> None:
         """Nothing: each commit was final."""
+
+
+Writer = _DatasetWriter | _TableWriter
 
 
 def unfinished_inputs(history: Sequence[dict[str, str]], run: str) -> set[str]:

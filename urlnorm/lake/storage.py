@@ -206,6 +206,27 @@ def exists(location: str, options: Mapping[str, str]) -> bool:
         raise failure(location, exc) from None
 
 
+def sizes(locations: Sequence[str], options: Mapping[str, str]) -> list[int | None]:
+    """The size of the file at each of ``locations`` now (None where there is none).
+
+    One request for them all where the store takes one (the locations share a store).
+    """
+    import pyarrow.fs as pafs
+
+    if not locations:
+        return []
+    where = store(locations[0], options)
+    paths = [
+        split_location(location)[1] if is_remote(location) else str(Path(location).absolute())
+        for location in locations
+    ]
+    try:
+        infos = where.fs.get_file_info(paths)
+    except (OSError, ValueError) as exc:
+        raise failure(locations[0], exc) from None
+    return [i.size if i.type == pafs.FileType.File else None for i in infos]
+
+
 def put(location: str, data: bytes, options: Mapping[str, str]) -> None:
     """Write ``data`` as the whole object (or file) at ``location``."""
     where = store(location, options)
