@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -392,17 +393,23 @@ def test_delta_table_out_and_in(tmp_path: Path) -> None:
     assert "rows: 42" in back.stdout
 
 
-def test_iceberg_table_with_a_sqlite_catalog(tmp_path: Path) -> None:
+def iceberg_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of a command whose default Iceberg catalog is SQLite in ``tmp_path``."""
     pytest.importorskip("pyiceberg")
     pytest.importorskip("sqlalchemy")
     warehouse = tmp_path / "warehouse"
-    warehouse.mkdir()
-    env = {
+    warehouse.mkdir(exist_ok=True)
+    return {
         **os.environ,
         "PYICEBERG_CATALOG__DEFAULT__TYPE": "sql",
         "PYICEBERG_CATALOG__DEFAULT__URI": f"sqlite:///{tmp_path}/catalog.db",
         "PYICEBERG_CATALOG__DEFAULT__WAREHOUSE": f"file://{warehouse}",
     }
+
+
+def test_iceberg_table_with_a_sqlite_catalog(tmp_path: Path) -> None:
+    env = iceberg_env(tmp_path)
+    warehouse = tmp_path / "warehouse"
     lake = hive_lake(tmp_path / "in")
     run = cli("normalize", str(lake), "iceberg:web.urls", "--partition-by", "host", env=env)
     assert run.returncode == 0, run.stderr
@@ -425,7 +432,75 @@ def test_iceberg_table_with_a_sqlite_catalog(tmp_path: Path) -> None:
     assert "rows: 21" in run.stdout and run.stderr == ""
 
 
-# --- progress and pipelines --------------------------------------------------------------
+def read_table(spec: str, env: dict[str, str]) -> pl.DataFrame:
+    """A Delta or Iceberg table read back by its own library."""
+    if spec.startswith("delta:"):
+        deltalake = pytest.importorskip("deltalake")
+        table = pl.from_arrow(deltalake.DeltaTable(spec[6:]).to_pyarrow_table())
+    else:
+        table = pl.from_arrow(sql_catalog(env).load_table(spec[8:]).scan().to_arrow())
+    assert isinstance(table, pl.DataFrame)
+    return table
+
+
+def sql_catalog(env: dict[str, str]) -> Any:
+    """The SQLite Iceberg catalog that ``env`` configures for the command."""
+    from pyiceberg.catalog.sql import SqlCatalog
+
+    uri = env["PYICEBERG_CATALOG__DEFAULT__URI"]
+    warehouse = env["PYICEBERG_CATALOG__DEFAULT__WAREHOUSE"]
+    return SqlCatalog("default", uri=uri, warehouse=warehouse)
+
+
+@pytest.mark.parametrize("kind", ["delta", "iceberg"])
+def test_a_later_run_s_columns_evolve_the_table_by_name(tmp_path: Path, kind: str) -> None:
+    env = iceberg_env(tmp_path) if kind == "iceberg" else dict(os.environ)
+    spec = f"delta:{tmp_path}/frontier" if kind == "delta" else "iceberg:crawl.frontier"
+    lake = many_files(tmp_path / "in", files=2, rows=50)
+    crawl = ["--profile", "crawl"]
+    run = cli("normalize", str(lake), spec, "--dedup", *crawl, env=env)
+    assert run.returncode == 0, run.stderr
+    first = read_table(spec, env)
+    assert "key_hash" not in first.columns
+    # The second run adds key_hash (the first run's rows hold null there, and are still seen
+    # by their keys); the third finds every key seen through the stored hashes.
+    for _ in range(2):
+        run = cli("normalize", str(lake), spec, "--seen", spec, "--mode", "append", *crawl, env=env)
+        assert run.returncode == 0, run.stderr
+        assert "rows written: 0" in run.stderr
+    table = read_table(spec, env)
+    assert {"key_hash", "count"} <= set(table.columns)
+    assert table.height == table["normalized"].n_unique() == first.height
+    # A run without a column the table has appends nulls there; one with a new column adds it.
+    run = cli("normalize", str(lake), spec, "--mode", "append", "--split", env=env)
+    assert run.returncode == 0, run.stderr
+    table = read_table(spec, env)
+    assert table.height == first.height + 100
+    assert table.filter(pl.col("host").is_not_null()).height == 100
+    assert table["count"].null_count() == 100
+
+
+@pytest.mark.parametrize("kind", ["delta", "iceberg"])
+def test_a_type_conflict_is_one_line_naming_both_types(tmp_path: Path, kind: str) -> None:
+    env = iceberg_env(tmp_path) if kind == "iceberg" else dict(os.environ)
+    spec = f"delta:{tmp_path}/urls" if kind == "delta" else "iceberg:web.urls"
+    # A table of another writer, whose host column holds numbers.
+    held = pl.DataFrame({"url": URLS[:2], "host": [1, 2]})
+    if kind == "delta":
+        held.write_delta(spec[6:])
+    else:
+        catalog = sql_catalog(env)
+        catalog.create_namespace("web")
+        catalog.create_table("web.urls", schema=held.to_arrow().schema).append(held.to_arrow())
+    source = tmp_path / "in.parquet"
+    pl.DataFrame({"url": URLS}).write_parquet(source)
+    run = cli("normalize", str(source), spec, "--mode", "append", "--split", env=env)
+    assert run.returncode == 2
+    assert run.stderr.strip() == (
+        f"urlnorm: error: cannot write {spec}: column 'host' is Int64 in the table, "
+        "String in this run"
+    )
+    assert read_table(spec, env).equals(held)
 
 
 def test_progress_over_a_dataset_shows_files_and_rows(tmp_path: Path) -> None:

@@ -109,15 +109,23 @@ def _with_hash(frame: pl.LazyFrame, profile: str | Profile) -> pl.LazyFrame:
     """``frame``'s keys with their hashes: the stored column, else the key's own hash.
 
     A stored key is its own normal form (every profile is idempotent), so parsing it again
-    under the same profile gives the hash it had when it was written.
+    under the same profile gives the hash it had when it was written. Rows written before a
+    table gained ``key_hash`` hold a null there: their hashes come from their keys too.
     """
     schema = frame.collect_schema()
-    if HASH in schema:
-        # A table format stores the hash's 64 bits as a signed long (no unsigned types).
-        signed = schema[HASH] == pl.Int64
-        return frame.select(KEY, pl.col(HASH).reinterpret(signed=False) if signed else HASH)
     parsed = UrlExprNamespace(pl.col(KEY)).parse(profile, (HASH,)).struct.field(HASH)
-    return frame.select(KEY, parsed.alias(HASH))
+    if HASH not in schema:
+        return frame.select(KEY, parsed.alias(HASH))
+    # A table format stores the hash's 64 bits as a signed long (no unsigned types).
+    signed = schema[HASH] == pl.Int64
+    stored = pl.col(HASH).reinterpret(signed=False) if signed else pl.col(HASH)
+    unhashed = pl.col(HASH).is_null() & pl.col(KEY).is_not_null()
+    return pl.concat(
+        [
+            frame.filter(pl.col(HASH).is_not_null()).select(KEY, stored),
+            frame.filter(unhashed).select(KEY, parsed.alias(HASH)),
+        ]
+    )
 
 
 def _hashes(frame: pl.LazyFrame, profile: str | Profile) -> Hashes:

@@ -9,6 +9,7 @@ variables); a local SQL catalog on SQLite is enough.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -49,8 +50,15 @@ def commit_delta(
     properties: Mapping[str, str],
     options: Mapping[str, str],
 ) -> None:
-    """``frame`` as one commit to the Delta table at ``location`` (created if absent)."""
+    """``frame`` as one commit to the Delta table at ``location`` (created if absent).
+
+    Columns the table lacks are added to it (Delta's schema merge); a column whose type
+    cannot hold this run's values is an error naming both types, before anything is written.
+    """
     deltalake = _deltalake()
+    if mode == "append" and delta_history(location, options):
+        existing = pl.scan_delta(location, storage_options=dict(options) or None)
+        check_types(f"delta:{location}", existing.collect_schema(), frame.collect_schema())
     write_options: dict[str, Any] = {
         "commit_properties": deltalake.CommitProperties(custom_metadata=dict(properties)),
         "schema_mode": "merge" if mode == "append" else "overwrite",
@@ -85,17 +93,84 @@ def commit_iceberg(
 ) -> None:
     """``frame`` as one snapshot of Iceberg table ``identifier``.
 
-    A table that does not exist is created, partitioned by identity on ``partition_by``.
+    A table that does not exist is created, partitioned by identity on ``partition_by``; one
+    that does gains the columns it lacks (Iceberg's ``union_by_name``), and this run's rows
+    take the table's columns (null where the run has none).
     """
     found = catalog(catalog_name)
     if not found.table_exists(identifier):
         _create_iceberg(found, identifier, frame.collect_schema(), partition_by)
-    frame.sink_iceberg(
-        identifier,
-        mode="append" if mode == "append" else "overwrite",
-        catalog=found,
-        snapshot_properties=dict(properties),
+    else:
+        frame = _evolved(found.load_table(identifier), f"iceberg:{identifier}", frame)
+    with warnings.catch_warnings():
+        # pyiceberg's note that an overwrite of an empty table deleted nothing.
+        warnings.filterwarnings("ignore", "Delete operation did not match any records")
+        frame.sink_iceberg(
+            identifier,
+            mode="append" if mode == "append" else "overwrite",
+            catalog=found,
+            snapshot_properties=dict(properties),
+        )
+
+
+def _evolved(table: Any, spec: str, frame: pl.LazyFrame) -> pl.LazyFrame:
+    """``frame`` in Iceberg ``table``'s columns, after adding to the table those it lacks."""
+    incoming = frame.collect_schema()
+    existing = _iceberg_schema(table)
+    check_types(spec, existing, incoming)
+    added = [name for name in incoming if name not in existing]
+    if added:
+        with table.update_schema() as update:
+            update.union_by_name(pl.DataFrame(schema=incoming).select(added).to_arrow().schema)
+        existing = _iceberg_schema(table)
+    return frame.select(
+        pl.col(name).cast(dtype) if name in incoming else pl.lit(None, dtype).alias(name)
+        for name, dtype in existing.items()
     )
+
+
+def _iceberg_schema(table: Any) -> pl.Schema:
+    return pl.DataFrame(table.schema().as_arrow().empty_table()).schema
+
+
+def check_types(spec: str, existing: pl.Schema, incoming: pl.Schema) -> None:
+    """An error naming the first column whose table type cannot take this run's values.
+
+    >>> check_types("t", pl.Schema({"n": pl.Int64}), pl.Schema({"n": pl.Int32, "x": pl.String}))
+    >>> check_types("t", pl.Schema({"n": pl.Int64}), pl.Schema({"n": pl.String}))
+    Traceback (most recent call last):
+    urlnorm.choices.InputError: cannot write t: column 'n' is Int64 in the table, String in this run
+    """
+    for name, dtype in incoming.items():
+        if name in existing and not _holds(existing[name], dtype):
+            raise InputError(
+                f"cannot write {spec}: column {name!r} is {existing[name]} in the table, "
+                f"{dtype} in this run"
+            )
+
+
+def _holds(column: pl.DataType, values: pl.DataType) -> bool:
+    """Whether a column of type ``column`` holds every value of type ``values``.
+
+    >>> _holds(pl.Int64(), pl.Int32()), _holds(pl.Int32(), pl.Int64())
+    (True, False)
+    >>> _holds(pl.Int32(), pl.UInt16()), _holds(pl.Int16(), pl.UInt16())
+    (True, False)
+    >>> _holds(pl.UInt32(), pl.Int8()), _holds(pl.String(), pl.Null())
+    (False, True)
+    """
+    if column == values or values == pl.Null:
+        return True
+    if not (column.is_integer() and values.is_integer()):
+        return False
+    if column.is_signed_integer() == values.is_signed_integer():
+        return _bits(column) >= _bits(values)
+    return column.is_signed_integer() and _bits(column) > _bits(values)
+
+
+def _bits(dtype: pl.DataType) -> int:
+    """An integer type's width: ``Int32`` is 32."""
+    return int("".join(c for c in str(dtype) if c.isdigit()))
 
 
 def _create_iceberg(
