@@ -26,7 +26,7 @@ from urllib.parse import quote
 import polars as pl
 
 from urlnorm.choices import InputError
-from urlnorm.lake import storage, tables
+from urlnorm.lake import lock, storage, tables
 from urlnorm.lake.dataset import DELTA_LOG, HIVE_NULL
 
 MODES = ("overwrite", "append")
@@ -190,8 +190,13 @@ def write_dataset(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str
 
     Returns how many files it wrote.
     """
-    if storage.is_remote(target.location):
-        return _write_remote(frame, target, layout, mode)
+    with lock.held(target.location, dict(target.options), _tag()):
+        if storage.is_remote(target.location):
+            return _write_remote(frame, target, layout, mode)
+        return _write_local(frame, target, layout, mode)
+
+
+def _write_local(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> int:
     staging = Path(staging_folder(target.location))
     shutil.rmtree(staging, ignore_errors=True)
     if mode == "append" and Path(target.location).is_dir():
@@ -243,9 +248,13 @@ def unmark(target: Target) -> None:
 
 
 def clear(target: Target) -> None:
-    """Delete every file below a dataset on an object store (for ``overwrite``)."""
+    """Delete every file below a dataset on an object store (for ``overwrite``).
+
+    The writer's lease (:mod:`urlnorm.lake.lock`) stays: it is what the writer holds.
+    """
     found = storage.files_below(target.location, target.options)
-    storage.remove([f for f, _ in found], target.options)
+    lease = storage.join(target.location, lock.LEASE)
+    storage.remove([f for f, _ in found if f != lease], target.options)
 
 
 def write_table(

@@ -22,7 +22,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,7 +33,7 @@ from urlnorm import io, targets
 from urlnorm.choices import BATCH_BYTES, InputError
 from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
-from urlnorm.lake import dataset, readable, storage
+from urlnorm.lake import dataset, lock, readable, storage
 from urlnorm.lake.dataset import Source
 from urlnorm.readers.notes import ReadNotes
 from urlnorm.targets import COMPLETE_PROPERTY, INPUTS_PROPERTY, RUN_PROPERTY, Layout, Target
@@ -150,10 +150,18 @@ def per_file(job: Job, notes: ReadNotes, counter: Counter | None = None) -> Summ
     one that fails later (removed or rewritten mid-run) stops the run with its name, or with
     ``skip_bad_files`` is left out of its batch, which is written again without it.
     """
-    counter = counter or Unshown()
+    run = run_id(job.identity)
+    datasets = [part.target for part in job.parts if not part.target.table]
+    with ExitStack() as stack:
+        for target in datasets:
+            stack.enter_context(lock.held(target.location, dict(target.options), run))
+        return _run(job, run, notes, counter or Unshown())
+
+
+def _run(job: Job, run: str, notes: ReadNotes, counter: Counter) -> Summary:
+    """:func:`per_file`'s work, with each dataset it writes to itself."""
     source = readable.checked(job.source, skip=job.skip_bad_files)
     files = list(zip(source.files, source.sizes, strict=True))
-    run = run_id(job.identity)
     writers = [_writer(job, part, run) for part in job.parts]
     dones = [writer.begin() for writer in writers]
     pending = [(f, s) for f, s in files if not all(file_id(f, s) in d for d in dones)]
@@ -173,6 +181,9 @@ def per_file(job: Job, notes: ReadNotes, counter: Counter | None = None) -> Summ
             batch, [(w, d, n == last) for w, d, last in zip(writers, dones, lasts, strict=True)]
         )
         storage.release()
+        for part in job.parts:
+            if not part.target.table:
+                lock.renew(part.target.location, dict(part.target.options), run)
     for writer in writers:
         writer.finish()
     return summary
