@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -209,22 +210,30 @@ def exists(location: str, options: Mapping[str, str]) -> bool:
 def sizes(locations: Sequence[str], options: Mapping[str, str]) -> list[int | None]:
     """The size of the file at each of ``locations`` now (None where there is none).
 
-    One request for them all where the store takes one (the locations share a store).
+    Local files are asked of the operating system (a Parquet job never loads Arrow); remote
+    ones in one request where the store takes one (the locations share a store).
     """
-    import pyarrow.fs as pafs
-
     if not locations:
         return []
+    if not is_remote(locations[0]):
+        return [_local_size(location) for location in locations]
+    import pyarrow.fs as pafs
+
     where = store(locations[0], options)
-    paths = [
-        split_location(location)[1] if is_remote(location) else str(Path(location).absolute())
-        for location in locations
-    ]
+    paths = [split_location(location)[1] for location in locations]
     try:
         infos = where.fs.get_file_info(paths)
     except (OSError, ValueError) as exc:
         raise failure(locations[0], exc) from None
     return [i.size if i.type == pafs.FileType.File else None for i in infos]
+
+
+def _local_size(location: str) -> int | None:
+    try:
+        found = os.stat(location)
+    except OSError:
+        return None
+    return found.st_size if stat.S_ISREG(found.st_mode) else None
 
 
 def put(location: str, data: bytes, options: Mapping[str, str]) -> None:
