@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 BASE   := $(VENV)/.base
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test lint bench fuzz portable clean
+.PHONY: run test lint bench fuzz portable soak clean
 
 # URLNORM_WERROR=1: this checkout's builds treat the kernel's warnings as errors (a user's
 # install never does).
@@ -35,6 +35,13 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/python benchmarks/run.py
+
+# make soak: the kill loop (tests/kill_loop.py) with SOAK_KILLS kills over a local dataset, an
+# S3 prefix behind the fault proxy, Delta, Iceberg and --seen; prints what it did and found.
+SOAK_KILLS ?= 200
+
+soak: $(STAMP)
+	$(BIN)/python -m tests.kill_loop --kills $(SOAK_KILLS)
 
 # make fuzz: libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer over the C kernel
 # (clang from Debian's clang and libclang-rt-14-dev). FUZZ_SECONDS bounds the run.
