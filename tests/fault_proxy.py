@@ -2,9 +2,9 @@
 
 Each request is relayed on its own upstream connection; a chosen share of the requests of
 chosen kinds (reads, writes, listings, the marker's put and delete) meets a fault instead:
-the connection reset before any answer, S3's ``503 SlowDown``, or an answer whose body is
-cut short. The proxy counts what it injected, so a test can say how many faults a run
-survived.
+the connection reset before any answer, S3's ``503 SlowDown``, an answer cut short, or a
+stall (no answer for ``STALL_SECONDS``, past the client's timeout). The proxy counts what
+it injected, so a test can say how many faults a run survived.
 """
 
 from __future__ import annotations
@@ -13,12 +13,15 @@ import itertools
 import socket
 import struct
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-FAULTS = ("reset", "slowdown", "truncate")
+FAULTS = ("reset", "slowdown", "truncate", "stall")
+# How long a stalled request is held without an answer: past any client timeout a test sets.
+STALL_SECONDS = 30
 KINDS = ("read", "write", "list", "marker")
 SLOWDOWN_BODY = (
     b"<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>"
@@ -124,6 +127,9 @@ def _serve(conn: socket.socket, upstream: tuple[str, int], plan: Plan) -> None:
                 return
             if struck and plan.fault == "slowdown":
                 conn.sendall(SLOWDOWN)
+                return
+            if struck and plan.fault == "stall":
+                time.sleep(STALL_SECONDS)
                 return
             answer = _relay(head, body, upstream)
             if struck:  # truncate: half the answer (after the store has done the request)

@@ -178,7 +178,7 @@ def sink_dataset(
     remote = storage.is_remote(folder)
     frame.sink_parquet(
         partition,
-        storage_options=dict(options) or None,
+        storage_options=storage.for_polars(options),
         mkdir=not remote,
         engine="streaming",
     )
@@ -353,7 +353,7 @@ def sibling(target: Target, name: str) -> Target:
 
 def row_count(target: Target) -> int:
     """How many rows a written target holds (from Parquet's metadata or the table's)."""
-    options = dict(target.options) or None
+    options = storage.for_polars(target.options)
     if target.kind == "delta":
         frame = pl.scan_delta(target.location, storage_options=options)
     elif target.kind == "iceberg":

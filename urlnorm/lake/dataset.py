@@ -266,13 +266,13 @@ def scan_parquet(source: Source, files: tuple[str, ...] | None) -> pl.LazyFrame:
     Hive partition folders become columns; a file that lacks a column of another gets nulls.
     """
     if source.kind == "delta":
-        return pl.scan_delta(source.base, storage_options=dict(source.options) or None)
+        return pl.scan_delta(source.base, storage_options=storage.for_polars(source.options))
     chosen = list(files or source.files)
     hive = any(partition_values(source.base, f) for f in chosen)
     return pl.scan_parquet(
         chosen,
         hive_partitioning=hive,
-        storage_options=dict(source.options) or None,
+        storage_options=storage.for_polars(source.options),
         missing_columns="insert",
         extra_columns="ignore",
     )

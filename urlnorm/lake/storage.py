@@ -53,6 +53,18 @@ ACCESS_DENIED = (
     "INVALID_ACCESS_KEY_ID",
     "403",
 )
+# Polars' (object_store's) time limits and retries, which Arrow's S3 client takes as these; so
+# one --storage-option bounds both clients. ``max_retries`` is Polars' own key.
+TIMEOUTS = {"timeout": "request_timeout", "connect_timeout": "connect_timeout"}
+# Polars' own storage options (beside object_store's, which are text), taken as numbers.
+POLARS_NUMBERS: dict[str, type[int] | type[float]] = {
+    "max_retries": int,
+    "retry_timeout_ms": int,
+    "retry_init_backoff_ms": int,
+    "retry_max_backoff_ms": int,
+    "retry_base_multiplier": float,
+    "file_cache_ttl": int,
+}
 AZURE_OPTIONS = {
     "account_name": ("azure_storage_account_name", "account_name", "AZURE_STORAGE_ACCOUNT_NAME"),
     "account_key": ("azure_storage_account_key", "account_key", "AZURE_STORAGE_ACCOUNT_KEY"),
@@ -82,6 +94,24 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
             raise InputError(f"a storage option is KEY=VALUE, not {pair!r}")
         options[key.strip()] = value
     return options
+
+
+def for_polars(options: Mapping[str, str]) -> dict[str, Any] | None:
+    """``options`` as Polars takes them (its own keys as numbers); None for none.
+
+    >>> for_polars({"max_retries": "6", "aws_region": "eu-west-1"})
+    {'max_retries': 6, 'aws_region': 'eu-west-1'}
+    """
+    try:
+        return {k: POLARS_NUMBERS.get(k.lower(), str)(v) for k, v in options.items()} or None
+    except ValueError:
+        wrong = next(k for k in options if k.lower() in POLARS_NUMBERS)
+        raise InputError(f"--storage-option {wrong}: {options[wrong]!r} is not a number") from None
+
+
+def for_store(options: Mapping[str, str]) -> dict[str, str] | None:
+    """``options`` without Polars' own keys, for a client that knows only object_store's."""
+    return {k: v for k, v in options.items() if k.lower() not in POLARS_NUMBERS} or None
 
 
 def split_location(location: str) -> tuple[str, str]:
@@ -150,7 +180,30 @@ def _s3(options: Mapping[str, str]) -> pafs.FileSystem:
     if "://" in endpoint:
         chosen["scheme"], chosen["endpoint_override"] = endpoint.split("://", 1)
     chosen.setdefault("region", "us-east-1")
+    lowered = {key.lower(): value for key, value in options.items()}
+    for key, argument in TIMEOUTS.items():
+        if key in lowered:
+            chosen[argument] = seconds(lowered[key])
+    if "max_retries" in lowered:
+        attempts = int(lowered["max_retries"]) + 1
+        chosen["retry_strategy"] = pafs.AwsStandardS3RetryStrategy(max_attempts=attempts)
     return pafs.S3FileSystem(**chosen)
+
+
+def seconds(duration: str) -> float:
+    """A duration as Polars' object-store client writes one (``30s``, ``500ms``, ``2m``).
+
+    >>> seconds("30s"), seconds("500ms"), seconds("2m"), seconds("1.5")
+    (30.0, 0.5, 120.0, 1.5)
+    """
+    text = duration.strip().lower()
+    for suffix, scale in (("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)):
+        if text.endswith(suffix) and text[: -len(suffix)].replace(".", "", 1).isdigit():
+            return float(text[: -len(suffix)]) * scale
+    try:
+        return float(text)
+    except ValueError:
+        raise InputError(f"--storage-option: {duration!r} is not a duration (30s, 500ms)") from None
 
 
 def failure(location: str, exc: BaseException) -> InputError:

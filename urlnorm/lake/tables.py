@@ -16,6 +16,7 @@ from typing import Any
 import polars as pl
 
 from urlnorm.choices import InputError
+from urlnorm.lake import storage
 
 
 def catalog(name: str) -> Any:
@@ -57,7 +58,7 @@ def commit_delta(
     """
     deltalake = _deltalake()
     if mode == "append" and delta_history(location, options):
-        existing = pl.scan_delta(location, storage_options=dict(options) or None)
+        existing = pl.scan_delta(location, storage_options=storage.for_polars(options))
         check_types(f"delta:{location}", existing.collect_schema(), frame.collect_schema())
     write_options: dict[str, Any] = {
         "commit_properties": deltalake.CommitProperties(custom_metadata=dict(properties)),
@@ -68,7 +69,7 @@ def commit_delta(
     frame.sink_delta(
         location,
         mode="append" if mode == "append" else "overwrite",
-        storage_options=dict(options) or None,
+        storage_options=storage.for_polars(options),
         delta_write_options=write_options,
     )
 
@@ -77,7 +78,7 @@ def delta_history(location: str, options: Mapping[str, str]) -> list[dict[str, A
     """Each commit's information of the Delta table at ``location`` (none if there is none)."""
     deltalake = _deltalake()
     try:
-        table = deltalake.DeltaTable(location, storage_options=dict(options) or None)
+        table = deltalake.DeltaTable(location, storage_options=storage.for_store(options))
     except deltalake.exceptions.TableNotFoundError:
         return []
     return [dict(c) for c in table.history()]
