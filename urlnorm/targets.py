@@ -190,7 +190,7 @@ def write_dataset(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str
 
     Returns how many files it wrote.
     """
-    with lock.held(target.location, dict(target.options), _tag()):
+    with lock.held(target.location, target.options, _tag()):
         if storage.is_remote(target.location):
             return _write_remote(frame, target, layout, mode)
         return _write_local(frame, target, layout, mode)

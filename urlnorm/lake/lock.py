@@ -21,7 +21,7 @@ import os
 import socket
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -33,7 +33,7 @@ LEASE = "_urlnorm/lock"
 
 
 @contextmanager
-def held(location: str, options: dict[str, str], run: str) -> Iterator[None]:
+def held(location: str, options: Mapping[str, str], run: str) -> Iterator[None]:
     """The dataset at ``location`` for this run (``run``: the command's identity) alone."""
     if storage.is_remote(location):
         lease = _lease(location, options, run)
@@ -46,7 +46,7 @@ def held(location: str, options: dict[str, str], run: str) -> Iterator[None]:
         yield
 
 
-def renew(location: str, options: dict[str, str], run: str) -> None:
+def renew(location: str, options: Mapping[str, str], run: str) -> None:
     """Extend an object-store lease (after each batch), so a long run keeps it."""
     if storage.is_remote(location):
         _put_lease(storage.join(location, LEASE), options, run)
@@ -104,7 +104,7 @@ def _same_file(fd: int, path: Path) -> bool:
         return False
 
 
-def _lease(location: str, options: dict[str, str], run: str) -> str:
+def _lease(location: str, options: Mapping[str, str], run: str) -> str:
     """Take the lease of a dataset on an object store, or refuse while another run holds it."""
     lease = storage.join(location, LEASE)
     if storage.exists(lease, options):
@@ -120,7 +120,7 @@ def _lease(location: str, options: dict[str, str], run: str) -> str:
     return lease
 
 
-def _put_lease(lease: str, options: dict[str, str], run: str) -> str:
+def _put_lease(lease: str, options: Mapping[str, str], run: str) -> str:
     token = os.urandom(8).hex()
     now = time.time()
     holder = {
@@ -134,7 +134,7 @@ def _put_lease(lease: str, options: dict[str, str], run: str) -> str:
     return token
 
 
-def _holder(lease: str, options: dict[str, str]) -> dict[str, object]:
+def _holder(lease: str, options: Mapping[str, str]) -> dict[str, object]:
     try:
         found = json.loads(storage.get(lease, options))
     except (ValueError, InputError):

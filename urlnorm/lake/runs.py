@@ -151,11 +151,15 @@ def per_file(job: Job, notes: ReadNotes, counter: Counter | None = None) -> Summ
     ``skip_bad_files`` is left out of its batch, which is written again without it.
     """
     run = run_id(job.identity)
-    datasets = [part.target for part in job.parts if not part.target.table]
     with ExitStack() as stack:
-        for target in datasets:
-            stack.enter_context(lock.held(target.location, dict(target.options), run))
+        for target in _datasets(job):
+            stack.enter_context(lock.held(target.location, target.options, run))
         return _run(job, run, notes, counter or Unshown())
+
+
+def _datasets(job: Job) -> list[Target]:
+    """The job's outputs that are datasets (written by urlnorm, so locked by it)."""
+    return [part.target for part in job.parts if not part.target.table]
 
 
 def _run(job: Job, run: str, notes: ReadNotes, counter: Counter) -> Summary:
@@ -174,16 +178,15 @@ def _run(job: Job, run: str, notes: ReadNotes, counter: Counter) -> Summary:
     seen = _seen(job, writers[0]) if job.seen else None
     cut = batches(pending, job.batch_bytes)
     lasts = [next((n for n, b in reversed(list(enumerate(cut))) if _ids(b) - d), -1) for d in dones]
+    step = _Step(job, source, notes, counter, seen, summary)
     for n, batch in enumerate(cut):
         counter.describe(f"file {summary.resumed + summary.inputs + len(batch)} of {len(files)}")
-        step = _Step(job, source, notes, counter, seen, summary)
         step.write(
             batch, [(w, d, n == last) for w, d, last in zip(writers, dones, lasts, strict=True)]
         )
         storage.release()
-        for part in job.parts:
-            if not part.target.table:
-                lock.renew(part.target.location, dict(part.target.options), run)
+        for target in _datasets(job):
+            lock.renew(target.location, target.options, run)
     for writer in writers:
         writer.finish()
     return summary
