@@ -80,7 +80,7 @@ def _incremental(
     summary = jobs.normalize(src, out, options)
     return {
         "rows in": dataset.row_total(src),
-        "new resources": summary.rows,
+        "new resources": summary.out.rows if summary.out else 0,
         "input files": summary.inputs,
         "files written": summary.written,
         "table commits": summary.commits,

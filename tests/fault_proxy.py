@@ -43,10 +43,14 @@ class Plan:
     injected: Counter[str] = field(default_factory=Counter)
     seen: Counter[str] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # Every request line relayed or struck, in order, for a test that waits on a request.
+    requests: list[bytes] = field(default_factory=list)
 
-    def strikes(self, kind: str) -> bool:
-        """Whether this request of ``kind`` meets the fault (counted)."""
+    def strikes(self, line: bytes) -> bool:
+        """Whether the request ``line`` meets the fault (counted)."""
+        kind = request_kind(line)
         with self.lock:
+            self.requests.append(line)
             self.seen[kind] += 1
             if kind not in self.kinds or self.seen[kind] % self.every:
                 return False
@@ -121,7 +125,7 @@ def _serve(conn: socket.socket, upstream: tuple[str, int], plan: Plan) -> None:
     with conn:
         while message := _read_message(conn, buffered):
             head, body, buffered = message
-            struck = plan.strikes(request_kind(head.split(b"\r\n", 1)[0]))
+            struck = plan.strikes(head.split(b"\r\n", 1)[0])
             if struck and plan.fault == "reset":
                 _reset(conn)
                 return

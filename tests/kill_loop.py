@@ -2,11 +2,13 @@
 
 For each target (a local dataset, a prefix on the tests' S3 server behind the fault proxy, a
 Delta table, an Iceberg table, and incremental dedup with ``--seen`` into its own output) the
-command first runs uninterrupted, timed. Then it is started, killed after a delay, started
-again, and so on: the delays are spread evenly over the uninterrupted run's time, so the kills
-fall in every phase it has (listing, a batch mid-write, a ledger entry, a commit, the marker).
-After the last kill the command runs to its end, and its output is compared row for row with
-the uninterrupted run's: rows lost and rows written twice are counted, and must be none.
+command first runs uninterrupted, timed. Then it is started, killed, started again, and so on.
+The first kills are aimed at the target's phases, one each; after them, kills after delays
+spread evenly over the uninterrupted run's time alternate with aimed ones. An aimed kill waits
+for its phase to be seen from outside (a listing or a write reaching the S3 server, a data
+file, ledger entry, marker or table commit appearing) and kills at once. After the last kill
+the command runs to its end, and its output is compared row for row with the uninterrupted
+run's: rows lost and rows written twice are counted, and must be none.
 
 ``python -m tests.kill_loop --kills 200`` (``make soak``) prints the counts; the test suite
 runs it with fewer kills.
@@ -16,13 +18,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +38,8 @@ from tests.s3_server import s3_options, s3_server
 URLNORM = str(Path(sys.executable).with_name("urlnorm"))
 TARGETS = ("dataset", "s3", "delta", "iceberg", "seen")
 FILES, ROWS = 12, 300
+# A phase of a run seen from outside: how many times it has happened so far.
+Watch = Callable[[], int]
 
 
 @dataclass
@@ -49,10 +54,13 @@ class Tally:
     lost: int = 0
     twice: int = 0
     per_target: dict[str, tuple[int, int]] = field(default_factory=dict)
+    phases: Counter[str] = field(default_factory=Counter)
 
     def lines(self) -> list[str]:
         return [
             f"kills: {self.kills}",
+            "kills aimed at a phase: "
+            + (", ".join(f"{p} {n}" for p, n in sorted(self.phases.items())) or "none"),
             f"resumed runs: {self.resumed}",
             f"runs that ended before their kill: {self.finished_before_kill}",
             f"faults injected: {self.faults}",
@@ -78,6 +86,7 @@ class Target:
     kind: str
     env: dict[str, str]
     folder: Path
+    plan: Plan
 
     def command(self, source: Path, name: str) -> list[str]:
         """The command writing ``source`` to this target's output ``name``."""
@@ -94,6 +103,34 @@ class Target:
         out = f"{self.folder}/{name}/"
         crawl = ["--profile", "crawl", "--mode", "append"]
         return [*base, out, "--seen", out, *crawl, *batches]
+
+    def phases(self, name: str) -> dict[str, Watch]:
+        """The phases of a run writing output ``name`` that this target lets the loop see."""
+        if self.kind in ("dataset", "seen"):
+            staging = self.folder / f".{name}.urlnorm-staging"
+            return {
+                "batch mid-write": files(staging, "**/part-*.parquet"),
+                "ledger entry": files(staging, "_urlnorm/done/*"),
+                "marker": files(staging, "_SUCCESS"),
+            }
+        if self.kind == "s3":
+            return {
+                "listing": requests(self.plan, rf"^GET /lake\?.*prefix={name}"),
+                "batch mid-write": requests(self.plan, rf"^(PUT|POST) /lake/{name}/part-"),
+                "ledger entry": requests(self.plan, rf"^PUT /lake/{name}/_urlnorm/done/"),
+                "marker": requests(self.plan, rf"^(PUT|DELETE) /lake/{name}/_SUCCESS"),
+            }
+        table = self.folder / name
+        if self.kind == "delta":
+            return {
+                "batch mid-write": files(table, "*.parquet"),
+                "table commit": files(table, "_delta_log/*.json"),
+            }
+        table = self.folder.parent / "warehouse" / "loop.db" / name
+        return {
+            "batch mid-write": files(table, "data/**/*.parquet"),
+            "table commit": files(table, "metadata/*.metadata.json"),
+        }
 
     def rows(self, name: str) -> list[tuple[object, ...]]:
         """The output's (url, normalized) rows, read back by its own reader."""
@@ -126,10 +163,22 @@ def run(command: list[str], env: dict[str, str]) -> float:
     return time.monotonic() - started
 
 
+def files(folder: Path, pattern: str) -> Watch:
+    """How many files below ``folder`` match ``pattern``."""
+    return lambda: sum(1 for _ in folder.glob(pattern))
+
+
+def requests(plan: Plan, pattern: str) -> Watch:
+    """How many requests through the proxy match ``pattern`` (a request line)."""
+    matches = re.compile(pattern.encode()).search
+    return lambda: sum(1 for line in list(plan.requests) if matches(line))
+
+
 def loop(target: Target, source: Path, kills: int, tally: Tally) -> None:
     """Kill the command ``kills`` times over its run, let it finish, compare with a whole run."""
     duration = run(target.command(source, "whole"), target.env)
     command = target.command(source, "killed")
+    phases = list(target.phases("killed").items())
     # A resumed run has less left to do, so a late point may find it ended: the next start is
     # then a new run of the same command (which must end the same), and the points go round.
     killed, starts = 0, 0
@@ -138,13 +187,15 @@ def loop(target: Target, source: Path, kills: int, tally: Tally) -> None:
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=target.env
         )
         tally.resumed += starts > 0
-        try:
-            process.wait(timeout=(starts % kills + 0.5) / kills * duration)
-            tally.finished_before_kill += 1
-        except subprocess.TimeoutExpired:
-            process.send_signal(signal.SIGKILL)
-            process.wait()
-            killed += 1
+        timed = starts - len(phases)
+        if timed < 0 or timed % 2:
+            phase, watch = phases[starts % len(phases)]
+            hit = kill_at(process, watch)
+            tally.phases[phase] += hit
+        else:
+            hit = kill_after(process, (timed // 2 % kills + 0.5) / kills * duration)
+        killed += hit
+        tally.finished_before_kill += not hit
         starts += 1
     tally.kills += killed
     run(command, target.env)
@@ -154,6 +205,29 @@ def loop(target: Target, source: Path, kills: int, tally: Tally) -> None:
     tally.lost += sum((expected - got).values())
     tally.twice += sum((got - expected).values())
     tally.per_target[target.kind] = (sum(expected.values()), sum(got.values()))
+
+
+def kill_after(process: subprocess.Popen[bytes], seconds: float) -> bool:
+    """SIGKILL ``process`` after ``seconds``; whether it was still running then."""
+    try:
+        process.wait(timeout=seconds)
+        return False
+    except subprocess.TimeoutExpired:
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        return True
+
+
+def kill_at(process: subprocess.Popen[bytes], watch: Watch) -> bool:
+    """SIGKILL ``process`` as soon as ``watch`` rises; whether it did before the run ended."""
+    before = watch()
+    while process.poll() is None:
+        if watch() > before:
+            process.send_signal(signal.SIGKILL)
+            process.wait()
+            return True
+        time.sleep(0.002)
+    return False
 
 
 @contextmanager
@@ -172,7 +246,7 @@ def targets(folder: Path, kinds: tuple[str, ...], plan: Plan) -> Iterator[list[T
             server = stack.enter_context(s3_server("lake"))
             endpoint = stack.enter_context(fault_proxy(server["AWS_ENDPOINT_URL"], plan))
             s3_env.update({**server, "AWS_ENDPOINT_URL": endpoint})
-        yield [Target(k, s3_env if k == "s3" else env, folder / k) for k in kinds]
+        yield [Target(k, s3_env if k == "s3" else env, folder / k, plan) for k in kinds]
 
 
 def soak(kills: int, kinds: tuple[str, ...] = TARGETS, every: int = 8) -> Tally:

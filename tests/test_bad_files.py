@@ -188,6 +188,9 @@ def test_file_removed_mid_run_is_named_or_left_out(
     summary = runs.per_file(job, ReadNotes())
     assert summary.skipped == [str(doomed)]
     assert summary.inputs == 2
+    # One batch of all three is written again without the file; a batch of it alone is not.
+    assert summary.retries == (1 if batch_bytes > 1 else 0)
+    assert summary.rows_in == 2 * ROWS
     # The batch that failed is written again without the file, and only once.
     written = pl.read_parquet(out)["url"]
     assert written.len() == 2 * ROWS

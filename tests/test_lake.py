@@ -182,7 +182,7 @@ def test_killed_run_resumes_without_losing_or_repeating_rows(
     assert not out.exists()  # nothing visible yet
     run = cli("normalize", str(lake), f"{out}/", *options)
     assert run.returncode == 0, run.stderr
-    assert "files already done by an earlier run:" in run.stderr
+    assert "by an earlier run)" in run.stderr
     if dedup:
         options[options.index(f"{out}/")] = f"{whole}/"
     assert cli("normalize", str(lake), f"{whole}/", *options).returncode == 0
@@ -467,7 +467,7 @@ def test_a_later_run_s_columns_evolve_the_table_by_name(tmp_path: Path, kind: st
     for _ in range(2):
         run = cli("normalize", str(lake), spec, "--seen", spec, "--mode", "append", *crawl, env=env)
         assert run.returncode == 0, run.stderr
-        assert "rows written: 0" in run.stderr
+        assert "rows out: 0" in run.stderr
     table = read_table(spec, env)
     assert {"key_hash", "count"} <= set(table.columns)
     assert table.height == table["normalized"].n_unique() == first.height

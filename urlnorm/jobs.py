@@ -84,8 +84,8 @@ def normalize(
     >>> from urlnorm.targets import Layout
     >>> out = tempfile.mkdtemp() + "/urls/"
     >>> options = Options(split=True, layout=Layout(partition_by=("scheme",)))
-    >>> normalize("sample-data/lake.parquet", out, options).lines()
-    ['input files done: 1', 'files written: 3']
+    >>> normalize("sample-data/lake.parquet", out, options).lines()[:4]
+    ['input files done: 1', 'files written: 3', 'rows in: 20,000', 'rows out: 20,000']
     >>> sorted(pl.read_parquet(out).get_column("scheme").unique().drop_nulls())
     ['http', 'https']
 
@@ -114,14 +114,15 @@ def normalize(
     ):
         return runs.per_file(_job(options, src, out, plan), notes, counter)
     frame = plan(counter.track(io.scan(src, options.column, notes)))
-    inputs = len(src.files) or 1
-    skipped = list(src.skipped)
+    summary = runs.Summary(inputs=len(src.files) or 1, skipped=list(src.skipped))
+    if src.kind == "files":
+        summary.rows_in = runs.rows_in(io.scan(src, options.column, ReadNotes()))
     if out.kind in ("stdout", "file"):
         io.write(frame, out.spec, options.fmt, text_column="normalized")
-        return runs.Summary(inputs=inputs, written=1, skipped=skipped)
-    written = targets.write_whole(frame, out, options.layout, options.mode)
-    commits = int(written is None)
-    return runs.Summary(inputs=inputs, written=written, commits=commits, skipped=skipped)
+        summary.written = 1
+        return summary
+    summary.add(targets.write_whole(frame, out, options.layout, options.mode))
+    return summary
 
 
 def _check(options: Options, target: Target) -> None:

@@ -26,7 +26,7 @@ from urllib.parse import quote
 import polars as pl
 
 from urlnorm.choices import InputError
-from urlnorm.lake import lock, storage, tables
+from urlnorm.lake import lock, storage, tables, written
 from urlnorm.lake.dataset import DELTA_LOG, HIVE_NULL
 
 MODES = ("overwrite", "append")
@@ -155,8 +155,8 @@ def file_namer(tag: str, layout: Layout) -> Callable[[Any], str]:
 
 def sink_dataset(
     frame: pl.LazyFrame, folder: str, layout: Layout, tag: str, options: Mapping[str, str]
-) -> int:
-    """Stream ``frame`` into ``folder`` as Parquet files laid out by ``layout``; how many."""
+) -> written.Output:
+    """Stream ``frame`` into ``folder`` as Parquet files laid out by ``layout``; what it wrote."""
     named: set[str] = set()
     namer = file_namer(tag, layout)
 
@@ -182,41 +182,39 @@ def sink_dataset(
         mkdir=not remote,
         engine="streaming",
     )
-    return len(named)
+    files = [storage.join(folder, name) for name in sorted(named)]
+    return written.Output(len(files), written.in_files(files, options))
 
 
-def write_dataset(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> int:
-    """Write ``frame`` as the whole of a dataset target (``append`` keeps the files there).
-
-    Returns how many files it wrote.
-    """
+def write_dataset(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> written.Output:
+    """Write ``frame`` as the whole of a dataset target (``append`` keeps the files there)."""
     with lock.held(target.location, target.options, _tag()):
         if storage.is_remote(target.location):
             return _write_remote(frame, target, layout, mode)
         return _write_local(frame, target, layout, mode)
 
 
-def _write_local(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> int:
+def _write_local(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> written.Output:
     staging = Path(staging_folder(target.location))
     shutil.rmtree(staging, ignore_errors=True)
     if mode == "append" and Path(target.location).is_dir():
         shutil.copytree(target.location, staging, copy_function=os.link)
-    written = sink_dataset(frame, str(staging), layout, _tag(), target.options)
+    output = sink_dataset(frame, str(staging), layout, _tag(), target.options)
     publish(target)
-    return written
+    return output
 
 
 def _tag() -> str:
     return os.urandom(4).hex()
 
 
-def _write_remote(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> int:
+def _write_remote(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> written.Output:
     unmark(target)
     if mode == "overwrite":
         clear(target)
-    written = sink_dataset(frame, target.location, layout, _tag(), target.options)
+    output = sink_dataset(frame, target.location, layout, _tag(), target.options)
     mark(target)
-    return written
+    return output
 
 
 def staging_folder(location: str) -> str:
@@ -263,18 +261,18 @@ def write_table(
     layout: Layout,
     mode: str,
     properties: Mapping[str, str],
-) -> None:
+) -> written.Output:
     """One atomic commit of ``frame`` to a Delta or Iceberg table, recording ``properties``."""
     if layout.sort:
         frame = frame.sort(layout.sort, nulls_last=True, maintain_order=True)
     frame = table_types(frame)
     try:
         if target.kind == "delta":
-            tables.commit_delta(
+            rows = tables.commit_delta(
                 frame, target.location, layout.partition_by, mode, properties, target.options
             )
         else:
-            tables.commit_iceberg(
+            rows = tables.commit_iceberg(
                 frame, target.location, target.catalog, layout.partition_by, mode, properties
             )
     except InputError:
@@ -283,6 +281,7 @@ def write_table(
         raise InputError(
             f"cannot write {target.spec}: {' '.join(str(exc).split())[:300]}"
         ) from None
+    return written.Output(None, rows)
 
 
 def table_types(frame: pl.LazyFrame) -> pl.LazyFrame:
@@ -317,16 +316,12 @@ def table_history(target: Target) -> list[dict[str, str]]:
     return tables.iceberg_history(target.location, target.catalog)
 
 
-def write_whole(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> int | None:
-    """Write every row of ``frame`` at once to a dataset or table target (one commit).
-
-    Returns how many files a dataset took; None for a table (one commit).
-    """
+def write_whole(frame: pl.LazyFrame, target: Target, layout: Layout, mode: str) -> written.Output:
+    """Write every row of ``frame`` at once to a dataset or table target (one commit)."""
     if target.kind == "dataset":
         return write_dataset(frame, target, layout, mode)
     properties = {COMPLETE_PROPERTY: "true", INPUTS_PROPERTY: "[]"}
-    write_table(frame, target, layout, mode, properties)
-    return None
+    return write_table(frame, target, layout, mode, properties)
 
 
 def sibling(target: Target, name: str) -> Target:

@@ -35,6 +35,7 @@ from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
 from urlnorm.lake import dataset, lock, readable, storage
 from urlnorm.lake.dataset import Source
+from urlnorm.lake.written import Output, Rows
 from urlnorm.readers.notes import ReadNotes
 from urlnorm.targets import COMPLETE_PROPERTY, INPUTS_PROPERTY, RUN_PROPERTY, Layout, Target
 
@@ -83,28 +84,60 @@ class Job:
 
 @dataclass
 class Summary:
-    """What a run did, for the command's closing lines."""
+    """What a run did, for the command's closing lines.
+
+    >>> summary = Summary(inputs=2, resumed=1, skipped=["b.parquet"], retries=1)
+    >>> summary.add(Output(3, Rows(10, 1)), rows_in=12)
+    >>> for line in summary.lines():
+    ...     print(line)
+    input files done: 2 (and 1 by an earlier run)
+    files written: 3
+    rows in: 12
+    rows out: 10
+    rows with an error: 1
+    files skipped: 1
+    skipped bad file: b.parquet
+    retries: 1
+    """
 
     inputs: int = 0  # input files done by this run
-    written: int | None = 0  # output files written; None for a table (its commits instead)
-    resumed: int = 0
+    written: int = 0  # output files written (into datasets and files)
+    resumed: int = 0  # input files an earlier run of the same command had done
     skipped: list[str] = field(default_factory=list)
-    rows: int | None = None
+    rows_in: int | None = None
+    out: Rows | None = None
     commits: int = 0
+    tables: bool = False  # whether it writes to a table (whose commits are counted)
+    retries: int = 0  # batches written again without a file that failed mid-run
+
+    def add(self, output: Output, rows_in: int | None = None) -> None:
+        """One write's output (and the rows it read, when they were counted)."""
+        if output.files is None:
+            self.commits += 1
+            self.tables = True
+        else:
+            self.written += output.files
+        self.out = output.rows if self.out is None else self.out + output.rows
+        if rows_in is not None:
+            self.rows_in = (self.rows_in or 0) + rows_in
 
     def lines(self) -> list[str]:
         """One line a fact, for standard error."""
-        said = [f"input files done: {self.inputs}"]
-        said.append(
-            f"table commits: {self.commits}"
-            if self.written is None
-            else f"files written: {self.written}"
-        )
-        if self.resumed:
-            said.append(f"files already done by an earlier run: {self.resumed}")
-        if self.rows is not None:
-            said.append(f"rows written: {self.rows:,}")
+        earlier = f" (and {self.resumed} by an earlier run)" if self.resumed else ""
+        said = [f"input files done: {self.inputs}{earlier}"]
+        if self.tables:
+            said.append(f"table commits: {self.commits}")
+        if self.written or not self.tables:
+            said.append(f"files written: {self.written}")
+        if self.rows_in is not None:
+            said.append(f"rows in: {self.rows_in:,}")
+        if self.out is not None:
+            said.append(f"rows out: {self.out.rows:,}")
+            if self.out.errors is not None:
+                said.append(f"rows with an error: {self.out.errors:,}")
+        said.append(f"files skipped: {len(self.skipped)}")
         said += [f"skipped bad file: {name}" for name in self.skipped]
+        said.append(f"retries: {self.retries}")
         return said
 
 
@@ -173,7 +206,7 @@ def _run(job: Job, run: str, notes: ReadNotes, counter: Counter) -> Summary:
     summary = Summary(
         resumed=len(files) - len(pending),
         skipped=list(source.skipped),
-        written=None if tables else 0,
+        tables=tables,
     )
     seen = _seen(job, writers[0]) if job.seen else None
     cut = batches(pending, job.batch_bytes)
@@ -218,6 +251,7 @@ class _Step:
             self.summary.skipped += bad
             rest = [(f, s) for f, s in batch if f not in bad]
             if rest:
+                self.summary.retries += 1
                 self.write(rest, writers)
             return
         self.summary.inputs += len(batch)
@@ -227,14 +261,19 @@ class _Step:
     ) -> None:
         names = [f for f, _ in batch]
         job = self.job
-        frame = job.plan(
-            self.counter.track(io.scan_files(self.source, names, job.column, self.notes))
-        )
-        with _once(frame, self.seen, self.summary, several=len(job.parts) > 1) as rows:
+        scan = io.scan_files(self.source, names, job.column, self.notes)
+        frame = job.plan(self.counter.track(scan))
+        rows_read: int | None = rows_in(scan)
+        outputs = []
+        with _once(frame, self.seen, several=len(job.parts) > 1) as rows:
             for writer, done, last in writers:
                 if _ids(batch) - done:
-                    files_out = writer.write(writer.part.of(rows), sorted(_ids(batch)), last=last)
-                    _count(self.summary, files_out)
+                    outputs.append(
+                        writer.write(writer.part.of(rows), sorted(_ids(batch)), last=last)
+                    )
+        for output in outputs:
+            self.summary.add(output, rows_read)
+            rows_read = None
 
     def _unreadable(self, batch: list[tuple[str, int]]) -> list[str]:
         """The files of ``batch`` that no longer read: an error naming the first, unless skip."""
@@ -248,12 +287,12 @@ class _Step:
         return [f for f, _ in bad]
 
 
-def _count(summary: Summary, files: int | None) -> None:
-    """A part's write into the summary: its files, or (a table's) one commit."""
-    if files is None:
-        summary.commits += 1
-    elif summary.written is not None:
-        summary.written += files
+def rows_in(scan: pl.LazyFrame) -> int:
+    """How many rows ``scan`` reads, counted as Polars counts them without reading them.
+
+    Parquet files answer from their footers; text files with a fast count of lines.
+    """
+    return int(scan.select(pl.len()).collect().item())
 
 
 def _ids(batch: Sequence[tuple[str, int]]) -> set[str]:
@@ -265,9 +304,7 @@ def _writer(job: Job, part: Part, run: str) -> Writer:
 
 
 @contextmanager
-def _once(
-    frame: pl.LazyFrame, seen: SeenKeys | None, summary: Summary, *, several: bool
-) -> Iterator[pl.LazyFrame]:
+def _once(frame: pl.LazyFrame, seen: SeenKeys | None, *, several: bool) -> Iterator[pl.LazyFrame]:
     """``frame`` computed once for all the parts that read it.
 
     With incremental dedup the rows are filtered in memory (one input file's rows); for
@@ -276,7 +313,6 @@ def _once(
     if seen is not None:
         rows = seen.new_rows(frame.collect(engine="streaming"))
         seen.add(rows)
-        summary.rows = (summary.rows or 0) + rows.height
         yield rows.lazy()
         return
     if not several:
@@ -397,15 +433,12 @@ class _DatasetWriter:
             return []
         return _each_file(source)
 
-    def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> int:
-        """One batch's rows as its own files (named by its first input), then its entry.
-
-        Returns how many files it wrote.
-        """
+    def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> Output:
+        """One batch's rows as its own files (named by its first input), then its entry."""
         tag = f"{self.nonce}-{idents[0]}"
-        written = targets.sink_dataset(frame, self.folder, self.job.layout, tag, self.options)
+        output = targets.sink_dataset(frame, self.folder, self.job.layout, tag, self.options)
         storage.put(self._ledger("done", idents[0]), json.dumps(idents).encode(), self.options)
-        return written
+        return output
 
     def finish(self) -> None:
         """Publish the dataset and remove the ledger."""
@@ -440,14 +473,15 @@ class _TableWriter:
         source = dataset.resolve(self.target.spec, self.target.options, catalog=self.target.catalog)
         return [io.scan_files(source, (), "normalized", ReadNotes())]
 
-    def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> None:
-        """One atomic commit of one batch's rows, naming its input files (no file count)."""
+    def write(self, frame: pl.LazyFrame, idents: list[str], *, last: bool) -> Output:
+        """One atomic commit of one batch's rows, naming its input files."""
         mode = self.job.mode if self.first else "append"
         properties = {RUN_PROPERTY: self.run, INPUTS_PROPERTY: json.dumps(idents)}
         if last:
             properties[COMPLETE_PROPERTY] = "true"
-        targets.write_table(frame, self.target, self.job.layout, mode, properties)
+        output = targets.write_table(frame, self.target, self.job.layout, mode, properties)
         self.first = False
+        return output
 
     def discard(self, idents: list[str]) -> None:
         """Nothing: a failed write committed nothing (its data files are never referenced)."""

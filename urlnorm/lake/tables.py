@@ -16,7 +16,7 @@ from typing import Any
 import polars as pl
 
 from urlnorm.choices import InputError
-from urlnorm.lake import storage
+from urlnorm.lake import storage, written
 
 
 def catalog(name: str) -> Any:
@@ -50,8 +50,8 @@ def commit_delta(
     mode: str,
     properties: Mapping[str, str],
     options: Mapping[str, str],
-) -> None:
-    """``frame`` as one commit to the Delta table at ``location`` (created if absent).
+) -> written.Rows:
+    """``frame`` as one commit to the Delta table at ``location`` (created if absent); its rows.
 
     Columns the table lacks are added to it (Delta's schema merge); a column whose type
     cannot hold this run's values is an error naming both types, before anything is written.
@@ -72,6 +72,15 @@ def commit_delta(
         storage_options=storage.for_polars(options),
         delta_write_options=write_options,
     )
+    return written.in_delta_commit(location, options, _delta_version(location, options, properties))
+
+
+def _delta_version(location: str, options: Mapping[str, str], properties: Mapping[str, str]) -> int:
+    """The newest commit of the table that records ``properties`` (another writer's may follow)."""
+    for commit in delta_history(location, options):
+        if all(commit.get(k) == v for k, v in properties.items()):
+            return int(commit["version"])
+    raise InputError(f"cannot find the commit just written to delta:{location}")
 
 
 def delta_history(location: str, options: Mapping[str, str]) -> list[dict[str, Any]]:
@@ -91,8 +100,8 @@ def commit_iceberg(
     partition_by: Sequence[str],
     mode: str,
     properties: Mapping[str, str],
-) -> None:
-    """``frame`` as one snapshot of Iceberg table ``identifier``.
+) -> written.Rows:
+    """``frame`` as one snapshot of Iceberg table ``identifier``; the rows it added.
 
     A table that does not exist is created, partitioned by identity on ``partition_by``; one
     that does gains the columns it lacks (Iceberg's ``union_by_name``), and this run's rows
@@ -112,6 +121,7 @@ def commit_iceberg(
             catalog=found,
             snapshot_properties=dict(properties),
         )
+    return written.in_iceberg_snapshot(found.load_table(identifier), properties)
 
 
 def _evolved(table: Any, spec: str, frame: pl.LazyFrame) -> pl.LazyFrame:
