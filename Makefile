@@ -1,24 +1,28 @@
 # make run: the main job (crawl-dedup on the bundled sample); needs only urlnorm itself.
-# make test: creates .venv if needed, installs urlnorm with its test, lint, report and engine
-# extras (Spark, Ray, DuckDB, Delta and Iceberg), and runs the test suite. Both rebuild when pyproject.toml changes.
+# make test: creates .venv if needed, installs urlnorm with its test, lint, docs, report and
+# engine extras (Spark, Ray, DuckDB, Delta and Iceberg), and runs the test suite. Both rebuild
+# when pyproject.toml changes.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 BASE   := $(VENV)/.base
 STAMP  := $(VENV)/.installed
+EDITABLE := --config-settings editable_mode=compat
 
 .PHONY: run test lint bench fuzz portable soak clean
 
 # URLNORM_WERROR=1: this checkout's builds treat the kernel's warnings as errors (a user's
-# install never does).
+# install never does). The editable install puts the checkout on the path by a plain .pth
+# line (editable_mode=compat), which type checkers read as they read an installed package;
+# the default import hook is invisible to them.
 $(BASE): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	URLNORM_WERROR=1 $(BIN)/python -m pip install --quiet -e .
+	URLNORM_WERROR=1 $(BIN)/python -m pip install --quiet -e . $(EDITABLE)
 	touch $(BASE)
 
 $(STAMP): $(BASE)
-	URLNORM_WERROR=1 $(BIN)/python -m pip install --quiet -e '.[test,lint,spark,ray,report,duckdb,lake]'
+	URLNORM_WERROR=1 $(BIN)/python -m pip install --quiet -e '.[test,lint,docs,spark,ray,report,duckdb,lake]' $(EDITABLE)
 	touch $(STAMP)
 
 run: $(BASE)

@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 
 import urlnorm  # noqa: F401  (registers the url namespace)
-from urlnorm import engine, io, targets
-from urlnorm.lake import dataset, readable, runs
+from urlnorm import engine, io, runs, targets
+from urlnorm.lake import dataset, readable
 from urlnorm.lake.dataset import Source
 from urlnorm.targets import Target
 

@@ -86,7 +86,7 @@ def test_ga4_source_categories_are_the_published_list() -> None:
 def test_every_ga4_rule_in_its_order(visit: tuple[str | None, ...], channel: str | None) -> None:
     assert channels.channel_group(*visit) == channel
     frame = pl.DataFrame([visit], schema=["s", "m", "c"], orient="row")
-    expr = urlnorm.polars.channel_group(pl.col("s"), pl.col("m"), pl.col("c"))
+    expr = urlnorm.polars.channel_group_of(pl.col("s"), pl.col("m"), pl.col("c"))
     assert frame.select(expr).item() == channel
 
 
@@ -105,7 +105,7 @@ def test_channel_group_expression_equals_its_twin_on_every_combination() -> None
     campaigns = ["cross-network", "shop", "shopping", "spring", None]
     rows = list(itertools.product(sources, media, campaigns))
     frame = pl.DataFrame(rows, schema=["s", "m", "c"], orient="row")
-    expr = urlnorm.polars.channel_group(pl.col("s"), pl.col("m"), pl.col("c"))
+    expr = urlnorm.polars.channel_group_of(pl.col("s"), pl.col("m"), pl.col("c"))
     got = frame.select(expr).to_series().to_list()
     assert got == [channels.channel_group(*row) for row in rows]
 

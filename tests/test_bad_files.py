@@ -17,7 +17,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from urlnorm.lake import dataset, runs
+from urlnorm import runs
+from urlnorm.lake import dataset
 from urlnorm.readers.notes import ReadNotes
 
 URLNORM = str(Path(sys.executable).with_name("urlnorm"))

@@ -168,10 +168,11 @@ def _function(function: ColumnFunction) -> Callable[..., pa.Array]:
     return call
 
 
+# Column functions written here by hand (parse gives a table of the kernel's buffers).
+HAND_WRITTEN = ("parse",)
 for _function_entry in FUNCTIONS:
-    if _function_entry.name not in globals():  # parse gives a table of the kernel's buffers
+    if _function_entry.name not in HAND_WRITTEN:
         globals()[_function_entry.name] = _function(_function_entry)
 
 if TYPE_CHECKING:
-
-    def __getattr__(name: str) -> Callable[..., pa.Array]: ...
+    from urlnorm.typed.arrow import *  # noqa: F403 (the functions made above, as the table declares them)

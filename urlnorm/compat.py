@@ -29,7 +29,7 @@ from urlnorm import engine
 from urlnorm.core import errors
 from urlnorm.core.errors import URLError
 from urlnorm.core.percent import ALPHA, SCHEME_CHARS
-from urlnorm.engine.result import Result
+from urlnorm.native.result import Result
 
 SPLIT_FIELDS = ("scheme", "netloc", "path", "query", "fragment")
 PARSE_FIELDS = ("scheme", "netloc", "path", "params", "query", "fragment")

@@ -89,6 +89,15 @@ class Parameter:
         """Whether the parameter has no default."""
         return self.default is REQUIRED
 
+    def annotation(self, other: str) -> str:
+        """Its Python type as a signature shows it (``other``: a second URL column's).
+
+        >>> Parameter("profile", "profile", None).annotation("str")
+        'str | Profile | None'
+        """
+        shown = other if self.kind == "url" else ANNOTATIONS[self.kind]
+        return f"{shown} | None" if self.default is None and "None" not in shown else shown
+
     @property
     def in_sql(self) -> bool:
         """Whether SQL takes it as an argument (else SQL always passes its default)."""
@@ -869,8 +878,7 @@ def _parameter(p: Parameter, other: str) -> inspect.Parameter:
         inspect.Parameter.POSITIONAL_OR_KEYWORD if p.positional else inspect.Parameter.KEYWORD_ONLY
     )
     default = inspect.Parameter.empty if p.required else p.default
-    annotation = other if p.kind == "url" else ANNOTATIONS[p.kind]
-    return inspect.Parameter(p.name, kind, default=default, annotation=annotation)
+    return inspect.Parameter(p.name, kind, default=default, annotation=p.annotation(other))
 
 
 def signature(function: ColumnFunction, other: str, *, method: bool = False) -> inspect.Signature:

@@ -15,12 +15,12 @@ from typing import Any
 
 import polars as pl
 
-from urlnorm import engine, io, targets
+from urlnorm import engine, io, runs, targets
 from urlnorm.choices import BATCH_BYTES, CC_INDEX, InputError
 from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
 from urlnorm.functions import TEXT_STRUCTS, function
-from urlnorm.lake import dataset, readable, runs
+from urlnorm.lake import dataset, readable
 from urlnorm.lake.dataset import Source
 from urlnorm.polars import UrlExprNamespace, dedup_keyed
 from urlnorm.readers.notes import ReadNotes

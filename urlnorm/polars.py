@@ -4,8 +4,14 @@ Its methods are made from the column-function table (:mod:`urlnorm.functions`): 
 batch function (:mod:`urlnorm.engine.batch`), over batches with ``map_batches`` on an expression, so
 it works eagerly, in ``LazyFrame`` plans and in the streaming engine. Invalid rows give null
 (see ``url.error`` for the reason) unless ``strict=True``, which raises
-:class:`urlnorm.URLError` naming the first bad row of the batch. Also here: ``dedup`` and its
-summary, and a per-host sample, which work on frames.
+:class:`urlnorm.URLError` naming the first bad row of the batch.
+
+Each column function is also a function of this module taking the column first, as a type
+checker can see it (a namespace registered at run time is invisible to one):
+``urlnorm.polars.normalize(pl.col("u"), "canonical")`` is
+``pl.col("u").url.normalize("canonical")``, and a column's name may stand for the column.
+Also here: ``dedup`` and its summary, a per-host sample, which work on frames, and
+:func:`channel_group_of` three columns.
 """
 
 from __future__ import annotations
@@ -88,8 +94,15 @@ def _named(method: _Method, function: ColumnFunction, sig: inspect.Signature) ->
     return method
 
 
+if TYPE_CHECKING:
+    from urlnorm.typed.polars import *  # noqa: F403 (the functional forms made below)
+    from urlnorm.typed.polars import ExprFunctions, SeriesFunctions
+else:
+    ExprFunctions = SeriesFunctions = object
+
+
 @pl.api.register_expr_namespace("url")
-class UrlExprNamespace:
+class UrlExprNamespace(ExprFunctions):
     """URL functions on a String expression: ``pl.col("u").url.normalize()``.
 
     One method for each column function of :mod:`urlnorm.functions`, run per batch with
@@ -99,26 +112,40 @@ class UrlExprNamespace:
     def __init__(self, expr: pl.Expr) -> None:
         self._expr = expr
 
-    if TYPE_CHECKING:
-
-        def __getattr__(self, name: str) -> Callable[..., pl.Expr]: ...
-
 
 @pl.api.register_series_namespace("url")
-class UrlSeriesNamespace:
+class UrlSeriesNamespace(SeriesFunctions):
     """The same functions on a Series: ``series.url.normalize()``, each its batch function."""
 
     def __init__(self, series: pl.Series) -> None:
         self._series = series
 
-    if TYPE_CHECKING:
 
-        def __getattr__(self, name: str) -> Callable[..., pl.Series]: ...
+_EXPR = inspect.Parameter("expr", inspect.Parameter.POSITIONAL_ONLY, annotation="str | pl.Expr")
 
 
+def _functional(function: ColumnFunction) -> Callable[..., pl.Expr]:
+    """The functional form of a column function: the column (or its name) first."""
+    method = getattr(UrlExprNamespace, function.name)
+
+    def call(expr: str | pl.Expr, /, *args: Any, **kwargs: Any) -> pl.Expr:
+        column = pl.col(expr) if isinstance(expr, str) else expr
+        result: pl.Expr = method(UrlExprNamespace(column), *args, **kwargs)
+        return result
+
+    public = signature(function, "str | pl.Expr")
+    call.__signature__ = public.replace(parameters=[_EXPR, *public.parameters.values()])  # type: ignore[attr-defined]
+    call.__name__ = call.__qualname__ = function.name
+    call.__doc__ = function.doc
+    return call
+
+
+# Column functions with a function of their own here (none: every one has its form).
+HAND_WRITTEN: tuple[str, ...] = ()
 for _function in FUNCTIONS:
     setattr(UrlExprNamespace, _function.name, _expr_method(_function))
     setattr(UrlSeriesNamespace, _function.name, _series_method(_function))
+    globals()[_function.name] = _functional(_function)
 
 
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
@@ -275,7 +302,9 @@ def _mix(seed: int) -> int:
     return z ^ (z >> 31)
 
 
-def channel_group(source: str | pl.Expr, medium: str | pl.Expr, campaign: str | pl.Expr) -> pl.Expr:
+def channel_group_of(
+    source: str | pl.Expr, medium: str | pl.Expr, campaign: str | pl.Expr
+) -> pl.Expr:
     """GA4's default channel group of three text columns (names or expressions).
 
     Every rule of GA4's published definition, in its order, with its source categories
@@ -284,7 +313,7 @@ def channel_group(source: str | pl.Expr, medium: str | pl.Expr, campaign: str | 
 
     >>> import polars as pl, urlnorm.polars
     >>> df = pl.DataFrame({"s": ["google", "t.co"], "m": ["cpc", "referral"], "c": [None, None]})
-    >>> df.select(urlnorm.polars.channel_group("s", "m", "c"))["channel_group"].to_list()
+    >>> df.select(urlnorm.polars.channel_group_of("s", "m", "c"))["channel_group"].to_list()
     ['Paid Search', 'Organic Social']
     """
     exprs = [pl.col(e) if isinstance(e, str) else e for e in (source, medium, campaign)]

@@ -12,12 +12,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pyarrow as pa
 
 from urlnorm import arrow, functions
 from urlnorm.engine import RECORD_FIELDS
+
+if TYPE_CHECKING:
+    from urlnorm.typed.ray import RayFunctions
 
 
 @dataclass(frozen=True)
@@ -100,4 +103,5 @@ def _dataset_function(function: functions.ColumnFunction) -> Callable[..., Any]:
     return call
 
 
-url = functions.Namespace(_dataset_function)
+# Typed for checkers by the table's stub (urlnorm/typed/ray.pyi).
+url = cast("RayFunctions", functions.Namespace(_dataset_function))

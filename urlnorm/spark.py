@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import polars as pl
 import pyarrow as pa
@@ -26,6 +26,9 @@ from urlnorm import arrow, functions, native, sql
 from urlnorm.core.profile_files import get_profile
 from urlnorm.core.profiles import Profile
 from urlnorm.engine import RECORD_FIELDS, batch
+
+if TYPE_CHECKING:
+    from urlnorm.typed.spark import SparkFunctions
 
 # The column functions ``normalize`` can add: those of the URL alone whose result is text.
 ANALYTICS = tuple(
@@ -309,4 +312,5 @@ def _column_function(function: functions.ColumnFunction) -> Callable[..., Column
     return call
 
 
-url = functions.Namespace(_column_function)
+# Typed for checkers by the table's stub (urlnorm/typed/spark.pyi).
+url = cast("SparkFunctions", functions.Namespace(_column_function))

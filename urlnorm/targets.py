@@ -10,7 +10,7 @@ in Hive partitions), or a Delta or Iceberg table.
 - A dataset on an object store, where nothing renames, loses its ``_SUCCESS`` marker first
   and gets it back last; readers of urlnorm (and Spark's) refuse a prefix without it.
 - A Delta or Iceberg table gets one atomic commit per batch of input files, which records the
-  files it covered (:mod:`urlnorm.lake.runs` resumes from that record).
+  files it covered (:mod:`urlnorm.runs` resumes from that record).
 """
 
 from __future__ import annotations

@@ -15,11 +15,11 @@ from urlnorm.core import campaign as campaign_core
 from urlnorm.core import channels, referrers
 from urlnorm.core.filters import CALENDAR_KEYS, LOCAL_NAMES, NON_GLOBAL_NETWORKS, Filters
 from urlnorm.core.redirects import WRAPPERS, Wrapper
-from urlnorm.engine.result import Result
 from urlnorm.native import extension, slicing, tables
 from urlnorm.native.answers import answerer
 from urlnorm.native.arrow_io import Column, _capsules, _nbytes, _readable, frame
 from urlnorm.native.profiles import NativeProfile, _length_prefixed, redirects_table
+from urlnorm.native.result import Result
 
 
 @dataclass(frozen=True)
