@@ -9,7 +9,7 @@ BASE   := $(VENV)/.base
 STAMP  := $(VENV)/.installed
 EDITABLE := --config-settings editable_mode=compat
 
-.PHONY: run test lint bench fuzz portable soak clean
+.PHONY: run test lint docs bench fuzz portable soak clean
 
 # URLNORM_WERROR=1: this checkout's builds treat the kernel's warnings as errors (a user's
 # install never does). The editable install puts the checkout on the path by a plain .pth
@@ -35,6 +35,10 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# make docs: the documentation site, built strictly into site/ (mkdocs serve shows it live).
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
@@ -84,4 +88,4 @@ portable: $(BASE)
 	@echo "portable: gcc, clang and mingw-w64 builds are warnings-clean"
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build site

@@ -68,15 +68,22 @@ def _signature_parameters(fn: Any, skip: int) -> list[tuple[str, Any]]:
     ]
 
 
-def test_the_readme_table_is_made_from_the_function_table() -> None:
-    readme = (ROOT / "README.md").read_text("utf-8")
-    block = readme.split("<!-- functions:begin -->\n")[1].split("<!-- functions:end -->")[0]
-    assert block == markdown_table(), "README's table: paste urlnorm.functions.markdown_table()"
+def test_the_reference_page_is_made_from_the_function_table() -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "docs"))
+    import reference
+
+    page = reference.functions_page()
+    assert markdown_table() in page
+    for function in FUNCTIONS:
+        assert f"## `{function.name}`" in page
+        assert f"url_{function.name}(url" in page
 
 
 def _clickhouse_mapping() -> dict[str, str]:
-    """The README's table of ClickHouse's URL functions: each name and urlnorm's function."""
-    readme = (ROOT / "README.md").read_text("utf-8")
+    """The SQL guide's table of ClickHouse's URL functions: each name and urlnorm's function."""
+    readme = (ROOT / "docs" / "guides" / "sql.md").read_text("utf-8")
     block = readme.split("| ClickHouse | urlnorm |")[1].split("\n\n")[0]
     rows = [line.split("|") for line in block.splitlines()[2:]]
     return {row[1].strip(" `"): row[2].strip(" `") for row in rows}

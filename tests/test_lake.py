@@ -561,10 +561,10 @@ def test_appending_the_same_file_twice_keeps_the_first_copy_intact(tmp_path: Pat
     assert table["url"].value_counts()["count"].to_list() == [3] * len(URLS)
 
 
-def test_readme_lake_example_runs(tmp_path: Path) -> None:
-    """The README's Data lakes example, as written (its install line aside), on a free port."""
+def test_lake_guide_example_runs(tmp_path: Path) -> None:
+    """The lake guide's example, as written (its install line aside), on a free port."""
     pytest.importorskip("moto")
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    readme = (Path(__file__).resolve().parents[1] / "docs/guides/lake.md").read_text("utf-8")
     block = readme.split("<!-- lake example -->\n```sh\n")[1].split("```")[0]
     lines = [line for line in block.splitlines() if not line.startswith("pip install")]
     script = "set -e\n" + "\n".join(lines).replace("5000", str(free_port()))

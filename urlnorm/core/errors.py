@@ -30,6 +30,29 @@ MALFORMED_RECORD = "malformed-record"
 UNKNOWN_PROFILE = "unknown-profile"
 UNKNOWN_MODE = "unknown-mode"
 
+# What each code means: the registry the documentation's table of codes is made from.
+CODES: dict[str, str] = {
+    MISSING_SCHEME: "no scheme, and no base URL to resolve against (URL Standard)",
+    INVALID_SCHEME: "a scheme with a character no scheme may hold (RFC 3986 §3.1)",
+    HOST_MISSING: "a special scheme's URL without a host (URL Standard)",
+    HOST_INVALID_CODE_POINT: "an opaque host with a forbidden host code point (URL Standard)",
+    DOMAIN_INVALID_CODE_POINT: "a domain with a forbidden domain code point (URL Standard)",
+    DOMAIN_TO_ASCII: "a domain that UTS #46 ToASCII refuses (URL Standard, UTS #46)",
+    PORT_INVALID: "a port that is not digits (URL Standard)",
+    PORT_OUT_OF_RANGE: "a port above 65535 (URL Standard)",
+    IPV4_TOO_MANY_PARTS: "an IPv4 address of more than four parts (URL Standard)",
+    IPV4_NON_NUMERIC_PART: "an IPv4-looking host with a part that is not a number (URL Standard)",
+    IPV4_OUT_OF_RANGE_PART: "an IPv4 part too large for its place (URL Standard)",
+    IPV6_UNCLOSED: "a '[' without its ']' (URL Standard)",
+    IPV6_INVALID: "an IPv6 address that does not parse (URL Standard, RFC 4291)",
+    INVALID_BASE: "a base URL that is itself invalid, or cannot be a base",
+    INVALID_UTF8: "bytes that are not UTF-8 (invalid_utf8='encode' percent-encodes them instead)",
+    OUT_OF_MEMORY: "a row the kernel could not find memory for (the rest of the batch goes on)",
+    MALFORMED_RECORD: "a line of a file that does not fit its format, kept as a row",
+    UNKNOWN_PROFILE: "a profile name that no profile is registered under",
+    UNKNOWN_MODE: "a parse mode other than whatwg or generic",
+}
+
 
 class URLError(ValueError):
     """A URL that cannot be parsed, resolved or normalised.
