@@ -181,7 +181,7 @@ def loop(target: Target, source: Path, kills: int, tally: Tally) -> None:
     phases = list(target.phases("killed").items())
     # A resumed run has less left to do, so a late point may find it ended: the next start is
     # then a new run of the same command (which must end the same), and the points go round.
-    killed, starts = 0, 0
+    killed, starts, aimed = 0, 0, 0
     while killed < kills and starts < 4 * kills:
         process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=target.env
@@ -189,7 +189,8 @@ def loop(target: Target, source: Path, kills: int, tally: Tally) -> None:
         tally.resumed += starts > 0
         timed = starts - len(phases)
         if timed < 0 or timed % 2:
-            phase, watch = phases[starts % len(phases)]
+            phase, watch = phases[aimed % len(phases)]  # each phase in turn
+            aimed += 1
             hit = kill_at(process, watch)
             tally.phases[phase] += hit
         else:
