@@ -190,3 +190,18 @@ def test_chromium_renders_pages_without_errors_or_broken_links(served: str, page
         browser.close()
     assert len(internal) > 10
     assert problems == []
+
+
+def test_the_readme_s_links_reach_files_and_fit_a_front_door() -> None:
+    readme = (ROOT / "README.md").read_text("utf-8")
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    local = [t for t in targets if not t.startswith(("http://", "https://"))]
+    assert local and all((ROOT / t).exists() for t in local), [
+        t for t in local if not (ROOT / t).exists()
+    ]
+    # A guide for each job, from the first screen.
+    first_screen = "\n".join(readme.splitlines()[:30])
+    for guide in ("crawl-dedup", "clickstream", "lake"):
+        assert f"docs/guides/{guide}.md" in first_screen
+    assert "pip install" in first_screen and "urlnorm pipeline crawl-dedup" in first_screen
+    assert len(readme.splitlines()) <= 350
