@@ -128,3 +128,33 @@ def test_whole_dedup_write(tmp_path: Path, kind: str) -> None:
     assert frame.height < (FILES + 1) * ROWS
     assert summary["rows with an error"] == str(frame["error"].is_not_null().sum())
     assert ("table commits" in summary) == (kind == "delta")
+
+
+@pytest.mark.parametrize("seen", [False, True])
+def test_text_inputs_are_counted_without_a_second_read_unless_rows_are_dropped(
+    tmp_path: Path, seen: bool
+) -> None:
+    # Every line of a text file is a row (a bad line too): where every row is written, the
+    # rows out are the rows in; with --seen, which drops rows, the lines are counted.
+    source = tmp_path / "in"
+    source.mkdir()
+    for n in range(2):
+        lines = [f"http://h{n}.example/{i}" for i in range(ROWS - 1)] + ["http://[bad"]
+        (source / f"f{n}.txt").write_text("\n".join(lines) + "\n")
+    out = f"{tmp_path}/out/"
+    extra = ["--seen", out, "--mode", "append", "--profile", "crawl"] if seen else []
+    summary = run(str(source), out, *extra)
+    assert summary["rows in"] == f"{2 * ROWS:,}"
+    assert summary["rows out"] == f"{2 * ROWS:,}"  # every URL new, the bad row kept
+    assert summary["rows with an error"] == "2"
+    if seen:  # a second run finds every key seen: it reads every row and writes only the
+        # invalid ones, which have no key to be seen by (kept, as every invalid row is)
+        again = run(str(source), out, *extra, "--batch-bytes", "1")
+        assert (again["rows in"], again["rows out"]) == (f"{2 * ROWS:,}", "2")
+
+
+def test_single_parquet_file_output(tmp_path: Path) -> None:
+    source = inputs(tmp_path / "in")
+    summary = run(str(source / "f1.parquet"), str(tmp_path / "out.parquet"))
+    assert summary["rows in"] == summary["rows out"] == f"{ROWS:,}"
+    assert summary["rows with an error"] == str(BAD)

@@ -20,7 +20,7 @@ from urlnorm.choices import BATCH_BYTES, CC_INDEX, InputError
 from urlnorm.command.progress import Counter, Unshown
 from urlnorm.core.profiles import Profile
 from urlnorm.functions import TEXT_STRUCTS, function
-from urlnorm.lake import dataset, readable
+from urlnorm.lake import dataset, readable, written
 from urlnorm.lake.dataset import Source
 from urlnorm.polars import UrlExprNamespace, dedup_keyed
 from urlnorm.readers.notes import ReadNotes
@@ -115,13 +115,16 @@ def normalize(
         return runs.per_file(_job(options, src, out, plan), notes, counter)
     frame = plan(counter.track(io.scan(src, options.column, notes)))
     summary = runs.Summary(inputs=len(src.files) or 1, skipped=list(src.skipped))
-    if src.kind == "files":
-        summary.rows_in = runs.rows_in(io.scan(src, options.column, ReadNotes()))
     if out.kind in ("stdout", "file"):
         io.write(frame, out.spec, options.fmt, text_column="normalized")
         summary.written = 1
-        return summary
-    summary.add(targets.write_whole(frame, out, options.layout, options.mode))
+        if out.kind == "file" and options.fmt == "parquet":
+            summary.out = written.in_files([out.location], out.options)
+    else:
+        summary.add(targets.write_whole(frame, out, options.layout, options.mode))
+    if src.kind == "files":
+        kept = None if options.deduplicates or summary.out is None else summary.out.rows
+        summary.rows_in = runs.rows_in(io.scan(src, options.column, ReadNotes()), src, kept=kept)
     return summary
 
 

@@ -263,7 +263,6 @@ class _Step:
         job = self.job
         scan = io.scan_files(self.source, names, job.column, self.notes)
         frame = job.plan(self.counter.track(scan))
-        rows_read: int | None = rows_in(scan)
         outputs = []
         with _once(frame, self.seen, several=len(job.parts) > 1) as rows:
             for writer, done, last in writers:
@@ -271,6 +270,10 @@ class _Step:
                     outputs.append(
                         writer.write(writer.part.of(rows), sorted(_ids(batch)), last=last)
                     )
+        # Without --seen every row read is written to one part or another (bad lines too).
+        whole = self.seen is None and len(outputs) == len(job.parts)
+        kept = sum(o.rows.rows for o in outputs) if whole else None
+        rows_read: int | None = rows_in(scan, self.source, kept=kept)
         for output in outputs:
             self.summary.add(output, rows_read)
             rows_read = None
@@ -287,11 +290,15 @@ class _Step:
         return [f for f, _ in bad]
 
 
-def rows_in(scan: pl.LazyFrame) -> int:
-    """How many rows ``scan`` reads, counted as Polars counts them without reading them.
+def rows_in(scan: pl.LazyFrame, source: Source, *, kept: int | None = None) -> int:
+    """How many rows ``scan`` reads, without reading them a second time where it can.
 
-    Parquet files answer from their footers; text files with a fast count of lines.
+    Parquet files answer from their footers. A text file's count is its lines: where the job
+    wrote one row for each (``kept``, the rows it wrote), that is the count; otherwise
+    Polars counts the lines, a second pass over the file.
     """
+    if source.format != "parquet" and kept is not None:
+        return kept
     return int(scan.select(pl.len()).collect().item())
 
 
