@@ -80,6 +80,9 @@ def test_one_abi3_manylinux_wheel(release: Path) -> None:
     assert WHEEL_NAME.fullmatch(release.name), release.name
     names = zipfile.ZipFile(release).namelist()
     assert [n for n in names if n.startswith("urlnorm/_urlnorm")] == ["urlnorm/_urlnorm.abi3.so"]
+    # Typed (PEP 561): the marker and the column functions' stubs ship with the package.
+    stubs = {f"urlnorm/typed/{name}.pyi" for name in ("arrow", "polars", "spark", "ray")}
+    assert {"urlnorm/py.typed", *stubs} <= set(names)
     audit = run([sys.executable, "-m", "abi3audit", "--strict", "--report", release])
     (scanned,) = json.loads(audit.stdout)["specs"][str(release)]["wheel"]
     assert scanned["name"] == "_urlnorm.abi3.so"
