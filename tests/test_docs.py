@@ -123,6 +123,8 @@ def test_every_other_python_block_runs(tmp_path: Path, page: str, n: int, block:
         pytest.importorskip("pyspark")
     if "import ray" in block:
         pytest.importorskip("ray")
+    if "import duckdb" in block:
+        pytest.importorskip("duckdb")
     script = workspace(tmp_path) / "block.py"
     script.write_text(PRELUDE + block)
     ran = subprocess.run(
