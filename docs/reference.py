@@ -13,7 +13,15 @@ import inspect
 import re
 from collections.abc import Callable
 
-from urlnorm.functions import FUNCTIONS, REQUIRED, ColumnFunction, markdown_table
+from urlnorm.functions import (
+    FUNCTIONS,
+    RETURN_NAMES,
+    ColumnFunction,
+    Parameter,
+    markdown_table,
+    shown,
+    sql_call,
+)
 
 PAGES: dict[str, Callable[[], str]] = {}
 
@@ -28,24 +36,19 @@ def page(path: str) -> Callable[[Callable[[], str]], Callable[[], str]]:
     return keep
 
 
-def _default(value: object) -> str:
-    """A default as the reference shows it (a long tuple by its length)."""
-    if value is REQUIRED:
-        return "required"
-    if isinstance(value, tuple) and len(value) > 4:
-        return f"{len(value)} names"
-    return f"`{value!r}`"
+def _default(p: Parameter) -> str:
+    """A parameter's default as the reference's table shows it."""
+    return "required" if p.required else f"`{shown(p.default)}`"
 
 
 def _spellings(f: ColumnFunction) -> list[str]:
     """How each front-end calls ``f``, with the URL column first."""
-    sql = [p.name for p in f.parameters if p.in_sql]
     return [
         f'| Polars expression | `pl.col("u").url.{f.name}(…)` |',
         f'| Polars, typed | `urlnorm.polars.{f.name}(pl.col("u"), …)` |',
         f"| Polars Series | `series.url.{f.name}(…)` |",
         f"| Arrow | `urlnorm.arrow.{f.name}(array, …)` |",
-        f"| SQL (DuckDB, Spark) | `url_{f.name}({', '.join(['url', *sql])})` |",
+        f"| SQL (DuckDB, Spark) | {sql_call(f)} |",
         f'| Spark | `urlnorm.spark.url.{f.name}("u", …)` |',
         f'| Ray | `urlnorm.ray.url.{f.name}(dataset, "u", …)` |',
     ]
@@ -62,7 +65,7 @@ def fenced(text: str) -> str:
 
 def _function_section(f: ColumnFunction) -> str:
     rows = [
-        f"| `{p.name}` | `{p.annotation('a column')}` | {_default(p.default)} | "
+        f"| `{p.name}` | `{p.annotation('a column')}` | {_default(p)} | "
         f"{'by position or name' if p.positional else 'by name'} | {'yes' if p.in_sql else 'no'} |"
         for p in f.parameters
     ]
@@ -77,7 +80,7 @@ def _function_section(f: ColumnFunction) -> str:
         [
             f"## `{f.name}`",
             doc[0],
-            f"Returns: **{f.returns}**.",
+            f"Returns: {RETURN_NAMES[f.returns]}.",
             table,
             "| front-end | call |\n|---|---|\n" + "\n".join(_spellings(f)),
             example,

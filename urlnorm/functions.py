@@ -942,8 +942,8 @@ def _plan(sig: inspect.Signature) -> _Plan:
     return kept[1]
 
 
-# How the README's table names each output type.
-_RETURN_NAMES = {
+# How the documentation names each output type.
+RETURN_NAMES = {
     "str": "text",
     "bool": "boolean",
     "u16": "UInt16",
@@ -960,19 +960,28 @@ _RETURN_NAMES = {
 }
 
 
-def _shown(value: Any) -> str:
-    """A default as the table shows it (a long list by its length)."""
+def shown(value: Any) -> str:
+    """A default as the documentation shows it (a long list by its length).
+
+    >>> shown("crawl"), shown(tuple("abcde"))
+    ("'crawl'", '(5 names)')
+    """
     if isinstance(value, tuple) and len(value) > 4:
         return f"({len(value)} names)"
     return repr(value)
 
 
 def _python_call(function: ColumnFunction) -> str:
-    shown = [p.name if p.required else f"{p.name}={_shown(p.default)}" for p in function.parameters]
-    return f"`{function.name}({', '.join(shown)})`"
+    given = [p.name if p.required else f"{p.name}={shown(p.default)}" for p in function.parameters]
+    return f"`{function.name}({', '.join(given)})`"
 
 
-def _sql_call(function: ColumnFunction) -> str:
+def sql_call(function: ColumnFunction) -> str:
+    """How SQL calls ``function``: the URL, its required arguments, then the optional ones.
+
+    >>> sql_call(function("normalize"))
+    '`url_normalize(url [, profile [, invalid_utf8]])`'
+    """
     taken = [p for p in function.parameters if p.in_sql]
     required = ["url", *(p.name for p in taken if p.required)]
     optional = [p.name for p in taken if not p.required]
@@ -992,5 +1001,5 @@ def markdown_table() -> str:
     ]
     for f in FUNCTIONS:
         what = re.sub(r":\w+:`", "`", f.summary).replace("|", "\\|")
-        rows.append(f"| {_python_call(f)} | {_sql_call(f)} | {_RETURN_NAMES[f.returns]} | {what} |")
+        rows.append(f"| {_python_call(f)} | {sql_call(f)} | {RETURN_NAMES[f.returns]} | {what} |")
     return "\n".join(rows) + "\n"

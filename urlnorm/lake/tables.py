@@ -75,10 +75,21 @@ def commit_delta(
     return written.in_delta_commit(location, options, _delta_version(location, options, properties))
 
 
+def _records(found: Mapping[str, Any], properties: Mapping[str, str]) -> bool:
+    """Whether a commit's recorded ``found`` holds ``properties`` (so it is this batch's own).
+
+    Another writer may commit after a batch, so its commit is found by what it recorded.
+
+    >>> _records({"urlnorm.run": "r", "version": 3}, {"urlnorm.run": "r"})
+    True
+    """
+    return all(found.get(k) == v for k, v in properties.items())
+
+
 def _delta_version(location: str, options: Mapping[str, str], properties: Mapping[str, str]) -> int:
-    """The newest commit of the table that records ``properties`` (another writer's may follow)."""
+    """The newest commit of the Delta table that records ``properties``."""
     for commit in delta_history(location, options):
-        if all(commit.get(k) == v for k, v in properties.items()):
+        if _records(commit, properties):
             return int(commit["version"])
     raise InputError(f"cannot find the commit just written to delta:{location}")
 
@@ -121,7 +132,18 @@ def commit_iceberg(
             catalog=found,
             snapshot_properties=dict(properties),
         )
-    return written.in_iceberg_snapshot(found.load_table(identifier), properties)
+    table = found.load_table(identifier)
+    return written.in_iceberg_snapshot(table, _iceberg_snapshot(table, properties))
+
+
+def _iceberg_snapshot(table: Any, properties: Mapping[str, str]) -> int | None:
+    """The newest snapshot of the Iceberg ``table`` that records ``properties``, if any."""
+    mine = [
+        s.snapshot_id
+        for s in table.snapshots()
+        if s.summary and _records(s.summary.additional_properties, properties)
+    ]
+    return mine[-1] if mine else None
 
 
 def _evolved(table: Any, spec: str, frame: pl.LazyFrame) -> pl.LazyFrame:

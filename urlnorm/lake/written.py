@@ -84,23 +84,12 @@ def _delta_file(add: Mapping[str, Any]) -> Rows:
     return Rows(rows, None if nulls is None else rows - int(nulls))
 
 
-def in_iceberg_snapshot(table: Any, properties: Mapping[str, str]) -> Rows:
-    """The rows the newest snapshot of Iceberg ``table`` recording ``properties`` added.
-
-    The snapshot is looked for by its properties, since another writer may have committed
-    after it; its data files' counts come from its manifests.
-    """
-    mine = [
-        s
-        for s in table.snapshots()
-        if s.summary
-        and all(s.summary.additional_properties.get(k) == v for k, v in properties.items())
-    ]
-    if not mine:
+def in_iceberg_snapshot(table: Any, snapshot: int | None) -> Rows:
+    """The rows snapshot ``snapshot`` of Iceberg ``table`` added, from its manifests."""
+    if snapshot is None:
         return Rows()
-    snapshot = mine[-1]
-    entries = table.inspect.entries(snapshot.snapshot_id).to_pylist()
-    added = [e for e in entries if e["status"] == 1 and e["snapshot_id"] == snapshot.snapshot_id]
+    entries = table.inspect.entries(snapshot).to_pylist()
+    added = [e for e in entries if e["status"] == 1 and e["snapshot_id"] == snapshot]
     return sum((_iceberg_file(e) for e in added), Rows())
 
 

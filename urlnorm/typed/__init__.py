@@ -107,36 +107,45 @@ SPARK = Face("self, column: Column | str, /", "str | Column", "Column")
 RAY = Face("self, dataset: Any, source: str, /", "str | column", "Any", "output: str | None = None")
 
 
+def _stub(what: str, imported: str, *parts: str) -> str:
+    """A stub's text: what it declares, the imports, then its classes and functions."""
+    body = "\n\n".join(parts)
+    return f"{HEADER.format(what=what)}{_IMPORTS}\n{imported}\n\n\n{body}"
+
+
 def _arrow() -> str:
     from urlnorm.arrow import HAND_WRITTEN
 
     what = "The column functions of urlnorm.arrow."
-    body = functions_of(ARROW, skip=HAND_WRITTEN)
-    return f"{HEADER.format(what=what)}{_IMPORTS}\nimport pyarrow as pa\n\n\n{body}"
+    return _stub(what, "import pyarrow as pa", functions_of(ARROW, skip=HAND_WRITTEN))
 
 
 def _polars() -> str:
     from urlnorm.polars import HAND_WRITTEN
 
-    what = "The url namespaces' methods and urlnorm.polars' functional forms."
-    classes = [
+    return _stub(
+        "The url namespaces' methods and urlnorm.polars' functional forms.",
+        "import polars as pl",
         methods_of("ExprFunctions", "The ``url`` namespace of a Polars expression.", EXPR),
         methods_of("SeriesFunctions", "The ``url`` namespace of a Polars Series.", SERIES),
-    ]
-    body = "\n\n".join([*classes, functions_of(FUNCTIONAL, skip=HAND_WRITTEN)])
-    return f"{HEADER.format(what=what)}{_IMPORTS}\nimport polars as pl\n\n\n{body}"
+        functions_of(FUNCTIONAL, skip=HAND_WRITTEN),
+    )
 
 
 def _spark() -> str:
-    what = "urlnorm.spark.url: every column function on a Spark Column."
-    body = methods_of("SparkFunctions", "``urlnorm.spark.url``.", SPARK)
-    return f"{HEADER.format(what=what)}{_IMPORTS}\nfrom pyspark.sql import Column\n\n\n{body}"
+    return _stub(
+        "urlnorm.spark.url: every column function on a Spark Column.",
+        "from pyspark.sql import Column",
+        methods_of("SparkFunctions", "``urlnorm.spark.url``.", SPARK),
+    )
 
 
 def _ray() -> str:
-    what = "urlnorm.ray.url: every column function adding its column to a Ray dataset."
-    body = methods_of("RayFunctions", "``urlnorm.ray.url``.", RAY)
-    return f"{HEADER.format(what=what)}{_IMPORTS}\nfrom urlnorm.ray import column\n\n\n{body}"
+    return _stub(
+        "urlnorm.ray.url: every column function adding its column to a Ray dataset.",
+        "from urlnorm.ray import column",
+        methods_of("RayFunctions", "``urlnorm.ray.url``.", RAY),
+    )
 
 
 STUBS: dict[str, Callable[[], str]] = {
