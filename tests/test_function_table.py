@@ -21,6 +21,7 @@ from sql_cases import DIRTY
 
 import urlnorm
 import urlnorm.arrow
+import urlnorm.polars
 from urlnorm import cli, sql
 from urlnorm.choices import CC_INDEX
 from urlnorm.functions import (
@@ -158,6 +159,8 @@ def test_every_function_is_in_every_python_front_end_with_the_tables_defaults(na
     assert _signature_parameters(getattr(UrlSeriesNamespace, name), 1) == expected
     arrow_parameters = dict(_signature_parameters(getattr(urlnorm.arrow, name), 1))
     assert arrow_parameters == dict(expected)
+    # The typed functional form of urlnorm.polars: the column first, then the same.
+    assert _signature_parameters(getattr(urlnorm.polars, name), 1) == expected
 
 
 def test_spark_and_ray_helpers_carry_every_function_with_its_defaults() -> None:
