@@ -30,6 +30,9 @@ typedef struct {
      * is (normalize makes no record of it at all); else NULL. */
     const uint8_t *as_is;
     size_t as_is_len;
+    /* Where a split's fields and a part lie in as_is, when those are all the row gives
+     * (reads_spans): no record is made of it. */
+    un_spans spans;
 } worker;
 
 const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS] = {
@@ -180,22 +183,33 @@ static void end_list(un_result *r, int64_t row, int valid) {
 }
 
 /* The record's fields in UN_FIELD_* order, and whether each is present (the path always is). */
-static void record_fields(const un_url *u, const un_buf *fields[UN_N_FIELDS], int present[UN_N_FIELDS]) {
+static void record_fields(const un_url *u, un_bytes fields[UN_N_FIELDS], int present[UN_N_FIELDS]) {
     const un_buf *f[UN_N_FIELDS] = {&u->scheme, &u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     const int p[UN_N_FIELDS] = {u->has_scheme, u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
-    memcpy(fields, f, sizeof f), memcpy(present, p, sizeof p);
+    for (int i = 0; i < UN_N_FIELDS; i++) fields[i] = (un_bytes){f[i]->data, f[i]->len};
+    memcpy(present, p, sizeof p);
 }
 
+/* The same of a URL un_normal_form took as written, as slices of it: the record un_url_from_spans
+ * would make (the scan takes no userinfo). */
+static void written_fields(const uint8_t *p, const un_spans *s, un_bytes fields[UN_N_FIELDS], int present[UN_N_FIELDS]) {
+    const un_bytes f[UN_N_FIELDS] = {
+        {p, s->scheme_len}, {NULL, 0}, {NULL, 0}, {p + s->host_start, s->host_len}, {p + s->path_start, s->path_len},
+        {p + s->query_start, s->query_len}, {p + s->fragment_start, s->fragment_len},
+    };
+    const int has[UN_N_FIELDS] = {1, 0, 0, 1, 1, s->has_query, s->has_fragment};
+    memcpy(fields, f, sizeof f), memcpy(present, has, sizeof has);
+}
 /* The record's fields as views into its serialisation, written to r->data from its start (parse,
  * whose href, when asked for, is the same bytes). */
 static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
     size_t at[UN_N_FIELDS];
     un_serialize_spans(u, &r->data, at);
-    const un_buf *fields[UN_N_FIELDS];
+    un_bytes fields[UN_N_FIELDS];
     int present[UN_N_FIELDS];
     record_fields(u, fields, present);
     for (int i = 0; i < UN_N_FIELDS; i++) {
-        if (present[i] && !r->data.failed) un_builder_view(&columns[i], &r->data, at[i], fields[i]->len);
+        if (present[i] && !r->data.failed) un_builder_view(&columns[i], &r->data, at[i], fields[i].n);
         else un_builder_null(&columns[i]);
     }
 }
@@ -205,14 +219,15 @@ static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
  * the href to point into it wrote every byte of the URL a row for a column of one field, and
  * made `scheme` cost twice `host` (measured on the clickstream mix); so did writing the six
  * fields nobody asked for. */
-static void emit_fields(const un_batch *b, un_result *r, const un_url *u) {
-    const un_buf *fields[UN_N_FIELDS];
+static void emit_fields(const un_batch *b, un_result *r, const worker *w) {
+    un_bytes fields[UN_N_FIELDS];
     int present[UN_N_FIELDS];
     unsigned wanted = split_fields(b);
-    record_fields(u, fields, present);
+    if (w->as_is) written_fields(w->as_is, &w->spans, fields, present);
+    else record_fields(&w->url, fields, present);
     for (int i = 0; i < UN_N_FIELDS; i++) {
         if (!(wanted >> i & 1u)) continue;
-        if (present[i]) put_bytes(&r->text[i], r, fields[i]->data, fields[i]->len);
+        if (present[i]) put_bytes(&r->text[i], r, fields[i].p, fields[i].n);
         else un_builder_null(&r->text[i]);
     }
 }
@@ -324,8 +339,10 @@ static void emit_levels(const un_batch *b, un_result *r, const un_url *u, int64_
 
 static void emit_url_part(const un_batch *b, un_result *r, worker *w, int64_t row) {
     size_t start = r->data.len;
-    if (un_url_part_is_list(b->url_part)) emit_levels(b, r, &w->url, row);
-    else if (un_url_part(&w->url, b->url_part, &r->data)) commit(&r->text[0], r, start);
+    if (un_url_part_is_list(b->url_part)) return emit_levels(b, r, &w->url, row);
+    int present = w->as_is ? un_url_part_as_written(w->as_is, w->as_is_len, &w->spans, b->url_part, &r->data)
+                           : un_url_part(&w->url, b->url_part, &r->data);
+    if (present) commit(&r->text[0], r, start);
     else un_builder_null(&r->text[0]);
 }
 
@@ -411,8 +428,8 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     switch (b->op) {
     case UN_OP_SPLIT:
     case UN_OP_NORMALIZE_RECORD:
-        emit_fields(b, r, u);
-        if (un_port_out(b)) put_port(r, row, u->port);
+        emit_fields(b, r, w);
+        if (un_port_out(b)) put_port(r, row, w->as_is ? w->spans.port : u->port);
         return;
     case UN_OP_PARSE: emit_parse(b, r, w, row); return;
     case UN_OP_HOST: emit_host(b, r, w); return;
@@ -425,7 +442,10 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_VISIT: emit_visit(b, r, w); return;
     case UN_OP_SELECT_PARAMS:
     case UN_OP_UNWRAP:
-    case UN_OP_COMPONENT: un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len); break;
+    case UN_OP_COMPONENT:
+        if (w->as_is) un_buf_put(&r->data, w->as_is, w->as_is_len);
+        else un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len);
+        break;
     case UN_OP_SURT: un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data); break;
     default:
         if (w->as_is) un_buf_put(&r->data, w->as_is, w->as_is_len);
@@ -470,6 +490,12 @@ static int whatwg_extent(const un_batch *b) {
     }
 }
 
+/* Whether all the operation writes of a row is its record's fields or a text part: slices of a
+ * URL in normal form as written, which need no record. */
+static int reads_spans(const un_batch *b) {
+    return b->op == UN_OP_SPLIT || (b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part));
+}
+
 /* A row in normal form (un_normal_form) needs no parse: a normalised URL written so is its
  * input, and a parse's record its parts. The row's status if it was one, else -1; normalize
  * and parse then go straight to the full path, so no row is scanned twice. */
@@ -483,8 +509,9 @@ static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
         un_normal_record(b->profile, p, &spans, &w->url);
         return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
     }
-    if (extent < 0 || !un_normal_form(p, n, 0, extent, &spans)) return -1;
-    un_url_from_spans(p, &spans, extent, &w->url);
+    if (extent < 0 || !un_normal_form(p, n, 0, extent, &w->spans)) return -1;
+    if (w->spans.as_written && reads_spans(b)) return w->as_is = p, w->as_is_len = n, UN_OK;
+    un_url_from_spans(p, &w->spans, extent, &w->url);
     return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
 }
 
@@ -585,6 +612,7 @@ static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, s
         return w->ctx.text.failed ? UN_ERR_MEMORY : UN_OK;
     }
     case UN_OP_COMPONENT: /* any text, not a URL: nothing to parse */
+        if (un_component_as_is(p, n, b->component_mode)) return w->as_is = p, w->as_is_len = n, UN_OK;
         w->ctx.text.len = 0;
         un_component(&w->ctx.text, p, n, b->component_mode, &w->ctx.scratch);
         return w->ctx.text.failed ? UN_ERR_MEMORY : UN_OK;

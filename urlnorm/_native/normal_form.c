@@ -291,6 +291,7 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
      * only the others take a respelt one. */
     size_t at = authority(p, n, s, !(req & ~(1u << UN_NF_ESCAPES)), &file);
     if (at == 0) return 0;
+    s->authority_end = at;
     /* Nothing after the port can fail (URL Standard §4.4: the path, query and fragment states
      * only encode), so a parse that stops before the path needs the authority alone, and one
      * that skips the path needs only where it ends. A file URL's path can move its host. */

@@ -32,18 +32,17 @@ int un_url_part_extent(int part) {
 }
 
 /* Whether the host begins with a "www." label and has more after it (core _without_www). */
-static int host_has_www(const un_url *u) {
-    return u->has_host && u->host.len > WWW_LEN && memcmp(u->host.data, WWW, WWW_LEN) == 0;
-}
+static int has_www(const uint8_t *host, size_t len) { return len > WWW_LEN && memcmp(host, WWW, WWW_LEN) == 0; }
+static int host_has_www(const un_url *u) { return u->has_host && has_www(u->host.data, u->host.len); }
 
 /* Where the href just written at out[start, end) has each piece: its '?' (or where it would
  * be) and its '#' (or its end). */
 typedef struct {
-    size_t start, path, query_mark, fragment_mark, end;
+    size_t start, authority_end, path, query_mark, fragment_mark, end;
 } href_spans;
 
 static href_spans spans_of(const un_url *u, const size_t at[UN_N_FIELDS], size_t start, size_t end) {
-    href_spans h = {.start = start, .path = at[UN_FIELD_PATH], .end = end};
+    href_spans h = {.start = start, .authority_end = at[UN_FIELD_PATH], .path = at[UN_FIELD_PATH], .end = end};
     h.fragment_mark = u->has_fragment ? at[UN_FIELD_FRAGMENT] - 1 : end;
     h.query_mark = u->has_query ? at[UN_FIELD_QUERY] - 1 : h.fragment_mark;
     return h;
@@ -57,12 +56,12 @@ static void keep_spans(un_buf *out, size_t start, size_t a, size_t b, size_t c, 
 }
 
 /* The part's spans of the href; 0 where the part is null. */
-static int cut(const un_url *u, int part, const href_spans *h, un_buf *out) {
+static int cut(int has_host, size_t scheme_len, int part, const href_spans *h, un_buf *out) {
     size_t s = h->start, e = h->end, none = h->end;
     switch (part) {
     case UN_URL_PART_NETLOC:
-        if (!u->has_host) return 0;
-        keep_spans(out, s, s + u->scheme.len + 3, h->path, none, none); /* after "scheme://" */
+        if (!has_host) return 0;
+        keep_spans(out, s, s + scheme_len + 3, h->authority_end, none, none); /* after "scheme://" */
         return 1;
     case UN_URL_PART_PATH_FULL: keep_spans(out, s, h->path, e, none, none); return 1;
     case UN_URL_PART_CUT_QUERY: keep_spans(out, s, s, h->query_mark, h->fragment_mark, e); return 1;
@@ -72,8 +71,9 @@ static int cut(const un_url *u, int part, const href_spans *h, un_buf *out) {
     }
 }
 
-static int cut_www(const un_url *u, const size_t at[UN_N_FIELDS], size_t start, un_buf *out) {
-    if (host_has_www(u)) keep_spans(out, start, start, at[UN_FIELD_HOST], at[UN_FIELD_HOST] + WWW_LEN, out->len);
+/* The href at out[start, ...) without its host's "www." at host, where it has one. */
+static int cut_www(int www, size_t host, size_t start, un_buf *out) {
+    if (www) keep_spans(out, start, start, host, host + WWW_LEN, out->len);
     return 1;
 }
 
@@ -102,9 +102,38 @@ int un_url_part(const un_url *u, int part, un_buf *out) {
     size_t at[UN_N_FIELDS], start = out->len;
     un_serialize_spans(u, out, at);
     if (out->failed) return 0;
-    if (part == UN_URL_PART_CUT_WWW) return cut_www(u, at, start, out);
+    if (part == UN_URL_PART_CUT_WWW) return cut_www(host_has_www(u), at[UN_FIELD_HOST], start, out);
     href_spans h = spans_of(u, at, start, out->len);
-    if (cut(u, part, &h, out)) return 1;
+    if (cut(u->has_host, u->scheme.len, part, &h, out)) return 1;
+    out->len = start;
+    return 0;
+}
+
+/* The href's pieces where the input is its own href (un_normal_form took it as written), with
+ * the input's bytes written at out[start, start + n). */
+static href_spans written_spans(const un_spans *s, size_t start, size_t n) {
+    size_t end = start + n, fragment_mark = s->has_fragment ? start + s->fragment_start - 1 : end;
+    return (href_spans){
+        .start = start, .authority_end = start + s->authority_end, .path = start + s->path_start,
+        .query_mark = s->has_query ? start + s->query_start - 1 : fragment_mark, .fragment_mark = fragment_mark, .end = end,
+    };
+}
+
+int un_url_part_as_written(const uint8_t *p, size_t n, const un_spans *s, int part, un_buf *out) {
+    const uint8_t *host = p + s->host_start;
+    int www = has_www(host, s->host_len);
+    if (part == UN_URL_PART_DOMAIN_WITHOUT_WWW) return un_buf_put(out, host + www * WWW_LEN, s->host_len - www * WWW_LEN), 1;
+    if (part == UN_URL_PART_QUERY_AND_FRAGMENT) {
+        if (!s->has_query && !s->has_fragment) return 0;
+        size_t from = s->has_query ? s->query_start : s->fragment_start - 1; /* the query, then "#fragment" */
+        return un_buf_put(out, p + from, n - from), 1;
+    }
+    size_t start = out->len;
+    un_buf_put(out, p, n);
+    if (out->failed) return 0;
+    if (part == UN_URL_PART_CUT_WWW) return cut_www(www, start + s->host_start, start, out);
+    href_spans h = written_spans(s, start, n);
+    if (cut(1, s->scheme_len, part, &h, out)) return 1;
     out->len = start;
     return 0;
 }

@@ -301,6 +301,8 @@ void un_form_decode(un_buf *out, const uint8_t *p, size_t n, un_buf *tmp);
  * by the names UN_COMPONENT_MODE_NAMES gives them); tmp is scratch. */
 enum { UN_ENCODE_COMPONENT, UN_ENCODE_FORM, UN_DECODE_COMPONENT, UN_DECODE_FORM, UN_N_COMPONENT_MODES };
 extern const char *const UN_COMPONENT_MODE_NAMES[UN_N_COMPONENT_MODES];
+/* Whether the mode gives p[0, n) back as it is: a decode of valid UTF-8 with nothing to decode. */
+int un_component_as_is(const uint8_t *p, size_t n, int mode);
 void un_component(un_buf *out, const uint8_t *p, size_t n, int mode, un_buf *tmp);
 
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
@@ -575,7 +577,8 @@ enum {
 extern const char *const UN_NF_NAMES[UN_N_NF];
 /* Where the parts of a URL in normal form lie in it. */
 typedef struct {
-    size_t scheme_len, host_start, host_len, path_start, path_len, query_start, query_len, fragment_start, fragment_len;
+    size_t scheme_len, host_start, host_len, authority_end, path_start, path_len, query_start, query_len, fragment_start,
+        fragment_len;
     int has_query, has_fragment, special;
     int32_t port;   /* its value, -1 for none (a default or empty port is none) */
     int as_written; /* the text is its own serialisation; else its scheme or host has upper-case
@@ -590,6 +593,10 @@ void un_normal_form_init(void); /* its byte classes, from un_t: after each un_se
  * no requirements, may ask less: that the parts it keeps are as the parse leaves them (the
  * parts it does not keep are not in *s). */
 int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent, un_spans *s);
+/* url_parts.c: a text part (not a list) of a URL un_normal_form took as written (p[0, n) is its
+ * href and s its spans, to the part's extent), appended to out as un_url_part appends it from
+ * the record; 0, and out as it was, where the part is null. */
+int un_url_part_as_written(const uint8_t *p, size_t n, const un_spans *s, int part, un_buf *out);
 /* The record of a URL in normal form, as un_whatwg_parse_extent gives it for extent. */
 void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *u);
 /* profiles.c: the record of a URL in the profile's normal form (un_normal_form took it as

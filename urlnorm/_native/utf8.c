@@ -35,6 +35,12 @@ int un_valid_utf8(const uint8_t *p, size_t n) {
         memcpy(&word, p + i, 8);
         if (word & HIGH_BITS) break;
     }
+    /* An ASCII tail is read as the last eight bytes, over some already read. */
+    if (i + 8 > n && n >= 8) {
+        uint64_t last;
+        memcpy(&last, p + n - 8, 8);
+        if (!(last & HIGH_BITS)) return 1;
+    }
     while (i < n) {
         size_t len = sequence(p, n, i);
         if (!len) return 0;

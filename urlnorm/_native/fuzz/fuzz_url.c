@@ -106,6 +106,29 @@ static int same_record(const un_url *a, const un_url *b) {
            a->has_password == b->has_password && a->port == b->port && a->special == b->special && a->opaque == b->opaque;
 }
 
+/* Each text part of a URL the scan took as written, cut from it (un_url_part_as_written), is the
+ * part of its record parsed to the part's extent. */
+static void check_parts_as_written(const uint8_t *p, size_t n, const un_spans *s, int extent, const un_url *parsed) {
+    static un_buf cut, from_record;
+    for (int part = 0; part < UN_N_URL_PARTS; part++) {
+        if (un_url_part_is_list(part) || un_url_part_extent(part) != extent) continue;
+        cut.len = from_record.len = 0;
+        int present = un_url_part_as_written(p, n, s, part, &cut);
+        if (present != un_url_part(parsed, part, &from_record) || !same_field(&cut, &from_record)) abort();
+    }
+}
+
+/* A component the kernel hands back as it is (un_component_as_is) is what the mode writes. */
+static void check_components_as_is(const uint8_t *p, size_t n) {
+    static un_buf written, tmp;
+    for (int mode = 0; mode < UN_N_COMPONENT_MODES; mode++) {
+        if (!un_component_as_is(p, n, mode)) continue;
+        written.len = 0;
+        un_component(&written, p, n, mode, &tmp);
+        if (written.len != n || (n && memcmp(written.data, p, n) != 0)) abort();
+    }
+}
+
 /* A URL the normal-form scan takes (normal_form.c) is what the full path gives back: the
  * parse at every extent gives the record its spans make, and the profile's full path gives
  * the same record, which serialises to the input where the scan says it is written so. */
@@ -117,6 +140,7 @@ static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof
         if (!un_normal_form(p, n, 0, extent, &spans)) continue;
         un_url_from_spans(p, &spans, extent, &spanned);
         if (un_whatwg_parse_extent(&ctx, p, n, extent, &url) != UN_OK || !same_record(&spanned, &url)) abort();
+        if (spans.as_written) check_parts_as_written(p, n, &spans, extent, &url);
     }
     if (un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) {
         if (un_normalize_parsed(&ctx, prof, p, n, &url) != UN_OK || un_normalize(&ctx, prof, p, n, &spanned) != UN_OK) abort();
@@ -347,6 +371,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const un_profile *prof = &profiles[selector % FUZZ_N_PROFILES];
     normalize_with_answers(prof, p, n);
     check_normal_form(p, n, prof);
+    check_components_as_is(p, n);
     const uint8_t *nl = memchr(p, '\n', n);
     size_t cut = nl ? (size_t)(nl - p) : n / 2;
     size_t rest = nl ? n - cut - 1 : n - cut;
