@@ -41,7 +41,7 @@ docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
 
 bench: $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python -m pip install --quiet -e '.[bench]' $(EDITABLE)
 	$(BIN)/python benchmarks/run.py
 
 # make soak: the kill loop (tests/kill_loop.py) with SOAK_KILLS kills over a local dataset, an

@@ -105,20 +105,25 @@ UN_HOT void un_push_validity(un_builder *b, int is_valid) {
     b->length++;
 }
 
+/* An inline view of p[0, n), n at most 12. The bytes are copied by un_copy: a call to memcpy a
+ * view, for a length known only at run time, cost more than the copy. */
+UN_HOT void un_inline_view(uint8_t *view, const uint8_t *p, size_t n) {
+    int32_t len = (int32_t)n;
+    memset(view, 0, 16);
+    memcpy(view, &len, 4);
+    un_copy(view + 4, p, n);
+}
+
 /* A view of data[start, start + n) at view: inline up to 12 bytes, else a prefix and the
- * offset. The inline bytes are copied by un_copy: a call to memcpy a view, for a length
- * known only at run time, cost more than the copy. */
+ * offset. */
 UN_HOT int un_make_view(uint8_t *view, const un_buf *data, size_t start, size_t n) {
     int32_t len = (int32_t)n, offset = (int32_t)start;
+    if (n > INT32_MAX || start > INT32_MAX - n) return memset(view, 0, 16), 0; /* a view addresses 2 GiB */
+    if (n <= 12) return un_inline_view(view, data->data + start, n), 1;
     memset(view, 0, 16);
-    if (n > INT32_MAX || start > INT32_MAX - n) return 0; /* a view addresses 2 GiB */
     memcpy(view, &len, 4);
-    if (n <= 12) {
-        un_copy(view + 4, data->data + start, n);
-    } else {
-        memcpy(view + 4, data->data + start, 4);
-        memcpy(view + 12, &offset, 4); /* buffer index 0, then the offset */
-    }
+    memcpy(view + 4, data->data + start, 4);
+    memcpy(view + 12, &offset, 4); /* buffer index 0, then the offset */
     return 1;
 }
 
@@ -126,6 +131,16 @@ UN_HOT int un_make_view(uint8_t *view, const un_buf *data, size_t start, size_t 
 UN_HOT void un_builder_view(un_builder *b, const un_buf *data, size_t start, size_t n) {
     if (un_buf_reserve(&b->views, 16)) {
         if (!un_make_view(b->views.data + b->views.len, data, start, n)) b->views.failed = 1;
+        b->views.len += 16;
+    }
+    un_push_validity(b, 1);
+}
+
+/* The row's value is p[0, n), n at most 12: inline in its view, read from p itself (writing it
+ * to the data first and reading it back made the view's load wait on those stores). */
+UN_HOT void un_builder_inline(un_builder *b, const uint8_t *p, size_t n) {
+    if (un_buf_reserve(&b->views, 16)) {
+        un_inline_view(b->views.data + b->views.len, p, n);
         b->views.len += 16;
     }
     un_push_validity(b, 1);

@@ -169,6 +169,7 @@ UN_HOT void commit(un_builder *col, un_result *r, size_t start) {
 }
 
 static void put_bytes(un_builder *col, un_result *r, const uint8_t *p, size_t n) {
+    if (n <= 12) return un_builder_inline(col, p, n);
     size_t start = r->data.len;
     un_buf_put(&r->data, p, n);
     commit(col, r, start);
