@@ -30,10 +30,15 @@ typedef struct {
      * is (normalize makes no record of it at all); else NULL. */
     const uint8_t *as_is;
     size_t as_is_len;
-    /* Where a split's fields and a part lie in as_is, when those are all the row gives
-     * (reads_spans): no record is made of it. */
+    /* A split's and a text part's row the scan took (reads_spans) is as_is, its parts slices of
+     * it: spans says where, and folded holds its scheme and host folded where they were
+     * respelt. No record is made of it. */
     un_spans spans;
+    un_buf folded;
 } worker;
+
+/* The scheme and host of a row taken as slices (sliced): as written, or folded. */
+static const uint8_t *head_of(const worker *w) { return w->spans.as_written ? w->as_is : w->folded.data; }
 
 const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS] = {
     [UN_OUT_NORMALIZED] = "normalized", [UN_OUT_RECORD] = "record", [UN_OUT_SURT] = "surt",
@@ -97,6 +102,7 @@ static void worker_free(worker *w) {
     un_url_free(&w->base);
     un_buf_free(&w->repaired);
     un_buf_free(&w->name);
+    un_buf_free(&w->folded);
     un_answers_free(&w->cache);
     un_visit_free(&w->visit);
 }
@@ -191,11 +197,11 @@ static void record_fields(const un_url *u, un_bytes fields[UN_N_FIELDS], int pre
     memcpy(present, p, sizeof p);
 }
 
-/* The same of a URL un_normal_form took as written, as slices of it: the record un_url_from_spans
- * would make (the scan takes no userinfo). */
-static void written_fields(const uint8_t *p, const un_spans *s, un_bytes fields[UN_N_FIELDS], int present[UN_N_FIELDS]) {
+/* The same of a URL un_normal_form took, as slices of it and of head (its scheme and host as
+ * folded): the record un_url_from_spans would make (the scan takes no userinfo). */
+static void sliced_fields(const uint8_t *p, const uint8_t *head, const un_spans *s, un_bytes fields[UN_N_FIELDS], int present[UN_N_FIELDS]) {
     const un_bytes f[UN_N_FIELDS] = {
-        {p, s->scheme_len}, {NULL, 0}, {NULL, 0}, {p + s->host_start, s->host_len}, {p + s->path_start, s->path_len},
+        {head, s->scheme_len}, {NULL, 0}, {NULL, 0}, {head + s->host_start, s->host_len}, {p + s->path_start, s->path_len},
         {p + s->query_start, s->query_len}, {p + s->fragment_start, s->fragment_len},
     };
     const int has[UN_N_FIELDS] = {1, 0, 0, 1, 1, s->has_query, s->has_fragment};
@@ -224,7 +230,7 @@ static void emit_fields(const un_batch *b, un_result *r, const worker *w) {
     un_bytes fields[UN_N_FIELDS];
     int present[UN_N_FIELDS];
     unsigned wanted = split_fields(b);
-    if (w->as_is) written_fields(w->as_is, &w->spans, fields, present);
+    if (w->as_is) sliced_fields(w->as_is, head_of(w), &w->spans, fields, present);
     else record_fields(&w->url, fields, present);
     for (int i = 0; i < UN_N_FIELDS; i++) {
         if (!(wanted >> i & 1u)) continue;
@@ -341,7 +347,7 @@ static void emit_levels(const un_batch *b, un_result *r, const un_url *u, int64_
 static void emit_url_part(const un_batch *b, un_result *r, worker *w, int64_t row) {
     size_t start = r->data.len;
     if (un_url_part_is_list(b->url_part)) return emit_levels(b, r, &w->url, row);
-    int present = w->as_is ? un_url_part_as_written(w->as_is, w->as_is_len, &w->spans, b->url_part, &r->data)
+    int present = w->as_is ? un_url_part_of_spans(w->as_is, w->as_is_len, head_of(w), &w->spans, b->url_part, &r->data)
                            : un_url_part(&w->url, b->url_part, &r->data);
     if (present) commit(&r->text[0], r, start);
     else un_builder_null(&r->text[0]);
@@ -492,9 +498,21 @@ static int whatwg_extent(const un_batch *b) {
 }
 
 /* Whether all the operation writes of a row is its record's fields or a text part: slices of a
- * URL in normal form as written, which need no record. */
+ * URL the scan took, which need no record. */
 static int reads_spans(const un_batch *b) {
     return b->op == UN_OP_SPLIT || (b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part));
+}
+
+/* The row taken as slices of itself (w->as_is, w->spans), its scheme and host folded into
+ * w->folded where they were respelt. */
+static int sliced(worker *w, const uint8_t *p, size_t n) {
+    w->as_is = p, w->as_is_len = n;
+    if (w->spans.as_written) return UN_OK;
+    size_t head = w->spans.host_start + w->spans.host_len;
+    un_buf_set(&w->folded, p, head);
+    if (w->folded.failed) return UN_ERR_MEMORY;
+    un_lower_ascii(w->folded.data, head);
+    return UN_OK;
 }
 
 /* A row in normal form (un_normal_form) needs no parse: a normalised URL written so is its
@@ -511,7 +529,7 @@ static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
         return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
     }
     if (extent < 0 || !un_normal_form(p, n, 0, extent, &w->spans)) return -1;
-    if (w->spans.as_written && reads_spans(b)) return w->as_is = p, w->as_is_len = n, UN_OK;
+    if (reads_spans(b)) return sliced(w, p, n);
     un_url_from_spans(p, &w->spans, extent, &w->url);
     return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
 }

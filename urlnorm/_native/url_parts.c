@@ -4,6 +4,7 @@
  * un_serialize_spans put each field: nothing is parsed or serialised again. The levels of a
  * hierarchy are prefixes of the href, so the kernel hands them out as views of one
  * serialisation. */
+#include <stddef.h>
 #include <string.h>
 
 #include "urlnorm.h"
@@ -109,18 +110,33 @@ int un_url_part(const un_url *u, int part, un_buf *out) {
     return 0;
 }
 
-/* The href's pieces where the input is its own href (un_normal_form took it as written), with
- * the input's bytes written at out[start, start + n). */
-static href_spans written_spans(const un_spans *s, size_t start, size_t n) {
-    size_t end = start + n, fragment_mark = s->has_fragment ? start + s->fragment_start - 1 : end;
+/* Where a piece at `at` of the input lies once its authority is written `shift` bytes longer. */
+static size_t moved(size_t at, ptrdiff_t shift) { return (size_t)((ptrdiff_t)at + shift); }
+
+/* The href of a URL un_normal_form took, appended to out: the input itself, or where its
+ * authority was respelt, the scheme and host folded (head) and the port as the serialiser
+ * writes it (URL Standard §4.5), then the rest of the input as it is. How many bytes longer
+ * than the input it is. */
+static ptrdiff_t put_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out) {
+    if (s->as_written) return un_buf_put(out, p, n), 0;
+    size_t before = out->len;
+    un_buf_put(out, head, s->host_start + s->host_len);
+    if (s->port >= 0) un_buf_putc(out, ':'), un_buf_put_uint(out, (unsigned long)s->port);
+    un_buf_put(out, p + s->authority_end, n - s->authority_end);
+    return (ptrdiff_t)(out->len - before) - (ptrdiff_t)n;
+}
+
+/* The href's pieces where put_href wrote it at out[start, end). */
+static href_spans written_spans(const un_spans *s, size_t start, size_t end, ptrdiff_t shift) {
+    size_t fragment_mark = s->has_fragment ? moved(start + s->fragment_start - 1, shift) : end;
     return (href_spans){
-        .start = start, .authority_end = start + s->authority_end, .path = start + s->path_start,
-        .query_mark = s->has_query ? start + s->query_start - 1 : fragment_mark, .fragment_mark = fragment_mark, .end = end,
+        .start = start, .authority_end = moved(start + s->authority_end, shift), .path = moved(start + s->path_start, shift),
+        .query_mark = s->has_query ? moved(start + s->query_start - 1, shift) : fragment_mark, .fragment_mark = fragment_mark, .end = end,
     };
 }
 
-int un_url_part_as_written(const uint8_t *p, size_t n, const un_spans *s, int part, un_buf *out) {
-    const uint8_t *host = p + s->host_start;
+int un_url_part_of_spans(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, int part, un_buf *out) {
+    const uint8_t *host = head + s->host_start;
     int www = has_www(host, s->host_len);
     if (part == UN_URL_PART_DOMAIN_WITHOUT_WWW) return un_buf_put(out, host + www * WWW_LEN, s->host_len - www * WWW_LEN), 1;
     if (part == UN_URL_PART_QUERY_AND_FRAGMENT) {
@@ -129,10 +145,10 @@ int un_url_part_as_written(const uint8_t *p, size_t n, const un_spans *s, int pa
         return un_buf_put(out, p + from, n - from), 1;
     }
     size_t start = out->len;
-    un_buf_put(out, p, n);
+    ptrdiff_t shift = put_href(p, n, head, s, out);
     if (out->failed) return 0;
     if (part == UN_URL_PART_CUT_WWW) return cut_www(www, start + s->host_start, start, out);
-    href_spans h = written_spans(s, start, n);
+    href_spans h = written_spans(s, start, out->len, shift);
     if (cut(1, s->scheme_len, part, &h, out)) return 1;
     out->len = start;
     return 0;

@@ -593,10 +593,11 @@ void un_normal_form_init(void); /* its byte classes, from un_t: after each un_se
  * no requirements, may ask less: that the parts it keeps are as the parse leaves them (the
  * parts it does not keep are not in *s). */
 int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent, un_spans *s);
-/* url_parts.c: a text part (not a list) of a URL un_normal_form took as written (p[0, n) is its
- * href and s its spans, to the part's extent), appended to out as un_url_part appends it from
- * the record; 0, and out as it was, where the part is null. */
-int un_url_part_as_written(const uint8_t *p, size_t n, const un_spans *s, int part, un_buf *out);
+/* url_parts.c: a text part (not a list) of a URL un_normal_form took (p[0, n), its spans s to the
+ * part's extent), appended to out as un_url_part appends it from the record; 0, and out as it
+ * was, where the part is null. head holds its scheme and host as the parse folds them (p
+ * itself where s->as_written). */
+int un_url_part_of_spans(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, int part, un_buf *out);
 /* The record of a URL in normal form, as un_whatwg_parse_extent gives it for extent. */
 void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *u);
 /* profiles.c: the record of a URL in the profile's normal form (un_normal_form took it as

@@ -106,14 +106,17 @@ static int same_record(const un_url *a, const un_url *b) {
            a->has_password == b->has_password && a->port == b->port && a->special == b->special && a->opaque == b->opaque;
 }
 
-/* Each text part of a URL the scan took as written, cut from it (un_url_part_as_written), is the
- * part of its record parsed to the part's extent. */
-static void check_parts_as_written(const uint8_t *p, size_t n, const un_spans *s, int extent, const un_url *parsed) {
-    static un_buf cut, from_record;
+/* Each text part of a URL the scan took, cut from it (un_url_part_of_spans), is the part of its
+ * record parsed to the part's extent. */
+static void check_parts_of_spans(const uint8_t *p, size_t n, const un_spans *s, int extent, const un_url *parsed) {
+    static un_buf cut, from_record, head;
+    un_buf_set(&head, p, s->host_start + s->host_len);
+    if (head.failed) abort();
+    if (!s->as_written) un_lower_ascii(head.data, head.len);
     for (int part = 0; part < UN_N_URL_PARTS; part++) {
         if (un_url_part_is_list(part) || un_url_part_extent(part) != extent) continue;
         cut.len = from_record.len = 0;
-        int present = un_url_part_as_written(p, n, s, part, &cut);
+        int present = un_url_part_of_spans(p, n, head.data, s, part, &cut);
         if (present != un_url_part(parsed, part, &from_record) || !same_field(&cut, &from_record)) abort();
     }
 }
@@ -140,7 +143,7 @@ static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof
         if (!un_normal_form(p, n, 0, extent, &spans)) continue;
         un_url_from_spans(p, &spans, extent, &spanned);
         if (un_whatwg_parse_extent(&ctx, p, n, extent, &url) != UN_OK || !same_record(&spanned, &url)) abort();
-        if (spans.as_written) check_parts_as_written(p, n, &spans, extent, &url);
+        check_parts_of_spans(p, n, &spans, extent, &url);
     }
     if (un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) {
         if (un_normalize_parsed(&ctx, prof, p, n, &url) != UN_OK || un_normalize(&ctx, prof, p, n, &spanned) != UN_OK) abort();
