@@ -497,6 +497,12 @@ static int whatwg_extent(const un_batch *b) {
     }
 }
 
+/* Whether a normalize or parse reads the record: not for the normalised URL, its key hash or
+ * its error alone, which a URL written in normal form gives as it is. */
+static int reads_record(const un_batch *b) {
+    return b->op == UN_OP_PARSE && (b->outputs & ~(1u << UN_OUT_NORMALIZED | 1u << UN_OUT_KEY_HASH)) != 0;
+}
+
 /* Whether all the operation writes of a row is its record's fields or a text part: slices of a
  * URL the scan took, which need no record. */
 static int reads_spans(const un_batch *b) {
@@ -524,7 +530,7 @@ static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     if (b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE) {
         if (!un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &spans)) return -1;
         if (spans.as_written) w->as_is = p, w->as_is_len = n;
-        if (w->as_is && b->op == UN_OP_NORMALIZE) return UN_OK;
+        if (w->as_is && !reads_record(b)) return UN_OK;
         un_normal_record(b->profile, p, &spans, &w->url);
         return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
     }
