@@ -353,7 +353,7 @@ def main() -> None:
     whole = end_to_end.report(data, args.whole_repeat, print)
     files = {name: end_to_end.parquet_file(name, urls) for name, urls in data.items()}
     whole["sql_engines"] = sql_engines.report(files, args.sql_repeat, print)
-    whole["lake"] = lake.report(data["messy"], args.lake_repeat, print)
+    whole["lake"] = lake.report(data, args.lake_repeat, print)
     whole["attribution"] = attribution.report(args.repeat, print)
     meta = {
         "machine": platform.platform(),

@@ -355,10 +355,8 @@ static void emit_url_part(const un_batch *b, un_result *r, worker *w, int64_t ro
 
 /* A text column's value p[0, n), or null. */
 static void put_or_null(un_builder *column, un_result *r, int present, const uint8_t *p, size_t n) {
-    if (!present) return un_builder_null(column);
-    size_t start = r->data.len;
-    un_buf_put(&r->data, p, n);
-    commit(column, r, start);
+    if (present) put_bytes(column, r, p, n);
+    else un_builder_null(column);
 }
 
 static void emit_referral(const un_batch *b, un_result *r, worker *w) {
