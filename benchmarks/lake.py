@@ -1,7 +1,7 @@
 """Data lakes: a Hive-partitioned dataset in, a dataset partitioned by registered domain out.
 
 * **Time**: ``urlnorm normalize LAKE OUT/ --partition-by registered_domain`` as a whole
-  process, on local disk for each mix, and for the messy one on an S3-protocol server on
+  process, on local disk for each mix of ``TIME_TARGETS``, and for the messy one on an S3-protocol server on
   127.0.0.1 (moto's server mode) too, against the floor: Polars reading the same dataset and
   writing the same partitions with a trivial string operation (``floor.py lake``). Target: at
   most ``TIME_TARGETS[mix]`` times the floor.
@@ -37,7 +37,9 @@ HERE = Path(__file__).resolve().parent
 WORK = HERE.parent / "build" / "bench" / "lake"
 URLNORM = str(Path(sys.executable).with_name("urlnorm"))
 LAKE_ROWS, SEEN_KEYS, NEW_ROWS = 10_000_000, 10_000_000, 1_000_000
-TIME_TARGETS = {"corpora": 1.25, "clickstream": 1.25, "messy": 1.5}
+# The corpora are left out: their 15,580 registered domains make as many partitions, and a run
+# of the command or of its floor then takes minutes.
+TIME_TARGETS = {"clickstream": 1.25, "messy": 1.5}
 FILES_TARGET, SEEN_TARGET = 1.10, 2.0
 
 
@@ -211,6 +213,8 @@ def report(
     """
     result: dict[str, Any] = {"rows": rows, "local": {}}
     for name, urls in data.items():
+        if name not in TIME_TARGETS:
+            continue
         dataset = hive_dataset(WORK / f"{name}-ten-{rows}", urls, 10, rows)
         local = medians(lake_commands(str(dataset), str(WORK / "out"), os.environ.copy()), repeat)
         result["local"][name] = _ratio(local, TIME_TARGETS[name])
