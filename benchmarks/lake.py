@@ -1,10 +1,10 @@
 """Data lakes: a Hive-partitioned dataset in, a dataset partitioned by registered domain out.
 
 * **Time**: ``urlnorm normalize LAKE OUT/ --partition-by registered_domain`` as a whole
-  process, on local disk for each mix of ``TIME_TARGETS``, and for the messy one on an S3-protocol server on
-  127.0.0.1 (moto's server mode) too, against the floor: Polars reading the same dataset and
-  writing the same partitions with a trivial string operation (``floor.py lake``). Target: at
-  most ``TIME_TARGETS[mix]`` times the floor.
+  process, on local disk for each mix of ``TIME_TARGETS``, and for the messy one on an
+  S3-protocol server on 127.0.0.1 (moto's server mode) too, against the floor: Polars reading
+  the same dataset and writing the same partitions with a trivial string operation
+  (``floor.py lake``). Target: at most ``TIME_TARGETS[mix]`` times the floor.
 * **Memory flat in the number of files**: the command's peak RSS over the same rows in 10 files
   and in 100. Target: within ``FILES_TARGET``.
 * **Incremental dedup**: ``--seen`` of ``NEW_ROWS`` new rows against ``SEEN_KEYS`` seen keys,
