@@ -26,8 +26,9 @@ typedef struct {
     un_visit visit;       /* UN_OP_VISIT: the row's */
     int channel;          /* UN_OP_VISIT: its UN_CHANNEL_* */
     int asked; /* the row asked a question */
-    /* The row's input when it is its own normal form: the normalised URL is written as it
-     * is (normalize makes no record of it at all); else NULL. */
+    /* The row's input when the normal-form scan took it: the normalised URL is written from
+     * it and its spans, as it is or its authority respelt (normalize makes no record of it at
+     * all); else NULL. A component's row that needs no decoding is as_is too. */
     const uint8_t *as_is;
     size_t as_is_len;
     /* A split's and a text part's row the scan took (reads_spans) is as_is, its parts slices of
@@ -39,6 +40,10 @@ typedef struct {
 
 /* The scheme and host of a row taken as slices (sliced): as written, or folded. */
 static const uint8_t *head_of(const worker *w) { return w->spans.as_written ? w->as_is : w->folded.data; }
+
+/* The normalised URL of a row taken as slices (sliced): the row, its authority respelt where
+ * the scan took it so. */
+static void put_sliced_href(const worker *w, un_buf *out) { un_put_href(w->as_is, w->as_is_len, head_of(w), &w->spans, out); }
 
 const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS] = {
     [UN_OUT_NORMALIZED] = "normalized", [UN_OUT_RECORD] = "record", [UN_OUT_SURT] = "surt",
@@ -411,7 +416,7 @@ static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) 
         emit_record(r, u, &r->text[UN_PARSE_FIELDS]);
         put_port(r, row, u->port);
     } else if (wants(b, UN_OUT_NORMALIZED) || wants(b, UN_OUT_KEY_HASH)) {
-        if (w->as_is) un_buf_put(&r->data, w->as_is, w->as_is_len);
+        if (w->as_is) put_sliced_href(w, &r->data);
         else un_serialize(u, &r->data);
     }
     if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 1, un_fnv1a(FNV_OFFSET_BASIS, r->data.data + start, r->data.len - start));
@@ -453,7 +458,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
         break;
     case UN_OP_SURT: un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data); break;
     default:
-        if (w->as_is) un_buf_put(&r->data, w->as_is, w->as_is_len);
+        if (w->as_is) put_sliced_href(w, &r->data);
         else un_serialize(u, &r->data); /* straight into the output column */
     }
     commit(&r->text[0], r, start);
@@ -523,13 +528,11 @@ static int sliced(worker *w, const uint8_t *p, size_t n) {
  * input, and a parse's record its parts. The row's status if it was one, else -1; normalize
  * and parse then go straight to the full path, so no row is scanned twice. */
 static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
-    un_spans spans;
     int extent = whatwg_extent(b);
     if (b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE) {
-        if (!un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &spans)) return -1;
-        if (spans.as_written) w->as_is = p, w->as_is_len = n;
-        if (w->as_is && !reads_record(b)) return UN_OK;
-        un_normal_record(b->profile, p, &spans, &w->url);
+        if (!un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &w->spans)) return -1;
+        if (!reads_record(b)) return sliced(w, p, n);
+        un_normal_record(b->profile, p, &w->spans, &w->url);
         return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
     }
     if (extent < 0 || !un_normal_form(p, n, 0, extent, &w->spans)) return -1;

@@ -276,14 +276,6 @@ static size_t authority(const uint8_t *p, size_t n, un_spans *s, int any_case, i
     return at;
 }
 
-/* Where the path that starts at p[at] ends: the first '?' or '#', or the input's end. */
-static size_t path_stop(const uint8_t *p, size_t n, size_t at) {
-    const uint8_t *q = at < n ? memchr(p + at, '?', n - at) : NULL;
-    size_t end = q ? (size_t)(q - p) : n;
-    const uint8_t *h = at < end ? memchr(p + at, '#', end - at) : NULL;
-    return h ? (size_t)(h - p) : end;
-}
-
 int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
@@ -298,7 +290,7 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     int ends = at == n || p[at] == '/' || p[at] == '?' || p[at] == '#';
     if (req || file) extent = UN_EXTENT_WHOLE;
     if (extent == UN_EXTENT_AUTHORITY) return ends;
-    if (extent == UN_EXTENT_NO_PATH) return ends && query_and_fragment(p, n, path_stop(p, n, at), req, s);
+    if (extent == UN_EXTENT_NO_PATH) return ends && query_and_fragment(p, n, un_path_stop(p, n, at), req, s);
     if (at == n || p[at] != '/') return 0;
     s->path_start = at;
     if (file && !file_as_is(p, n, s)) return 0;

@@ -63,6 +63,16 @@ static void seg_pop(seg_list *s) {
     s->k--;
 }
 
+/* Whether a segment of p[0, n) is "." or "..": all remove_dot_segments changes (RFC 3986
+ * §5.2.4), so that a path without one, nearly every path, is left as it is. */
+int un_has_dot_segment(const uint8_t *p, size_t n) {
+    for (const uint8_t *dot = memchr(p, '.', n); dot; dot = memchr(dot + 1, '.', n - (size_t)(dot + 1 - p))) {
+        size_t at = (size_t)(dot - p), end = at + 1 + (at + 1 < n && p[at + 1] == '.');
+        if ((at == 0 || p[at - 1] == '/') && (end == n || p[end] == '/')) return 1;
+    }
+    return 0;
+}
+
 /* RFC 3986 §5.2.4, as core/path.py remove_dot_segments: over the '/'-split segments. */
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n) {
     if (!p) p = (const uint8_t *)""; /* an empty path that was never allocated */

@@ -85,17 +85,17 @@ static void map_text_fields(un_ctx *c, un_url *u, escape_fn fn) {
     if (c->has_percent) map_fields(u, fn, 6);
 }
 
-static int is_ascii(const un_buf *b) {
-    for (size_t i = 0; i < b->len; i++) {
-        if (b->data[i] >= 0x80) return 0;
-    }
-    return 1;
-}
+static int is_ascii(const un_buf *b) { return un_ascii_prefix(b->data, b->len) == b->len; }
 
 /* Lower-case outside escapes (RFC 3986 §6.2.2.1): an escape's hex digits stay as they are. */
 static void lowercase_host(un_url *u) {
     uint8_t *p = u->host.data;
     size_t n = u->host.len;
+    /* Nearly every host has no escape: then one loop the compiler vectorises folds it. */
+    if (!memchr(p, '%', n)) {
+        un_lower_ascii(p, n);
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         if (un_escape_at(p, n, i) >= 0) i += 2;
         else p[i] = un_ascii_lower(p[i]);
@@ -139,7 +139,7 @@ static int ipv6_rfc5952(un_ctx *c, un_url *u) {
 }
 
 static void remove_dot_segments(un_ctx *c, un_url *u) {
-    if (u->path.len == 0 || u->path.data[0] != '/') return;
+    if (u->path.len == 0 || u->path.data[0] != '/' || !un_has_dot_segment(u->path.data, u->path.len)) return;
     replace_field(c, &u->path, un_remove_dot_segments);
 }
 

@@ -4,11 +4,14 @@
 
 #include "urlnorm.h"
 
-/* The index of the first byte at or after i that is in stop (a NUL-free set). */
-static size_t span_until(const uint8_t *p, size_t n, size_t i, const char *stop) {
-    uint8_t table[256] = {0};
-    for (const char *c = stop; *c; c++) table[(uint8_t)*c] = 1;
-    while (i < n && !table[p[i]]) i++;
+/* The delimiters of RFC 3986 Appendix B's expression, a bit each: a scan stops at those its
+ * component ends at (a scheme at any, an authority at '/', '?' or '#'). */
+enum { STOP_HASH = 1, STOP_QUERY = 2, STOP_SLASH = 4, STOP_COLON = 8 };
+static const uint8_t DELIMITER[256] = {['#'] = STOP_HASH, ['?'] = STOP_QUERY, ['/'] = STOP_SLASH, [':'] = STOP_COLON};
+
+/* The index of the first byte at or after i that is a delimiter of stop. */
+static size_t span_until(const uint8_t *p, size_t n, size_t i, uint8_t stop) {
+    while (i < n && !(DELIMITER[p[i]] & stop)) i++;
     return i;
 }
 
@@ -60,8 +63,8 @@ static int split_host_port(const uint8_t *p, size_t n, un_url *u) {
 
 /* RFC 3986 §3.2: [userinfo "@"] host [":" port], userinfo split at its first ':'. */
 static int split_authority(const uint8_t *p, size_t n, un_url *u) {
-    size_t at = n;
-    while (at > 0 && p[at - 1] != '@') at--;
+    size_t at = 0; /* after the last '@': most authorities have none, found by one memchr */
+    for (const uint8_t *a = memchr(p, '@', n); a; a = memchr(p + at, '@', n - at)) at = (size_t)(a - p) + 1;
     if (at > 0) {
         const uint8_t *colon = memchr(p, ':', at - 1);
         size_t user_end = colon ? (size_t)(colon - p) : at - 1;
@@ -75,9 +78,16 @@ static int split_authority(const uint8_t *p, size_t n, un_url *u) {
     return split_host_port(p + at, n - at, u);
 }
 
+size_t un_path_stop(const uint8_t *p, size_t n, size_t at) {
+    const uint8_t *q = at < n ? memchr(p + at, '?', n - at) : NULL;
+    size_t end = q ? (size_t)(q - p) : n;
+    const uint8_t *h = at < end ? memchr(p + at, '#', end - at) : NULL;
+    return h ? (size_t)(h - p) : end;
+}
+
 int un_split_generic(const uint8_t *p, size_t n, un_url *u) {
     un_url_reset(u);
-    size_t i = span_until(p, n, 0, ":/?#");
+    size_t i = span_until(p, n, 0, STOP_COLON | STOP_SLASH | STOP_QUERY | STOP_HASH);
     if (i > 0 && i < n && p[i] == ':') {
         if (!is_scheme(p, i)) return UN_ERR_INVALID_SCHEME;
         un_buf_set(&u->scheme, p, i);
@@ -87,16 +97,17 @@ int un_split_generic(const uint8_t *p, size_t n, un_url *u) {
         i = 0;
     }
     if (i + 1 < n && p[i] == '/' && p[i + 1] == '/') {
-        size_t end = span_until(p, n, i + 2, "/?#");
+        size_t end = span_until(p, n, i + 2, STOP_SLASH | STOP_QUERY | STOP_HASH);
         int err = split_authority(p + i + 2, end - i - 2, u);
         if (err) return err;
         i = end;
     }
-    size_t end = span_until(p, n, i, "?#");
+    size_t end = un_path_stop(p, n, i);
     un_buf_set(&u->path, p + i, end - i);
     if (end < n && p[end] == '?') {
         i = end + 1;
-        end = span_until(p, n, i, "#");
+        const uint8_t *hash = i < n ? memchr(p + i, '#', n - i) : NULL;
+        end = hash ? (size_t)(hash - p) : n;
         un_buf_set(&u->query, p + i, end - i);
         u->has_query = 1;
     }

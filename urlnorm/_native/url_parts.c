@@ -113,11 +113,7 @@ int un_url_part(const un_url *u, int part, un_buf *out) {
 /* Where a piece at `at` of the input lies once its authority is written `shift` bytes longer. */
 static size_t moved(size_t at, ptrdiff_t shift) { return (size_t)((ptrdiff_t)at + shift); }
 
-/* The href of a URL un_normal_form took, appended to out: the input itself, or where its
- * authority was respelt, the scheme and host folded (head) and the port as the serialiser
- * writes it (URL Standard §4.5), then the rest of the input as it is. How many bytes longer
- * than the input it is. */
-static ptrdiff_t put_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out) {
+ptrdiff_t un_put_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out) {
     if (s->as_written) return un_buf_put(out, p, n), 0;
     size_t before = out->len;
     un_buf_put(out, head, s->host_start + s->host_len);
@@ -126,7 +122,7 @@ static ptrdiff_t put_href(const uint8_t *p, size_t n, const uint8_t *head, const
     return (ptrdiff_t)(out->len - before) - (ptrdiff_t)n;
 }
 
-/* The href's pieces where put_href wrote it at out[start, end). */
+/* The href's pieces where un_put_href wrote it at out[start, end). */
 static href_spans written_spans(const un_spans *s, size_t start, size_t end, ptrdiff_t shift) {
     size_t fragment_mark = s->has_fragment ? moved(start + s->fragment_start - 1, shift) : end;
     return (href_spans){
@@ -145,7 +141,7 @@ int un_url_part_of_spans(const uint8_t *p, size_t n, const uint8_t *head, const 
         return un_buf_put(out, p + from, n - from), 1;
     }
     size_t start = out->len;
-    ptrdiff_t shift = put_href(p, n, head, s, out);
+    ptrdiff_t shift = un_put_href(p, n, head, s, out);
     if (out->failed) return 0;
     if (part == UN_URL_PART_CUT_WWW) return cut_www(www, start + s->host_start, start, out);
     href_spans h = written_spans(s, start, out->len, shift);

@@ -325,6 +325,7 @@ int un_is_drive_letter(const uint8_t *p, size_t n, int normalized);
 int un_starts_with_drive_letter(const uint8_t *p, size_t n);
 void un_normalize_drive_letter(un_url *u);
 size_t un_without_trailing_slashes(const uint8_t *p, size_t n);
+int un_has_dot_segment(const uint8_t *p, size_t n);
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n);
 int un_next_segment(const uint8_t *p, size_t n, size_t *at, size_t *start, size_t *len);
 
@@ -364,6 +365,11 @@ int un_whatwg_parse_extent(un_ctx *c, const uint8_t *p, size_t n, int extent, un
  * left to un_apply_percent_rules_to_authority. */
 int un_whatwg_parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
 int un_split_generic(const uint8_t *p, size_t n, un_url *u);
+/* Where a path that starts at p[at] ends (RFC 3986 Appendix B): the first '?' or '#', or n;
+ * two memchr scans rather than one loop a byte. */
+size_t un_path_stop(const uint8_t *p, size_t n, size_t at);
+/* The length of p[0, n)'s leading run of ASCII bytes. */
+size_t un_ascii_prefix(const uint8_t *p, size_t n);
 int un_valid_utf8(const uint8_t *p, size_t n);
 int un_has_tab_or_newline(const uint8_t *p, size_t n);
 size_t un_drop_tab_or_newline(uint8_t *out, const uint8_t *p, size_t n);
@@ -598,6 +604,11 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent
  * was, where the part is null. head holds its scheme and host as the parse folds them (p
  * itself where s->as_written). */
 int un_url_part_of_spans(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, int part, un_buf *out);
+/* The href of a URL un_normal_form took, appended to out: the input itself, or where its
+ * authority was respelt, the scheme and host folded (head) and the port as the serialiser
+ * writes it (URL Standard §4.5), then the rest of the input as it is. How many bytes longer
+ * than the input it is. */
+ptrdiff_t un_put_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out);
 /* The record of a URL in normal form, as un_whatwg_parse_extent gives it for extent. */
 void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *u);
 /* profiles.c: the record of a URL in the profile's normal form (un_normal_form took it as

@@ -28,9 +28,9 @@ static size_t sequence(const uint8_t *p, size_t n, size_t i) {
 
 #define HIGH_BITS 0x8080808080808080ULL
 
-int un_valid_utf8(const uint8_t *p, size_t n) {
+size_t un_ascii_prefix(const uint8_t *p, size_t n) {
     size_t i = 0;
-    /* ASCII eight bytes at a time: most URLs are ASCII throughout. */
+    /* Eight bytes at a time: most URLs are ASCII throughout. */
     for (uint64_t word; i + 8 <= n; i += 8) {
         memcpy(&word, p + i, 8);
         if (word & HIGH_BITS) break;
@@ -39,9 +39,14 @@ int un_valid_utf8(const uint8_t *p, size_t n) {
     if (i + 8 > n && n >= 8) {
         uint64_t last;
         memcpy(&last, p + n - 8, 8);
-        if (!(last & HIGH_BITS)) return 1;
+        if (!(last & HIGH_BITS)) return n;
     }
-    while (i < n) {
+    while (i < n && p[i] < 0x80) i++;
+    return i;
+}
+
+int un_valid_utf8(const uint8_t *p, size_t n) {
+    for (size_t i = un_ascii_prefix(p, n); i < n;) {
         size_t len = sequence(p, n, i);
         if (!len) return 0;
         i += len;
@@ -114,8 +119,7 @@ void un_encode_invalid_utf8(un_buf *out, const uint8_t *p, size_t n) {
 void un_utf8_replace(un_buf *out, const uint8_t *p, size_t n) {
     static const uint8_t replacement[] = {0xEF, 0xBF, 0xBD};
     for (size_t i = 0; i < n;) {
-        size_t ascii = i;
-        while (ascii < n && p[ascii] < 0x80) ascii++;
+        size_t ascii = i + un_ascii_prefix(p + i, n - i);
         un_buf_put(out, p + i, ascii - i);
         if ((i = ascii) == n) break;
         size_t need, k = fitting(p, n, i, &need);
