@@ -78,12 +78,13 @@ static int split_authority(const uint8_t *p, size_t n, un_url *u) {
     return split_host_port(p + at, n - at, u);
 }
 
-size_t un_path_stop(const uint8_t *p, size_t n, size_t at) {
-    const uint8_t *q = at < n ? memchr(p + at, '?', n - at) : NULL;
-    size_t end = q ? (size_t)(q - p) : n;
-    const uint8_t *h = at < end ? memchr(p + at, '#', end - at) : NULL;
-    return h ? (size_t)(h - p) : end;
+/* The index of the first c in p[at, end), or end. */
+static size_t first_of(const uint8_t *p, size_t at, size_t end, uint8_t c) {
+    const uint8_t *hit = at < end ? memchr(p + at, c, end - at) : NULL;
+    return hit ? (size_t)(hit - p) : end;
 }
+
+size_t un_path_stop(const uint8_t *p, size_t n, size_t at) { return first_of(p, at, first_of(p, at, n, '?'), '#'); }
 
 int un_split_generic(const uint8_t *p, size_t n, un_url *u) {
     un_url_reset(u);
@@ -106,8 +107,7 @@ int un_split_generic(const uint8_t *p, size_t n, un_url *u) {
     un_buf_set(&u->path, p + i, end - i);
     if (end < n && p[end] == '?') {
         i = end + 1;
-        const uint8_t *hash = i < n ? memchr(p + i, '#', n - i) : NULL;
-        end = hash ? (size_t)(hash - p) : n;
+        end = first_of(p, i, n, '#');
         un_buf_set(&u->query, p + i, end - i);
         u->has_query = 1;
     }
