@@ -128,6 +128,15 @@ static void check_parts_of_spans(const uint8_t *p, size_t n, const un_spans *s, 
     }
 }
 
+/* A path un_has_dot_segment finds none in is what remove_dot_segments gives back (RFC 3986
+ * §5.2.4): the rule's shortcut leaves it where it is. */
+static void check_dot_segments(const uint8_t *p, size_t n) {
+    static un_buf removed;
+    removed.len = 0;
+    un_remove_dot_segments(&removed, p, n);
+    if (!un_has_dot_segment(p, n) && (removed.len != n || (n && memcmp(removed.data, p, n) != 0))) abort();
+}
+
 /* A component the kernel hands back as it is (un_component_as_is) is what the mode writes. */
 static void check_components_as_is(const uint8_t *p, size_t n) {
     static un_buf written, tmp;
@@ -386,6 +395,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     normalize_with_answers(prof, p, n);
     check_normal_form(p, n, prof);
     check_components_as_is(p, n);
+    check_dot_segments(p, n);
     const uint8_t *nl = memchr(p, '\n', n);
     size_t cut = nl ? (size_t)(nl - p) : n / 2;
     size_t rest = nl ? n - cut - 1 : n - cut;
