@@ -229,14 +229,94 @@ def test_a_large_chunk_is_cut_into_a_slice_a_thread() -> None:
     finally:
         native.set_threads(None)
     # The slices' outputs come back as one chunk, as the column came in: its data buffers
-    # are the two slices' (validity, views, then the text of each).
+    # are the two slices' own text and the input's buffers, which both slices' views may
+    # point into, listed once.
     assert out.n_chunks() == 1
-    assert len(out.to_arrow(compat_level=pl.CompatLevel.newest()).buffers()) == 4
+    lent = _data_buffers(series)
+    assert len(out.to_arrow(compat_level=NEWEST).buffers()) == 2 + 2 + len(lent)
     assert out.to_list() == batch.normalize(series, "canonical").to_list()
     uneven = _uneven_chunks(series, [25_000, 5])
     out = pl.DataFrame({"u": uneven}).select(pl.col("u").url.normalize("canonical"))["u"]
     assert out.n_chunks() == 3
     assert out.to_list() == batch.normalize(series, "canonical").to_list()
+
+
+NEWEST = pl.CompatLevel.newest()
+
+
+def _data_buffers(series: pl.Series) -> set[tuple[int, int]]:
+    """Where each string_view data buffer of the series' chunks lies: its address and size."""
+    arrays = (chunk.to_arrow(compat_level=NEWEST) for chunk in series.get_chunks())
+    return {(b.address, b.size) for array in arrays for b in array.buffers()[2:] if b is not None}
+
+
+def _lent_rows() -> pl.Series:
+    """Rows the scan hands back as they are (longer than a view holds inline), rows it does
+    not (a respelt scheme, a dot segment, an escape to fold), a null and an inline one, in
+    chunks of uneven lengths: each chunk its own data buffers."""
+    rows: list[str | None] = []
+    for i in range(3_000):
+        query = f"colour=blue&page={i % 13}"
+        rows.append(f"https://shop{i % 7}.example/catalogue/item-{i}?{query}#reviews")
+        rows.append(
+            f"HTTPS://Shop.Example/a/./b/%7e{i}" if i % 5 == 0 else f"http://news.example/{i}/"
+        )
+    rows += [None, "http://a.b/"]
+    return _uneven_chunks(pl.Series("u", rows), [1_001, 3, 2_500])
+
+
+LENT_CALLS = {
+    "normalize": lambda u: u.normalize("canonical"),
+    "path_full": lambda u: u.path_full(),
+    "query_and_fragment": lambda u: u.query_and_fragment(),
+    "cut_fragment": lambda u: u.cut_fragment(),
+    "decode_component": lambda u: u.decode_component(),
+    "path": lambda u: u.path(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LENT_CALLS))
+def test_a_value_the_scan_takes_is_a_view_of_the_input(name: str) -> None:
+    series = _lent_rows()
+    frame = pl.DataFrame({"u": series})
+    out = frame.select(LENT_CALLS[name](pl.col("u").url))["u"]
+    # The kernel's views point into the input's own buffers: the text is not copied.
+    assert _data_buffers(series) <= _data_buffers(out)
+    assert out.to_list() == LENT_CALLS[name](series.url).to_list()
+    assert out.to_list() == pl.Series(LENT_CALLS[name](pl.Series(series.to_list()).url)).to_list()
+
+
+@pytest.mark.parametrize("name", sorted(LENT_CALLS))
+def test_a_view_of_the_input_outlives_the_input(name: str) -> None:
+    series = _lent_rows()
+    expected = LENT_CALLS[name](pl.Series(series.to_list()).url).to_list()
+    frame = pl.DataFrame({"u": series})
+    out = frame.select(LENT_CALLS[name](pl.col("u").url))["u"]
+    from_python = LENT_CALLS[name](series.url)
+    del frame, series
+    import gc
+
+    gc.collect()
+    # Memory the input freed would be handed out again to columns as large as it.
+    churn = [pl.Series([f"{k}" * 90 for _ in range(6_000)]) for k in range(20)]
+    assert out.to_list() == expected
+    assert from_python.to_list() == expected
+    assert churn[0].len() == 6_000
+
+
+def test_categorical_and_repaired_rows_are_read_as_before() -> None:
+    series = _lent_rows()
+    frame = pl.DataFrame({"u": series.cast(pl.Categorical)})
+    out = frame.select(pl.col("u").url.normalize("canonical"))["u"]
+    assert out.to_list() == series.url.normalize("canonical").to_list()
+    raw = [b"https://shop.example/catalogue/\xff-item", b"https://shop.example/catalogue/item-long"]
+    binary = pl.Series("u", raw, dtype=pl.Binary)
+    expr = pl.col("u").url.normalize("canonical", invalid_utf8="encode")
+    out = pl.DataFrame({"u": binary}).select(expr)["u"]
+    assert out.to_list() == [
+        "https://shop.example/catalogue/%FF-item",
+        "https://shop.example/catalogue/item-long",
+    ]
 
 
 def test_each_row_is_read_once() -> None:

@@ -175,7 +175,8 @@ typedef struct {
 } held_chunks;
 
 static void chunks_release(held_chunks *h) {
-    for (size_t i = 0; h->arrays && i < h->len; i++) h->arrays[i].release(&h->arrays[i]);
+    for (size_t i = 0; h->arrays && i < h->len; i++)
+        if (h->arrays[i].release) h->arrays[i].release(&h->arrays[i]); /* else lent to an output */
     if (h->schema.release) h->schema.release(&h->schema);
     PyMem_Free(h->arrays), PyMem_Free(h->pointers);
 }
@@ -697,6 +698,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
     int ok = option_into(option, &b, &prof) == 0 && column_from(input, &local[0]) == 0;
     b.input = local[0].col;
     b.check_utf8 = !local[0].text && utf8 != UN_UTF8_TEXT, b.encode_invalid_utf8 = b.check_utf8 && utf8 == UN_UTF8_ENCODE;
+    b.utf8_rows = local[0].text || b.check_utf8;
     if (ok && base != Py_None) ok = column_from(base, &local[1]) == 0, b.base = &local[1].col;
     if (ok && op == UN_OP_JOIN && (base == Py_None || (b.base->length != 1 && b.base->length < b.input.length))) {
         PyErr_SetString(PyExc_ValueError, "join needs one base or one a row");
@@ -839,7 +841,7 @@ static PyObject *apply_call(PyObject *self, PyObject *args) {
     if (done == 0) {
         series_export in = {.field = (struct ArrowSchema *)h.field, .arrays = h.pointers, .len = h.chunks};
         Py_BEGIN_ALLOW_THREADS
-        done = un_call_stream(c, &in, out);
+        done = un_call_stream(c, &in, h.len == h.chunks, out); /* a stream's chunks are h's own */
         Py_END_ALLOW_THREADS
         if (done != 0) PyErr_SetString(PyExc_ValueError, un_call_error());
     }

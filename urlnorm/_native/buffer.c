@@ -104,6 +104,16 @@ int un_buf_grow(un_buf *b, size_t extra) {
     return 1;
 }
 
+void un_buf_fit(un_buf *b) {
+    if (b->cap < LARGE_BLOCK || b->len > b->cap / 4) return;
+    size_t cap = b->len ? b->len : 1;
+    uint8_t *data = cap >= LARGE_BLOCK ? block_take(&cap) : malloc(cap);
+    if (!data) return;
+    if (b->len) memcpy(data, b->data, b->len);
+    un_block_give(b->data, b->cap);
+    b->data = data, b->cap = cap;
+}
+
 uint8_t *un_write_uint(uint8_t *o, unsigned long v) {
     char digits[24];
     size_t i = sizeof digits;

@@ -147,6 +147,11 @@ typedef struct {
     struct ArrowArray node[MAX_NODES];
     struct ArrowArray *kids[MAX_NODES];
     const void *buffers[MAX_NODES][4];
+    /* Where the result borrows its lender's buffers: each text column's buffers (its validity,
+     * views, the result's data, the lent buffers, their sizes) and the sizes, in one block. */
+    const void **lent_buffers;
+    int64_t *lent_sizes;
+    int n_lent;
 } array_tree;
 
 typedef struct {
@@ -169,6 +174,7 @@ static void release_array(struct ArrowArray *a) {
     a->release = NULL;
     if (atomic_fetch_sub(&t->refs, 1) == 1) {
         un_result_free(&t->r);
+        free(t->lent_buffers), free(t->lent_sizes);
         free(t);
     }
 }
@@ -181,13 +187,14 @@ static void release_schema(struct ArrowSchema *s) {
     if (atomic_fetch_sub(&t->refs, 1) == 1) free(t);
 }
 
-/* A node of both trees: its type, name, rows, nulls and buffers. */
-static int add(trees *t, const char *format, const char *name, int64_t length, int64_t nulls, int n_buffers, const void *const *buffers) {
+/* A node of both trees: its type, name, rows, nulls and buffers (copied into the tree where
+ * there are four or fewer; else the tree's own, which it keeps). */
+static int add(trees *t, const char *format, const char *name, int64_t length, int64_t nulls, int n_buffers, const void **buffers) {
     int i = t->a->n++;
     t->s->n++;
-    memcpy(t->a->buffers[i], buffers, (size_t)n_buffers * sizeof *buffers);
+    if (n_buffers <= 4) memcpy(t->a->buffers[i], buffers, (size_t)n_buffers * sizeof *buffers), buffers = t->a->buffers[i];
     t->a->node[i] = (struct ArrowArray){
-        .length = length, .null_count = nulls, .n_buffers = n_buffers, .buffers = t->a->buffers[i],
+        .length = length, .null_count = nulls, .n_buffers = n_buffers, .buffers = buffers,
         .release = release_array, .private_data = t->a,
     };
     t->s->node[i] = (struct ArrowSchema){
@@ -222,8 +229,28 @@ static int views_into(trees *t, const un_builder *b, const char *name, const un_
     return add(t, "vu", name, b->length, b->nulls, 4, buffers);
 }
 
+/* A text column's views: into the result's data and, where it borrows, its lender's buffers. */
 static int view_column(trees *t, const un_builder *b, const char *name) {
-    return views_into(t, b, name, &t->a->r.data, &t->a->data_size);
+    array_tree *a = t->a;
+    if (!a->r.lent) return views_into(t, b, name, &a->r.data, &a->data_size);
+    int64_t lent = a->r.lent->n_data;
+    const void **buffers = a->lent_buffers + (size_t)a->n_lent++ * (size_t)(lent + 4);
+    buffers[0] = validity_if(&b->validity, b->nulls), buffers[1] = or_nothing(b->views.data);
+    buffers[2] = or_nothing(a->r.data.data), buffers[3 + lent] = a->lent_sizes;
+    for (int64_t k = 0; k < lent; k++) buffers[3 + k] = or_nothing(a->r.lent->data[k].p);
+    return add(t, "vu", name, b->length, b->nulls, (int)(lent + 4), buffers);
+}
+
+/* The blocks view_column fills for a result that borrows: a text column's buffers each. */
+static int lend_blocks(array_tree *a, int columns) {
+    if (!a->r.lent) return 0;
+    int64_t lent = a->r.lent->n_data;
+    a->lent_buffers = malloc((size_t)columns * (size_t)(lent + 4) * sizeof *a->lent_buffers);
+    a->lent_sizes = malloc((size_t)(lent + 1) * sizeof *a->lent_sizes);
+    if (!a->lent_buffers || !a->lent_sizes) return -1;
+    a->lent_sizes[0] = (int64_t)a->r.data.len;
+    for (int64_t k = 0; k < lent; k++) a->lent_sizes[1 + k] = (int64_t)a->r.lent->data[k].n;
+    return 0;
 }
 
 static int fixed_column(trees *t, const char *format, const char *name, const un_buf *values, const un_buf *validity, int64_t rows) {
@@ -330,13 +357,18 @@ int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *
         return -1;
     }
     t.a->r = *r;
+    un_buf_fit(&t.a->r.data);
     t.a->data_size = (int64_t)t.a->r.data.len, t.a->names_size = (int64_t)t.a->r.error_names.len;
+    if (lend_blocks(t.a, un_text_columns(b)) != 0) {
+        free(t.a->lent_buffers), free(t.a->lent_sizes), free(t.a), free(t.s);
+        return -1;
+    }
     const void *none[1] = {NULL};
     int root = add(&t, "+s", "", rows, 0, 1, none), top[MAX_NODES];
     int n = columns(&t, b, rows, top);
     if (names && (n = project(&t, top, n, names, names_len)) < 0) {
         *r = t.a->r;
-        free(t.a), free(t.s);
+        free(t.a->lent_buffers), free(t.a->lent_sizes), free(t.a), free(t.s);
         return -2;
     }
     un_result_init(r);
@@ -372,18 +404,29 @@ static void joined_release(struct ArrowArray *a) {
     a->release = NULL;
 }
 
-/* Part k's views after the rows before it: a view that points into data gets its buffer's new
- * index (k); one whose bytes are inline is as it was. */
-static void copy_views(const struct ArrowArray *part, int k, uint8_t *views) {
+/* A part's views after the rows before it: a view that points into the part's buffer k points
+ * into the joined buffer place[k]; one whose bytes are inline is as it was. */
+static void copy_views(const struct ArrowArray *part, const int32_t *place, uint8_t *views) {
     const uint8_t *from = (const uint8_t *)part->buffers[1] + 16 * part->offset;
     memcpy(views, from, (size_t)part->length * 16);
-    for (int64_t i = 0; k > 0 && i < part->length; i++) {
+    for (int64_t i = 0; i < part->length; i++) {
         int32_t len, index;
         memcpy(&len, views + 16 * i, 4);
-        if (len <= 12) continue;
         memcpy(&index, views + 16 * i + 8, 4);
-        index += k;
-        memcpy(views + 16 * i + 8, &index, 4);
+        if (len > 12 && index >= 0 && index < part->n_buffers - 3) memcpy(views + 16 * i + 8, &place[index], 4);
+    }
+}
+
+/* The joined index of each of a part's data buffers, the part's new ones added to the join's:
+ * a buffer two parts share (their chunk's, which it lent to each slice) is listed once. */
+static void place_buffers(const struct ArrowArray *part, joined_views *j, int64_t *count, int32_t *place) {
+    int64_t own = part->n_buffers - 3;
+    const int64_t *sizes = part->buffers[2 + own];
+    for (int64_t k = 0; k < own; k++) {
+        int64_t at = 0;
+        while (at < *count && !(j->buffers[2 + at] == part->buffers[2 + k] && j->sizes[at] == sizes[k])) at++;
+        if (at == *count) j->buffers[2 + at] = part->buffers[2 + k], j->sizes[at] = sizes[k], ++*count;
+        place[k] = (int32_t)at;
     }
 }
 
@@ -397,32 +440,35 @@ static void copy_validity(const struct ArrowArray *part, int64_t at, uint8_t *va
 }
 
 int un_views_join(struct ArrowArray *parts, int n, struct ArrowArray *out) {
-    int64_t rows = 0, nulls = 0;
+    int64_t rows = 0, nulls = 0, data = 0, widest = 0; /* the parts' data buffers, and the most one has */
     for (int i = 0; i < n; i++) {
-        if (parts[i].n_buffers != 4 || parts[i].n_children != 0 || !parts[i].release) return -1;
-        rows += parts[i].length, nulls += parts[i].null_count;
+        if (parts[i].n_buffers < 4 || parts[i].n_children != 0 || !parts[i].release) return -1;
+        rows += parts[i].length, nulls += parts[i].null_count, data += parts[i].n_buffers - 3;
+        widest = parts[i].n_buffers - 3 > widest ? parts[i].n_buffers - 3 : widest;
     }
+    if (data > INT32_MAX - 3) return -1;
     joined_views *j = calloc(1, sizeof *j);
     if (!j) return -1;
-    j->parts = malloc((size_t)n * sizeof *j->parts), j->buffers = malloc((size_t)(n + 3) * sizeof *j->buffers);
-    j->views = malloc((size_t)rows * 16 + 1), j->sizes = malloc((size_t)n * sizeof *j->sizes);
+    j->parts = malloc((size_t)n * sizeof *j->parts), j->buffers = malloc((size_t)(data + 3) * sizeof *j->buffers);
+    j->views = malloc((size_t)rows * 16 + 1), j->sizes = malloc((size_t)data * sizeof *j->sizes);
     j->validity = nulls ? calloc((size_t)rows / 8 + 1, 1) : NULL;
-    if (!j->parts || !j->buffers || !j->views || !j->sizes || (nulls && !j->validity)) {
-        free(j->parts), free(j->buffers), free(j->views), free(j->sizes), free(j->validity), free(j);
+    int32_t *place = malloc((size_t)widest * sizeof *place);
+    if (!j->parts || !j->buffers || !j->views || !j->sizes || (nulls && !j->validity) || !place) {
+        free(j->parts), free(j->buffers), free(j->views), free(j->sizes), free(j->validity), free(j), free(place);
         return -1;
     }
-    int64_t at = 0;
+    int64_t at = 0, count = 0;
     for (int i = 0; i < n; i++) {
-        copy_views(&parts[i], i, j->views + 16 * at);
+        place_buffers(&parts[i], j, &count, place);
+        copy_views(&parts[i], place, j->views + 16 * at);
         if (nulls) copy_validity(&parts[i], at, j->validity);
-        j->buffers[2 + i] = parts[i].buffers[2];
-        j->sizes[i] = *(const int64_t *)parts[i].buffers[3];
         at += parts[i].length;
         j->parts[i] = parts[i], parts[i].release = NULL;
     }
-    j->n = n, j->buffers[0] = j->validity, j->buffers[1] = j->views, j->buffers[2 + n] = j->sizes;
+    free(place);
+    j->n = n, j->buffers[0] = j->validity, j->buffers[1] = j->views, j->buffers[2 + count] = j->sizes;
     *out = (struct ArrowArray){
-        .length = rows, .null_count = nulls, .n_buffers = n + 3, .buffers = j->buffers, .release = joined_release, .private_data = j,
+        .length = rows, .null_count = nulls, .n_buffers = count + 3, .buffers = j->buffers, .release = joined_release, .private_data = j,
     };
     return 0;
 }

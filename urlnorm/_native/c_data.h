@@ -86,8 +86,8 @@ int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *
  * and error, so that a batch need not write them (un_batch.quiet). */
 int un_names_quiet(const char *names, size_t len);
 
-/* The view columns parts[0..n) (each of one data buffer, as a slice's text column is) as one
- * column whose data buffers are theirs: only the views are copied, no text. The parts move
+/* The view columns parts[0..n) (a slice's text column: its own data buffer and any its input
+ * lent it) as one column whose data buffers are theirs: only the views are copied, no text. The parts move
  * into out (theirs are left released) and live until its release. 0; -1 if memory ran out or
  * a part is not such a column (nothing moved). */
 int un_views_join(struct ArrowArray *parts, int n, struct ArrowArray *out);

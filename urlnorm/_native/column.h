@@ -85,6 +85,14 @@ UN_HOT un_row un_column_get(const un_column *col, int64_t i, const uint8_t **p, 
     return col->layout == UN_VIEWS ? un_from_view(col, i, p, n) : un_from_offsets(col, i, p, n);
 }
 
+/* Where row i's bytes, read by un_column_get and longer than 12, lie: the index of the data
+ * buffer that holds them and their offset into it. */
+UN_HOT void un_column_where(const un_column *col, int64_t i, const uint8_t *p, int64_t *index, int64_t *at) {
+    int32_t k = 0;
+    if (col->layout == UN_VIEWS) memcpy(&k, col->offsets + (uint64_t)(col->offset + i) * 16 + 8, 4);
+    *index = k, *at = (int64_t)(p - col->data[k].p);
+}
+
 /* A string_view column builder: a 16-byte view a row, into a data buffer that every column of
  * the batch shares (a value of 12 bytes or less sits inline in its view). */
 typedef struct {
@@ -134,6 +142,18 @@ UN_HOT void un_builder_view(un_builder *b, const un_buf *data, size_t start, siz
         b->views.len += 16;
     }
     un_push_validity(b, 1);
+}
+
+/* The row's value is p[0, n), n more than 12, which lies at offset `at` of the output's buffer
+ * `index`; 0 (nothing written) where a view cannot address it. */
+UN_HOT int un_builder_at(un_builder *b, const uint8_t *p, size_t n, int64_t index, int64_t at) {
+    if (n > INT32_MAX || at < 0 || at > INT32_MAX - (int64_t)n || index > INT32_MAX || !un_buf_reserve(&b->views, 16)) return 0;
+    int32_t fields[4] = {(int32_t)n, 0, (int32_t)index, (int32_t)at};
+    memcpy(&fields[1], p, 4);
+    memcpy(b->views.data + b->views.len, fields, 16);
+    b->views.len += 16;
+    un_push_validity(b, 1);
+    return 1;
 }
 
 /* The row's value is p[0, n), n at most 12: inline in its view, read from p itself (writing it

@@ -36,6 +36,11 @@ typedef struct {
      * respelt. No record is made of it. */
     un_spans spans;
     un_buf folded;
+    /* The row's bytes where they lie in the lender's buffer lent_index at lent_at, for views of
+     * them; lent is NULL where the batch lends nothing or the row was repaired. */
+    const uint8_t *lent;
+    size_t lent_len;
+    int64_t lent_index, lent_at;
 } worker;
 
 /* The scheme and host of a row taken as slices (sliced): as written, or folded. */
@@ -87,6 +92,12 @@ const char *const UN_PARSE_COLUMN_NAMES[UN_PARSE_COLUMNS] = {
 
 void un_result_init(un_result *r) { memset(r, 0, sizeof *r); }
 
+void un_hold_take(un_hold *h) { atomic_fetch_add_explicit(&h->refs, 1, memory_order_relaxed); }
+
+void un_hold_drop(un_hold *h) {
+    if (atomic_fetch_sub_explicit(&h->refs, 1, memory_order_acq_rel) == 1) h->release(h);
+}
+
 void un_result_free(un_result *r) {
     un_buf_free(&r->data);
     for (int i = 0; i < UN_N_COLUMNS; i++) un_builder_free(&r->text[i]);
@@ -99,6 +110,8 @@ void un_result_free(un_result *r) {
     un_buf_free(&r->status);
     un_buf_free(&r->list_offsets);
     un_buf_free(&r->list_validity);
+    if (r->lent) un_hold_drop(r->lent);
+    r->lent = NULL;
 }
 
 static void worker_free(worker *w) {
@@ -186,6 +199,13 @@ static void put_bytes(un_builder *col, un_result *r, const uint8_t *p, size_t n)
     commit(col, r, start);
 }
 
+/* p[0, n) as put_bytes, but a view of the input's own buffer where p lies in the row's lent
+ * bytes: a row handed back as it is, or a slice of it, is not copied. */
+static void put_row_bytes(un_builder *col, un_result *r, const worker *w, const uint8_t *p, size_t n) {
+    int lent = n > 12 && w->lent && p >= w->lent && n <= w->lent_len && (size_t)(p - w->lent) <= w->lent_len - n;
+    if (!lent || !un_builder_at(col, p, n, 1 + w->lent_index, w->lent_at + (p - w->lent))) put_bytes(col, r, p, n);
+}
+
 /* A list row ends: its offset, and whether it is a list or null. */
 static void end_list(un_result *r, int64_t row, int valid) {
     put_valid(&r->list_validity, row, valid);
@@ -239,7 +259,7 @@ static void emit_fields(const un_batch *b, un_result *r, const worker *w) {
     else record_fields(&w->url, fields, present);
     for (int i = 0; i < UN_N_FIELDS; i++) {
         if (!(wanted >> i & 1u)) continue;
-        if (present[i]) put_bytes(&r->text[i], r, fields[i].p, fields[i].n);
+        if (present[i]) put_row_bytes(&r->text[i], r, w, fields[i].p, fields[i].n);
         else un_builder_null(&r->text[i]);
     }
 }
@@ -350,8 +370,10 @@ static void emit_levels(const un_batch *b, un_result *r, const un_url *u, int64_
 }
 
 static void emit_url_part(const un_batch *b, un_result *r, worker *w, int64_t row) {
-    size_t start = r->data.len;
+    size_t start = r->data.len, from, len;
     if (un_url_part_is_list(b->url_part)) return emit_levels(b, r, &w->url, row);
+    if (w->as_is && un_url_part_slice(w->as_is, w->as_is_len, &w->spans, b->url_part, &from, &len))
+        return put_row_bytes(&r->text[0], r, w, w->as_is + from, len);
     int present = w->as_is ? un_url_part_of_spans(w->as_is, w->as_is_len, head_of(w), &w->spans, b->url_part, &r->data)
                            : un_url_part(&w->url, b->url_part, &r->data);
     if (present) commit(&r->text[0], r, start);
@@ -407,11 +429,17 @@ static void emit_reason(un_result *r, int reason) {
 /* The key hash is the published 64-bit FNV-1a (core outputs.key_hash), not the tables' seed. */
 #define FNV_OFFSET_BASIS 0xCBF29CE484222325ULL
 
-/* Every output PARSE was asked for, from the one normalised record. The URL, its hash and
- * the record's fields share one serialisation: the fields are views into the URL's bytes. */
-static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) {
+/* The normalised URL PARSE was asked for, its hash and its record's fields, from one
+ * serialisation (the fields are views into the URL's bytes); or, for a row that is its own
+ * normal form, the row itself. */
+static void emit_url(const un_batch *b, un_result *r, worker *w, int64_t row) {
     const un_url *u = &w->url;
     size_t start = r->data.len;
+    if (!wants(b, UN_OUT_RECORD) && w->as_is && w->spans.as_written) {
+        if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 1, un_fnv1a(FNV_OFFSET_BASIS, w->as_is, w->as_is_len));
+        if (wants(b, UN_OUT_NORMALIZED)) put_row_bytes(&r->text[UN_PARSE_URL], r, w, w->as_is, w->as_is_len);
+        return;
+    }
     if (wants(b, UN_OUT_RECORD)) {
         emit_record(r, u, &r->text[UN_PARSE_FIELDS]);
         put_port(r, row, u->port);
@@ -423,8 +451,14 @@ static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) 
     /* The fields' views of a URL of 12 bytes or less are inline, so committing may drop it. */
     if (wants(b, UN_OUT_NORMALIZED)) commit(&r->text[UN_PARSE_URL], r, start);
     else if (!wants(b, UN_OUT_RECORD)) r->data.len = start;
+}
+
+/* Every output PARSE was asked for, from the one normalised record. */
+static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) {
+    const un_url *u = &w->url;
+    emit_url(b, r, w, row);
     if (wants(b, UN_OUT_SURT)) {
-        start = r->data.len;
+        size_t start = r->data.len;
         un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
         commit(&r->text[UN_PARSE_SURT], r, start);
     }
@@ -453,11 +487,12 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_SELECT_PARAMS:
     case UN_OP_UNWRAP:
     case UN_OP_COMPONENT:
-        if (w->as_is) un_buf_put(&r->data, w->as_is, w->as_is_len);
-        else un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len);
+        if (w->as_is) return put_row_bytes(&r->text[0], r, w, w->as_is, w->as_is_len);
+        un_buf_put(&r->data, w->ctx.text.data, w->ctx.text.len);
         break;
     case UN_OP_SURT: un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data); break;
     default:
+        if (w->as_is && w->spans.as_written) return put_row_bytes(&r->text[0], r, w, w->as_is, w->as_is_len);
         if (w->as_is) put_sliced_href(w, &r->data);
         else un_serialize(u, &r->data); /* straight into the output column */
     }
@@ -638,7 +673,7 @@ static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, s
         return w->ctx.text.failed ? UN_ERR_MEMORY : UN_OK;
     }
     case UN_OP_COMPONENT: /* any text, not a URL: nothing to parse */
-        if (un_component_as_is(p, n, b->component_mode)) return w->as_is = p, w->as_is_len = n, UN_OK;
+        if (un_component_as_is(p, n, b->component_mode, b->utf8_rows)) return w->as_is = p, w->as_is_len = n, UN_OK;
         w->ctx.text.len = 0;
         un_component(&w->ctx.text, p, n, b->component_mode, &w->ctx.scratch);
         return w->ctx.text.failed ? UN_ERR_MEMORY : UN_OK;
@@ -676,7 +711,10 @@ static int row_status(const un_batch *b, worker *w, int64_t row) {
     un_row kind = un_column_get(&b->input, row, &p, &n);
     if (kind == UN_ROW_MALFORMED) return -2;
     if (kind == UN_ROW_NULL) return -1;
+    const uint8_t *read = p;
     int status = as_utf8(b, w, &p, &n);
+    w->lent = b->lender && p == read && n > 12 ? p : NULL, w->lent_len = n;
+    if (w->lent) un_column_where(&b->input, row, p, &w->lent_index, &w->lent_at);
     return status == UN_OK ? compute(b, w, row, p, n) : status;
 }
 
@@ -812,6 +850,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     w.ctx.recall = b->answer ? recall : NULL;
     w.ctx.recall_data = &w.cache;
     reserve_outputs(b, r);
+    if (b->lender && !r->lent) un_hold_take(r->lent = b->lender);
     int failed = 0;
     for (int64_t row = 0; row < b->input.length && !failed; row++) {
         int status = answered_status(b, &w, row);

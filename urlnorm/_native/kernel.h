@@ -3,6 +3,8 @@
 #ifndef URLNORM_KERNEL_H
 #define URLNORM_KERNEL_H
 
+#include <stdatomic.h>
+
 #include "column.h"
 
 /* PARSE emits any of these outputs of one normalisation, each asked for by its bit: the
@@ -176,6 +178,20 @@ void un_visit_direct(un_visit *v);
 int un_visit_channel(const un_referrers *r, un_visit *v);
 int un_channel(const un_buf *s, const un_buf *m, const un_buf *c, int category);
 
+/* The input's data buffers, lent to the results whose views point into them (a row, or a slice
+ * of it, handed back as it is) rather than copy its bytes. Each result that may borrow holds
+ * a reference (un_hold_take); the last un_hold_drop calls release, which frees what keeps the
+ * buffers alive. A result's view of data[k] names its buffer 1 + k: buffer 0 is its own. */
+typedef struct un_hold {
+    atomic_int refs;
+    void (*release)(struct un_hold *h);
+    void *owner; /* what keeps the buffers, for release */
+    int64_t n_data;
+    un_bytes data[];
+} un_hold;
+void un_hold_take(un_hold *h);
+void un_hold_drop(un_hold *h);
+
 typedef struct {
     un_op op;
     const un_profile *profile; /* UN_OP_NORMALIZE, NORMALIZE_RECORD, SURT, PARSE */
@@ -203,6 +219,8 @@ typedef struct {
     int quiet;                 /* neither status nor error is handed back: neither is written */
     int check_utf8;            /* binary input: check that each row is UTF-8 */
     int encode_invalid_utf8;   /* percent-encode invalid bytes instead of an error */
+    int utf8_rows;             /* every row that reaches the operation is UTF-8: text, or checked */
+    un_hold *lender;           /* the input's buffers, which outlive the results; NULL: copy every value */
     un_column input;
     const un_column *base; /* UN_OP_JOIN: the bases, or one literal base; UN_OP_REFERRER: the pages */
     un_answer_fn answer;   /* answers the rows' questions; NULL leaves them asking */
@@ -223,6 +241,7 @@ typedef struct {
     un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* left unanswered */
     size_t error_at[UN_N_ERRORS]; /* where each error name is in error_names */
     int64_t asked;                /* rows that asked a question (not one the worker recalled) */
+    un_hold *lent;                /* the batch's lender, held: the views may point into its buffers */
 } un_result;
 
 /* How many text columns the batch's operation has, which of them it emits, and whether they

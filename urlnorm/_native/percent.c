@@ -159,10 +159,10 @@ const char *const UN_COMPONENT_MODE_NAMES[UN_N_COMPONENT_MODES] = {
     [UN_DECODE_COMPONENT] = "decode_component", [UN_DECODE_FORM] = "decode_form_component",
 };
 
-int un_component_as_is(const uint8_t *p, size_t n, int mode) {
+int un_component_as_is(const uint8_t *p, size_t n, int mode, int utf8) {
     if (mode != UN_DECODE_COMPONENT && mode != UN_DECODE_FORM) return 0;
     if (memchr(p, '%', n) || (mode == UN_DECODE_FORM && memchr(p, '+', n))) return 0;
-    return un_valid_utf8(p, n); /* decoding writes U+FFFD for each invalid byte */
+    return utf8 || un_valid_utf8(p, n); /* decoding writes U+FFFD for each invalid byte */
 }
 
 void un_component(un_buf *out, const uint8_t *p, size_t n, int mode, un_buf *tmp) {

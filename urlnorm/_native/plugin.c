@@ -189,14 +189,17 @@ static void join_slices(const un_call *c, output *o, int n) {
 }
 
 /* Each chunk's batch and its slices, in order: rows rows a slice. */
-static void plan(const un_call *c, const un_column *cols, size_t n, int text, int64_t rows, un_batch *batches, un_slice *slices) {
+static void plan(const un_call *c, const un_column *cols, un_hold *const *lenders, size_t n, int text, int64_t rows,
+                 un_batch *batches, un_slice *slices) {
     size_t at = 0;
     for (size_t k = 0; k < n; k++) {
         un_batch *b = &batches[k];
         *b = c->batch;
         b->input = cols[k];
+        b->lender = lenders ? lenders[k] : NULL;
         b->quiet = un_names_quiet(c->columns, c->columns_len);
         b->check_utf8 = !text && c->utf8 != UN_UTF8_TEXT, b->encode_invalid_utf8 = b->check_utf8 && c->utf8 == UN_UTF8_ENCODE;
+        b->utf8_rows = text || b->check_utf8;
         for (int64_t i = 0; i < slice_count(&cols[k], rows); i++) {
             int64_t end = (i + 1) * rows < cols[k].length ? (i + 1) * rows : cols[k].length;
             slices[at++] = (un_slice){(int)k, i * rows, end};
@@ -219,7 +222,8 @@ static int export_slices(const un_call *c, const un_batch *batches, const un_sli
 
 /* Every chunk's slices, run together on the call's threads, exported into o. 0, or -1 with
  * the error set. */
-static int run_chunks(const un_call *c, const un_column *cols, size_t n_chunks, int text, int64_t rows, output *o) {
+static int run_chunks(const un_call *c, const un_column *cols, un_hold *const *lenders, size_t n_chunks, int text, int64_t rows,
+                      output *o) {
     size_t n = slices_of(cols, n_chunks, rows);
     un_batch *batches = malloc(n_chunks * sizeof *batches);
     un_slice *slices = malloc(n * sizeof *slices);
@@ -228,7 +232,7 @@ static int run_chunks(const un_call *c, const un_column *cols, size_t n_chunks, 
     int done = batches && slices && results ? 0 : -1;
     if (done == 0) {
         for (size_t i = 0; i < n; i++) un_result_init(&results[i]);
-        plan(c, cols, n_chunks, text, rows, batches, slices);
+        plan(c, cols, lenders, n_chunks, text, rows, batches, slices);
         done = c->run(c, batches, (int)n_chunks, slices, (int)n, results, why, sizeof why);
     }
     if (done == 0 && export_slices(c, batches, slices, n, results, o) != 0) done = -1, snprintf(why, sizeof why, "urlnorm: out of memory");
@@ -267,23 +271,48 @@ static int read_chunks(const series_export *in, un_column *cols, un_bytes *data,
     return 0;
 }
 
-/* The call over every chunk of the input; its output, or NULL with the error set. */
-static output *run_call(const un_call *c, const series_export *in) {
+static void lent_release(un_hold *h) {
+    struct ArrowArray *chunk = h->owner;
+    chunk->release(chunk);
+    free(chunk), free(h);
+}
+
+/* The chunk's data buffers lent to the results (un_hold), the chunk moved out of the input
+ * into what keeps them; NULL (the values are copied) where it has none, or memory ran out. */
+static un_hold *lend(struct ArrowArray *chunk, const un_column *col) {
+    if (col->n_data < 1 || !chunk->release) return NULL;
+    un_hold *h = malloc(sizeof *h + (size_t)col->n_data * sizeof h->data[0]);
+    struct ArrowArray *owner = malloc(sizeof *owner);
+    if (!h || !owner) return free(h), free(owner), NULL;
+    *owner = *chunk, chunk->release = NULL;
+    atomic_init(&h->refs, 1);
+    h->release = lent_release, h->owner = owner, h->n_data = col->n_data;
+    memcpy(h->data, col->data, (size_t)col->n_data * sizeof h->data[0]);
+    return h;
+}
+
+/* The call over every chunk of the input; its output, or NULL with the error set. Where the
+ * call owns the input (lending), the output's views may point into its buffers. */
+static output *run_call(const un_call *c, const series_export *in, int lending) {
     size_t n = in->len ? in->len : 1;
     un_column *cols = calloc(n, sizeof *cols);
     uint8_t **owned = calloc(n, sizeof *owned);
     un_bytes *data = malloc(n * UN_MAX_DATA_BUFFERS * sizeof *data);
+    un_hold **lenders = lending ? calloc(n, sizeof *lenders) : NULL;
     output *o = NULL;
-    int text = 1, ok = cols && owned && data && read_chunks(in, cols, data, owned, &text) == 0;
+    int text = 1, ok = cols && owned && data && (!lending || lenders) && read_chunks(in, cols, data, owned, &text) == 0;
+    for (size_t i = 0; ok && lenders && i < in->len; i++) lenders[i] = lend(in->arrays[i], &cols[i]);
     int64_t rows = ok ? slice_rows(c, cols, in->len) : 1;
     size_t slices = ok ? slices_of(cols, in->len, rows) : 0;
     if (ok && !(o = calloc(1, sizeof *o + (slices ? slices : 1) * sizeof(struct ArrowArray)))) ok = 0;
     if (ok && !(o->pointers = malloc((slices ? slices : 1) * sizeof *o->pointers))) ok = 0;
     if (ok && un_call_schema(c, in->field->name ? in->field->name : "", &o->field) != 0) ok = 0;
     if (!ok && !last_error[0]) failed("urlnorm: out of memory");
-    if (ok) ok = run_chunks(c, cols, in->len, text, rows, o) == 0;
+    if (ok) ok = run_chunks(c, cols, lenders, in->len, text, rows, o) == 0;
     for (size_t i = 0; owned && i < n; i++) free(owned[i]);
-    free(cols), free(owned), free(data);
+    for (size_t i = 0; lenders && i < n; i++)
+        if (lenders[i]) un_hold_drop(lenders[i]);
+    free(cols), free(owned), free(data), free(lenders);
     if (ok) return o;
     for (size_t i = 0; o && i < o->n; i++) o->arrays[i].release(&o->arrays[i]);
     if (o) output_free(o);
@@ -297,10 +326,10 @@ const un_call *un_call_at(int index) {
 
 const char *un_call_error(void) { return last_error; }
 
-int un_call_stream(const un_call *c, const series_export *in, struct ArrowArrayStream *out) {
+int un_call_stream(const un_call *c, const series_export *in, int lending, struct ArrowArrayStream *out) {
     last_error[0] = '\0';
     if (in->len == 0) return failed("urlnorm: a call's input has no chunks"), -1;
-    output *o = run_call(c, in);
+    output *o = run_call(c, in, lending);
     if (!o) return -1;
     int done = un_stream_export(&o->field, o->arrays, (int)o->n, out);
     if (done != 0) {
@@ -321,7 +350,7 @@ UN_EXPORT void _polars_plugin_call(series_export *inputs, size_t n_inputs, const
     output *o = NULL;
     if (!c) failed("urlnorm: no such compiled call (was it made in this process?)");
     else if (n_inputs != 1) failed("urlnorm: a call takes one column");
-    else o = run_call(c, &inputs[0]);
+    else o = run_call(c, &inputs[0], 1);
     for (size_t i = 0; i < n_inputs; i++) release_input(&inputs[i]);
     if (!o) return;
     for (size_t i = 0; i < o->n; i++) o->pointers[i] = &o->arrays[i];

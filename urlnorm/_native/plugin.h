@@ -75,10 +75,12 @@ int un_call_schema(const un_call *call, const char *name, struct ArrowSchema *ou
 /* The call at `index` (as un_call_register gave it), or NULL if there is none. */
 const un_call *un_call_at(int index);
 
-/* The call over the input's chunks (len >= 1; they stay the caller's) as one stream into *out,
- * its chunks as a Polars call would hand them back: for a caller that is not Polars (a Polars
- * Series or an Arrow array given from Python). 0, or -1 with un_call_error() set. */
-int un_call_stream(const un_call *call, const series_export *in, struct ArrowArrayStream *out);
+/* The call over the input's chunks (len >= 1) as one stream into *out, its chunks as a Polars
+ * call would hand them back: for a caller that is not Polars (a Polars Series or an Arrow array
+ * given from Python). The chunks stay the caller's, but where `lending`: the output's views
+ * may then point into their buffers, and a chunk whose buffers it keeps is moved out of `in`
+ * (left released). 0, or -1 with un_call_error() set. */
+int un_call_stream(const un_call *call, const series_export *in, int lending, struct ArrowArrayStream *out);
 
 /* The last error of this thread's call. */
 const char *un_call_error(void);

@@ -150,6 +150,37 @@ int un_url_part_of_spans(const uint8_t *p, size_t n, const uint8_t *head, const 
     return 0;
 }
 
+/* Where the href's query ('?') would start, and its fragment ('#'): the end where there is none. */
+static size_t fragment_mark(const un_spans *s, size_t n) { return s->has_fragment ? s->fragment_start - 1 : n; }
+static size_t query_mark(const un_spans *s, size_t n) { return s->has_query ? s->query_start - 1 : fragment_mark(s, n); }
+
+int un_url_part_slice(const uint8_t *p, size_t n, const un_spans *s, int part, size_t *from, size_t *len) {
+    size_t start = 0, end = n;
+    int www = has_www(p + s->host_start, s->host_len);
+    switch (part) {
+    case UN_URL_PART_PATH_FULL: start = s->path_start; break;
+    case UN_URL_PART_QUERY_AND_FRAGMENT:
+        if (!s->has_query && !s->has_fragment) return 0;
+        start = query_mark(s, n) + s->has_query; /* the query, then "#fragment" */
+        break;
+    case UN_URL_PART_NETLOC: start = s->host_start, end = s->authority_end; break;
+    case UN_URL_PART_DOMAIN_WITHOUT_WWW:
+        start = s->host_start + www * WWW_LEN, end = s->host_start + s->host_len;
+        break;
+    case UN_URL_PART_CUT_WWW:
+        if (www) return 0;
+        break;
+    case UN_URL_PART_CUT_FRAGMENT: end = fragment_mark(s, n); break;
+    case UN_URL_PART_CUT_QUERY_AND_FRAGMENT: end = query_mark(s, n); break;
+    case UN_URL_PART_CUT_QUERY:
+        if (s->has_query) return 0;
+        break;
+    default: return 0;
+    }
+    *from = start, *len = end - start;
+    return part == UN_URL_PART_PATH_FULL || part == UN_URL_PART_QUERY_AND_FRAGMENT || s->as_written;
+}
+
 int un_opaque_path(const un_url *u) { return !u->has_host && !(u->path.len && u->path.data[0] == '/'); }
 
 /* The end of the next level after *at in the path and its "?query" (core _path_prefixes): after

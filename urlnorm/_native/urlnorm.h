@@ -24,6 +24,10 @@ void un_buf_free(un_buf *b);
 /* Free memory taken from an un_buf (data of cap bytes): a large block is kept for reuse. */
 void un_block_give(uint8_t *data, size_t cap);
 int un_buf_grow(un_buf *b, size_t extra); /* the slow path of un_buf_reserve */
+/* A large buffer that uses a quarter of its room or less moved into one its size, the large
+ * block kept for the next batch: a batch reserves its input's size for its text, and its
+ * rows handed back as views of the input leave most of that unwritten. */
+void un_buf_fit(un_buf *b);
 void un_buf_put_uint(un_buf *b, unsigned long v);
 uint8_t *un_write_uint(uint8_t *o, unsigned long v); /* o has room for 20 bytes */
 
@@ -301,8 +305,9 @@ void un_form_decode(un_buf *out, const uint8_t *p, size_t n, un_buf *tmp);
  * by the names UN_COMPONENT_MODE_NAMES gives them); tmp is scratch. */
 enum { UN_ENCODE_COMPONENT, UN_ENCODE_FORM, UN_DECODE_COMPONENT, UN_DECODE_FORM, UN_N_COMPONENT_MODES };
 extern const char *const UN_COMPONENT_MODE_NAMES[UN_N_COMPONENT_MODES];
-/* Whether the mode gives p[0, n) back as it is: a decode of valid UTF-8 with nothing to decode. */
-int un_component_as_is(const uint8_t *p, size_t n, int mode);
+/* Whether the mode gives p[0, n) back as it is: a decode of valid UTF-8 (utf8: known to be)
+ * with nothing to decode. */
+int un_component_as_is(const uint8_t *p, size_t n, int mode, int utf8);
 void un_component(un_buf *out, const uint8_t *p, size_t n, int mode, un_buf *tmp);
 
 /* ---- host.c (core/host.py) ---------------------------------------------------------------- */
@@ -604,6 +609,9 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent
  * was, where the part is null. head holds its scheme and host as the parse folds them (p
  * itself where s->as_written). */
 int un_url_part_of_spans(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, int part, un_buf *out);
+/* Where un_url_part_of_spans's answer is one piece of the input itself, p[*from, *from + *len):
+ * 1, else 0 (a null part, a respelt piece, or one with a piece cut out of it). */
+int un_url_part_slice(const uint8_t *p, size_t n, const un_spans *s, int part, size_t *from, size_t *len);
 /* The href of a URL un_normal_form took, appended to out: the input itself, or where its
  * authority was respelt, the scheme and host folded (head) and the port as the serialiser
  * writes it (URL Standard §4.5), then the rest of the input as it is. How many bytes longer

@@ -6,6 +6,7 @@
  * and Polars' plugin entry points over a column of views or a dictionary of them (a Categorical); and that a URL
  * the normal-form scan takes is what the full path gives back. Built by `make fuzz` with
  * AddressSanitizer and UndefinedBehaviorSanitizer; tables.h is generated from urlnorm.core. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,7 +142,9 @@ static void check_dot_segments(const uint8_t *p, size_t n) {
 static void check_components_as_is(const uint8_t *p, size_t n) {
     static un_buf written, tmp;
     for (int mode = 0; mode < UN_N_COMPONENT_MODES; mode++) {
-        if (!un_component_as_is(p, n, mode)) continue;
+        /* Rows known to be UTF-8 are taken by the same rule without the check. */
+        if (un_valid_utf8(p, n) && un_component_as_is(p, n, mode, 1) != un_component_as_is(p, n, mode, 0)) abort();
+        if (!un_component_as_is(p, n, mode, 0)) continue;
         written.len = 0;
         un_component(&written, p, n, mode, &tmp);
         if (written.len != n || (n && memcmp(written.data, p, n) != 0)) abort();
@@ -249,6 +252,86 @@ static void stream_and_release(const un_batch *b, un_result *r, int n_slices, in
     copy[0].release(&copy[0]);
 }
 
+static int valid_at(const struct ArrowArray *a, int64_t row) {
+    const uint8_t *bits = a->buffers[0];
+    return !bits || (bits[row / 8] >> (row % 8) & 1);
+}
+
+/* Each row of two exports' fixed-width columns (a port, a key hash, a status) is the same. */
+static void same_values(const struct ArrowSchema *s, const struct ArrowArray *a, const struct ArrowArray *b) {
+    size_t width = strcmp(s->format, "L") == 0 ? 8 : strcmp(s->format, "S") == 0 ? 2 : strcmp(s->format, "C") == 0 ? 1 : 0;
+    if (!width) return;
+    if (a->length != b->length) abort();
+    for (int64_t row = 0; row < a->length; row++) {
+        if (valid_at(a, row) != valid_at(b, row)) abort();
+        const uint8_t *x = (const uint8_t *)a->buffers[1] + (size_t)row * width, *y = (const uint8_t *)b->buffers[1] + (size_t)row * width;
+        if (valid_at(a, row) && memcmp(x, y, width) != 0) abort();
+    }
+}
+
+/* Each column of two exports holds the same rows, read through the C data interface. */
+static void same_columns(const struct ArrowSchema *s, const struct ArrowArray *a, const struct ArrowArray *b) {
+    static un_bytes data[2][UN_MAX_DATA_BUFFERS];
+    if (a->n_children != b->n_children) abort();
+    for (int64_t i = 0; i < a->n_children; i++) same_columns(s->children[i], a->children[i], b->children[i]);
+    if (strcmp(s->format, "vu") != 0) return same_values(s, a, b);
+    un_column col[2];
+    int text;
+    if (un_column_import(s, a, data[0], &col[0], &text) != UN_IMPORTED || un_column_import(s, b, data[1], &col[1], &text) != UN_IMPORTED) abort();
+    if (col[0].length != col[1].length) abort();
+    for (int64_t row = 0; row < col[0].length; row++) {
+        const uint8_t *p[2] = {NULL, NULL};
+        size_t n[2] = {0, 0};
+        un_row kind = un_column_get(&col[0], row, &p[0], &n[0]);
+        if (kind == UN_ROW_MALFORMED || un_column_get(&col[1], row, &p[1], &n[1]) != kind) abort();
+        if (n[0] != n[1] || (n[0] && memcmp(p[0], p[1], n[0]) != 0)) abort();
+    }
+}
+
+static void free_hold(un_hold *h) { free(h); }
+
+/* The batch again with the input's buffer lent to its result (un_hold): its views of the
+ * rows it hands back as they are point into the input, and each text column reads back as
+ * the copying run's. */
+static void check_lent(const un_batch *copying, const un_bytes *data) {
+    un_hold *h = malloc(sizeof *h + sizeof h->data[0]);
+    if (!h) abort();
+    atomic_init(&h->refs, 1);
+    h->release = free_hold, h->owner = NULL, h->n_data = 1, h->data[0] = *data;
+    un_batch lending = *copying;
+    lending.lender = h;
+    un_result r[2];
+    un_result_init(&r[0]), un_result_init(&r[1]);
+    struct ArrowSchema schema[2];
+    struct ArrowArray array[2];
+    if (un_run_batch(copying, &r[0]) == 0 && un_run_batch(&lending, &r[1]) == 0) {
+        for (int i = 0; i < 2; i++)
+            if (un_result_export(i ? &lending : copying, &r[i], 2, NULL, 0, &schema[i], &array[i]) != 0) abort();
+        same_columns(&schema[0], &array[0], &array[1]);
+        for (int i = 0; i < 2; i++) array[i].release(&array[i]), schema[i].release(&schema[i]);
+    }
+    un_result_free(&r[0]), un_result_free(&r[1]);
+    un_hold_drop(h);
+}
+
+/* The operations whose rows the kernel may hand back as views of the input, each run copying
+ * and lending (check_lent): whatever the selector picked for batch(). */
+static void check_lent_operations(const uint8_t *p, size_t n, uint8_t selector) {
+    int64_t offsets[3];
+    uint8_t views[32];
+    un_bytes data;
+    un_column input = column_of(p, n, selector & 1, offsets, views, &data);
+    const un_batch batches[] = {
+        {.op = UN_OP_NORMALIZE, .profile = &profiles[selector % FUZZ_N_PROFILES], .input = input},
+        {.op = UN_OP_PARSE, .profile = &profiles[selector % FUZZ_N_PROFILES], .input = input,
+         .outputs = 1u << UN_OUT_NORMALIZED | (selector & 2 ? 1u << UN_OUT_KEY_HASH : 0)},
+        {.op = UN_OP_SPLIT, .extent = UN_EXTENT_WHOLE, .input = input},
+        {.op = UN_OP_URL_PART, .url_part = selector % UN_N_URL_PARTS, .input = input},
+        {.op = UN_OP_COMPONENT, .component_mode = selector % UN_N_COMPONENT_MODES, .input = input, .utf8_rows = un_valid_utf8(p, n)},
+    };
+    for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) check_lent(&batches[i], &data);
+}
+
 /* Answers questions as Python would in shape: a host, or an error code for odd lengths. */
 static int fuzz_answer(void *data, int kind, const uint8_t *question, size_t n, un_buf *out) {
     (void)data, (void)question;
@@ -292,6 +375,8 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     if (!failed && as_stream) stream_and_release(&b, r, slices, 3 - slices, selector & 4);
     for (int i = 0; !failed && !as_stream && i < slices; i++) export_and_release(&b, &r[i], 3 - slices, selector & 2);
     un_result_free(&r[0]), un_result_free(&r[1]);
+    if (n % 4 == 2) check_lent(&b, &data);
+    check_lent_operations(p, n, selector);
 }
 
 /* Tables cut from the input (as Python would never hand them over) build or are refused,
