@@ -272,6 +272,7 @@ LENT_CALLS = {
     "cut_fragment": lambda u: u.cut_fragment(),
     "decode_component": lambda u: u.decode_component(),
     "path": lambda u: u.path(),
+    "host": lambda u: u.host(),
 }
 
 

@@ -28,7 +28,8 @@ typedef struct {
     int asked; /* the row asked a question */
     /* The row's input when the normal-form scan took it: the normalised URL is written from
      * it and its spans, as it is or its authority respelt (normalize makes no record of it at
-     * all); else NULL. A component's row that needs no decoding is as_is too. */
+     * all); else NULL. A component's row that needs no decoding is as_is too, and a host
+     * operation's row the scan took (its record made too: its host is read from the row). */
     const uint8_t *as_is;
     size_t as_is_len;
     /* A split's and a text part's row the scan took (reads_spans) is as_is, its parts slices of
@@ -315,8 +316,10 @@ static void emit_host(const un_batch *b, un_result *r, worker *w) {
     const un_url *u = &w->url;
     un_builder *col = &r->text[0];
     int site = b->host_column == UN_HOST_SITE;
+    /* A host the scan took as written is the row's own bytes too. */
+    const uint8_t *host = w->as_is && w->spans.as_written ? w->as_is + w->spans.host_start : u->host.data;
     if (site && has_part(w, b->psl_table, UN_PART_REGISTERED)) put_bytes(col, r, w->name.data + w->parts.start[UN_PART_REGISTERED], w->parts.len[UN_PART_REGISTERED]);
-    else if ((site || b->host_column == UN_HOST_TEXT) && u->has_host) put_bytes(col, r, u->host.data, u->host.len);
+    else if ((site || b->host_column == UN_HOST_TEXT) && u->has_host) put_row_bytes(col, r, w, host, u->host.len);
     else if (site || b->host_column == UN_HOST_TEXT) un_builder_null(col);
     else if (b->host_column == UN_HOST_TYPE) put_text(col, r, host_type_name(u));
     else put_part(col, r, w, b->psl_table, b->host_column - UN_HOST_PARTS);
@@ -572,6 +575,7 @@ static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     }
     if (extent < 0 || !un_normal_form(p, n, 0, extent, &w->spans)) return -1;
     if (reads_spans(b)) return sliced(w, p, n);
+    if (b->op == UN_OP_HOST) w->as_is = p, w->as_is_len = n; /* its host, where written so (emit_host) */
     un_url_from_spans(p, &w->spans, extent, &w->url);
     return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
 }

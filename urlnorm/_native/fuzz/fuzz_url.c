@@ -327,6 +327,7 @@ static void check_lent_operations(const uint8_t *p, size_t n, uint8_t selector) 
          .outputs = 1u << UN_OUT_NORMALIZED | (selector & 2 ? 1u << UN_OUT_KEY_HASH : 0)},
         {.op = UN_OP_SPLIT, .extent = UN_EXTENT_WHOLE, .input = input},
         {.op = UN_OP_URL_PART, .url_part = selector % UN_N_URL_PARTS, .input = input},
+        {.op = UN_OP_HOST, .host_column = selector % UN_N_HOST_COLUMNS, .psl_table = UN_PSL_ALL, .input = input},
         {.op = UN_OP_COMPONENT, .component_mode = selector % UN_N_COMPONENT_MODES, .input = input, .utf8_rows = un_valid_utf8(p, n)},
     };
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) check_lent(&batches[i], &data);
