@@ -409,7 +409,9 @@ static void joined_release(struct ArrowArray *a) {
 static void copy_views(const struct ArrowArray *part, const int32_t *place, uint8_t *views) {
     const uint8_t *from = (const uint8_t *)part->buffers[1] + 16 * part->offset;
     memcpy(views, from, (size_t)part->length * 16);
-    for (int64_t i = 0; i < part->length; i++) {
+    int64_t own = part->n_buffers - 3, same = 0;
+    while (same < own && place[same] == same) same++;
+    for (int64_t i = 0; same < own && i < part->length; i++) {
         int32_t len, index;
         memcpy(&len, views + 16 * i, 4);
         memcpy(&index, views + 16 * i + 8, 4);

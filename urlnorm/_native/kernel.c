@@ -37,11 +37,12 @@ typedef struct {
      * respelt. No record is made of it. */
     un_spans spans;
     un_buf folded;
-    /* The row's bytes where they lie in the lender's buffer lent_index at lent_at, for views of
-     * them; lent is NULL where the batch lends nothing or the row was repaired. */
+    /* The row's bytes as the lender holds them (row `lent_row` of `lender`), for views of them;
+     * lent is NULL where the batch lends nothing or the row was repaired. */
     const uint8_t *lent;
     size_t lent_len;
-    int64_t lent_index, lent_at;
+    const un_column *lender;
+    int64_t lent_row;
 } worker;
 
 /* The scheme and host of a row taken as slices (sliced): as written, or folded. */
@@ -203,8 +204,10 @@ static void put_bytes(un_builder *col, un_result *r, const uint8_t *p, size_t n)
 /* p[0, n) as put_bytes, but a view of the input's own buffer where p lies in the row's lent
  * bytes: a row handed back as it is, or a slice of it, is not copied. */
 static void put_row_bytes(un_builder *col, un_result *r, const worker *w, const uint8_t *p, size_t n) {
+    int64_t index = 0, at = 0;
     int lent = n > 12 && w->lent && p >= w->lent && n <= w->lent_len && (size_t)(p - w->lent) <= w->lent_len - n;
-    if (!lent || !un_builder_at(col, p, n, 1 + w->lent_index, w->lent_at + (p - w->lent))) put_bytes(col, r, p, n);
+    if (lent) un_column_where(w->lender, w->lent_row, w->lent, &index, &at);
+    if (!lent || !un_builder_at(col, p, n, 1 + index, at + (p - w->lent))) put_bytes(col, r, p, n);
 }
 
 /* A list row ends: its offset, and whether it is a list or null. */
@@ -718,7 +721,7 @@ static int row_status(const un_batch *b, worker *w, int64_t row) {
     const uint8_t *read = p;
     int status = as_utf8(b, w, &p, &n);
     w->lent = b->lender && p == read && n > 12 ? p : NULL, w->lent_len = n;
-    if (w->lent) un_column_where(&b->input, row, p, &w->lent_index, &w->lent_at);
+    w->lender = &b->input, w->lent_row = row;
     return status == UN_OK ? compute(b, w, row, p, n) : status;
 }
 
