@@ -360,6 +360,7 @@ int un_result_export(const un_batch *b, un_result *r, int64_t rows, const char *
     un_buf_fit(&t.a->r.data);
     t.a->data_size = (int64_t)t.a->r.data.len, t.a->names_size = (int64_t)t.a->r.error_names.len;
     if (lend_blocks(t.a, un_text_columns(b)) != 0) {
+        *r = t.a->r; /* its data fitted: the caller frees that block, not the one before */
         free(t.a->lent_buffers), free(t.a->lent_sizes), free(t.a), free(t.s);
         return -1;
     }

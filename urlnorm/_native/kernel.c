@@ -43,6 +43,7 @@ typedef struct {
     size_t lent_len;
     const un_column *lender;
     int64_t lent_row;
+    un_hold *hold; /* the batch's lender: a result takes it with its first view into it */
 } worker;
 
 /* The scheme and host of a row taken as slices (sliced): as written, or folded. */
@@ -205,9 +206,13 @@ static void put_bytes(un_builder *col, un_result *r, const uint8_t *p, size_t n)
  * bytes: a row handed back as it is, or a slice of it, is not copied. */
 static void put_row_bytes(un_builder *col, un_result *r, const worker *w, const uint8_t *p, size_t n) {
     int64_t index = 0, at = 0;
-    int lent = n > 12 && w->lent && p >= w->lent && n <= w->lent_len && (size_t)(p - w->lent) <= w->lent_len - n;
+    /* As addresses: p may lie in another object (a folded host, a record's field). */
+    uintptr_t from = (uintptr_t)w->lent, to = (uintptr_t)p;
+    int lent = n > 12 && w->lent && (!r->lent || r->lent == w->hold) && to >= from && n <= w->lent_len &&
+               to - from <= w->lent_len - n;
     if (lent) un_column_where(w->lender, w->lent_row, w->lent, &index, &at);
-    if (!lent || !un_builder_at(col, p, n, 1 + index, at + (p - w->lent))) put_bytes(col, r, p, n);
+    if (!lent || !un_builder_at(col, p, n, 1 + index, at + (int64_t)(to - from))) return put_bytes(col, r, p, n);
+    if (!r->lent) un_hold_take(r->lent = w->hold);
 }
 
 /* A list row ends: its offset, and whether it is a list or null. */
@@ -721,7 +726,7 @@ static int row_status(const un_batch *b, worker *w, int64_t row) {
     const uint8_t *read = p;
     int status = as_utf8(b, w, &p, &n);
     w->lent = b->lender && p == read && n > 12 ? p : NULL, w->lent_len = n;
-    w->lender = &b->input, w->lent_row = row;
+    w->lender = &b->input, w->lent_row = row, w->hold = b->lender;
     return status == UN_OK ? compute(b, w, row, p, n) : status;
 }
 
@@ -857,7 +862,6 @@ int un_run_batch(const un_batch *b, un_result *r) {
     w.ctx.recall = b->answer ? recall : NULL;
     w.ctx.recall_data = &w.cache;
     reserve_outputs(b, r);
-    if (b->lender && !r->lent) un_hold_take(r->lent = b->lender);
     int failed = 0;
     for (int64_t row = 0; row < b->input.length && !failed; row++) {
         int status = answered_status(b, &w, row);

@@ -241,7 +241,7 @@ typedef struct {
     un_buf status;                /* uint8 per row: UN_OK, an error, or UN_ASK_* left unanswered */
     size_t error_at[UN_N_ERRORS]; /* where each error name is in error_names */
     int64_t asked;                /* rows that asked a question (not one the worker recalled) */
-    un_hold *lent;                /* the batch's lender, held: the views may point into its buffers */
+    un_hold *lent;                /* the batch's lender, held once a view points into its buffers */
 } un_result;
 
 /* How many text columns the batch's operation has, which of them it emits, and whether they
