@@ -205,6 +205,7 @@ static void put_bytes(un_builder *col, un_result *r, const uint8_t *p, size_t n)
 /* p[0, n) as put_bytes, but a view of the input's own buffer where p lies in the row's lent
  * bytes: a row handed back as it is, or a slice of it, is not copied. */
 static void put_row_bytes(un_builder *col, un_result *r, const worker *w, const uint8_t *p, size_t n) {
+    if (n <= 12) return un_builder_inline(col, p, n); /* in the view itself, wherever it lies */
     int64_t index = 0, at = 0;
     /* As addresses: p may lie in another object (a folded host, a record's field). */
     uintptr_t from = (uintptr_t)w->lent, to = (uintptr_t)p;
