@@ -416,7 +416,7 @@ static void copy_views(const struct ArrowArray *part, const int32_t *place, uint
         int32_t len, index;
         memcpy(&len, views + 16 * i, 4);
         memcpy(&index, views + 16 * i + 8, 4);
-        if (len > 12 && index >= 0 && index < part->n_buffers - 3) memcpy(views + 16 * i + 8, &place[index], 4);
+        if (len > 12 && index >= 0 && index < own) memcpy(views + 16 * i + 8, &place[index], 4);
     }
 }
 

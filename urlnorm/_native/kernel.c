@@ -37,8 +37,8 @@ typedef struct {
      * respelt. No record is made of it. */
     un_spans spans;
     un_buf folded;
-    /* The row's bytes as the lender holds them (row `lent_row` of `lender`), for views of them;
-     * lent is NULL where the batch lends nothing or the row was repaired. */
+    /* The row's bytes as the lender holds them (row `lent_row` of `lender`, the batch's input),
+     * for views of them; lent is NULL where the batch lends nothing or the row was repaired. */
     const uint8_t *lent;
     size_t lent_len;
     const un_column *lender;
@@ -209,7 +209,7 @@ static void put_row_bytes(un_builder *col, un_result *r, const worker *w, const 
     int64_t index = 0, at = 0;
     /* As addresses: p may lie in another object (a folded host, a record's field). */
     uintptr_t from = (uintptr_t)w->lent, to = (uintptr_t)p;
-    int lent = n > 12 && w->lent && (!r->lent || r->lent == w->hold) && to >= from && n <= w->lent_len &&
+    int lent = w->lent && (!r->lent || r->lent == w->hold) && to >= from && n <= w->lent_len &&
                to - from <= w->lent_len - n;
     if (lent) un_column_where(w->lender, w->lent_row, w->lent, &index, &at);
     if (!lent || !un_builder_at(col, p, n, 1 + index, at + (int64_t)(to - from))) return put_bytes(col, r, p, n);
@@ -386,7 +386,7 @@ static void emit_url_part(const un_batch *b, un_result *r, worker *w, int64_t ro
     if (un_url_part_is_list(b->url_part)) return emit_levels(b, r, &w->url, row);
     if (w->as_is && un_url_part_slice(w->as_is, w->as_is_len, &w->spans, b->url_part, &from, &len))
         return put_row_bytes(&r->text[0], r, w, w->as_is + from, len);
-    int present = w->as_is ? un_url_part_of_spans(w->as_is, w->as_is_len, head_of(w), &w->spans, b->url_part, &r->data)
+    int present = w->as_is ? un_url_part_cut(w->as_is, w->as_is_len, head_of(w), &w->spans, b->url_part, &r->data)
                            : un_url_part(&w->url, b->url_part, &r->data);
     if (present) commit(&r->text[0], r, start);
     else un_builder_null(&r->text[0]);
@@ -727,7 +727,7 @@ static int row_status(const un_batch *b, worker *w, int64_t row) {
     const uint8_t *read = p;
     int status = as_utf8(b, w, &p, &n);
     w->lent = b->lender && p == read && n > 12 ? p : NULL, w->lent_len = n;
-    w->lender = &b->input, w->lent_row = row, w->hold = b->lender;
+    w->lent_row = row;
     return status == UN_OK ? compute(b, w, row, p, n) : status;
 }
 
@@ -859,6 +859,7 @@ static void reserve_outputs(const un_batch *b, un_result *r) {
 int un_run_batch(const un_batch *b, un_result *r) {
     worker w;
     memset(&w, 0, sizeof w);
+    w.lender = &b->input, w.hold = b->lender;
     un_psl_reading(+1);
     w.ctx.recall = b->answer ? recall : NULL;
     w.ctx.recall_data = &w.cache;

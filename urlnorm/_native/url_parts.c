@@ -122,37 +122,33 @@ ptrdiff_t un_put_href(const uint8_t *p, size_t n, const uint8_t *head, const un_
     return (ptrdiff_t)(out->len - before) - (ptrdiff_t)n;
 }
 
-/* The href's pieces where un_put_href wrote it at out[start, end). */
-static href_spans written_spans(const un_spans *s, size_t start, size_t end, ptrdiff_t shift) {
-    size_t fragment_mark = s->has_fragment ? moved(start + s->fragment_start - 1, shift) : end;
+/* Where the href's query ('?') would start, and its fragment ('#'): the end where there is none. */
+static size_t fragment_mark(const un_spans *s, size_t n) { return s->has_fragment ? s->fragment_start - 1 : n; }
+static size_t query_mark(const un_spans *s, size_t n) { return s->has_query ? s->query_start - 1 : fragment_mark(s, n); }
+
+/* The href's pieces where un_put_href wrote the input p[0, n) at out[start, ...). */
+static href_spans written_spans(const un_spans *s, size_t n, size_t start, ptrdiff_t shift) {
     return (href_spans){
         .start = start, .authority_end = moved(start + s->authority_end, shift), .path = moved(start + s->path_start, shift),
-        .query_mark = s->has_query ? moved(start + s->query_start - 1, shift) : fragment_mark, .fragment_mark = fragment_mark, .end = end,
+        .query_mark = moved(start + query_mark(s, n), shift), .fragment_mark = moved(start + fragment_mark(s, n), shift),
+        .end = moved(start + n, shift),
     };
 }
 
-int un_url_part_of_spans(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, int part, un_buf *out) {
+int un_url_part_cut(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, int part, un_buf *out) {
     const uint8_t *host = head + s->host_start;
     int www = has_www(host, s->host_len);
     if (part == UN_URL_PART_DOMAIN_WITHOUT_WWW) return un_buf_put(out, host + www * WWW_LEN, s->host_len - www * WWW_LEN), 1;
-    if (part == UN_URL_PART_QUERY_AND_FRAGMENT) {
-        if (!s->has_query && !s->has_fragment) return 0;
-        size_t from = s->has_query ? s->query_start : s->fragment_start - 1; /* the query, then "#fragment" */
-        return un_buf_put(out, p + from, n - from), 1;
-    }
+    if (part == UN_URL_PART_QUERY_AND_FRAGMENT) return 0; /* one piece of the input wherever there is one */
     size_t start = out->len;
     ptrdiff_t shift = un_put_href(p, n, head, s, out);
     if (out->failed) return 0;
     if (part == UN_URL_PART_CUT_WWW) return cut_www(www, start + s->host_start, start, out);
-    href_spans h = written_spans(s, start, out->len, shift);
+    href_spans h = written_spans(s, n, start, shift);
     if (cut(1, s->scheme_len, part, &h, out)) return 1;
     out->len = start;
     return 0;
 }
-
-/* Where the href's query ('?') would start, and its fragment ('#'): the end where there is none. */
-static size_t fragment_mark(const un_spans *s, size_t n) { return s->has_fragment ? s->fragment_start - 1 : n; }
-static size_t query_mark(const un_spans *s, size_t n) { return s->has_query ? s->query_start - 1 : fragment_mark(s, n); }
 
 int un_url_part_slice(const uint8_t *p, size_t n, const un_spans *s, int part, size_t *from, size_t *len) {
     size_t start = 0, end = n;

@@ -604,14 +604,15 @@ void un_normal_form_init(void); /* its byte classes, from un_t: after each un_se
  * no requirements, may ask less: that the parts it keeps are as the parse leaves them (the
  * parts it does not keep are not in *s). */
 int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent, un_spans *s);
-/* url_parts.c: a text part (not a list) of a URL un_normal_form took (p[0, n), its spans s to the
- * part's extent), appended to out as un_url_part appends it from the record; 0, and out as it
- * was, where the part is null. head holds its scheme and host as the parse folds them (p
- * itself where s->as_written). */
-int un_url_part_of_spans(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, int part, un_buf *out);
-/* Where un_url_part_of_spans's answer is one piece of the input itself, p[*from, *from + *len):
- * 1, else 0 (a null part, a respelt piece, or one with a piece cut out of it). */
+/* url_parts.c: a text part (not a list) of a URL un_normal_form took (p[0, n), its spans s to
+ * the part's extent), as un_url_part gives it from the record. un_url_part_slice: where it is
+ * one piece of the input itself, p[*from, *from + *len), 1; else 0 (a null part, a respelt
+ * piece, or one with a piece cut out of it). un_url_part_cut: the part appended to out, for
+ * any part but query_and_fragment (always a piece where present); 0, and out as it was, where
+ * it is null. head holds its scheme and host as the parse folds them (p itself where
+ * s->as_written). */
 int un_url_part_slice(const uint8_t *p, size_t n, const un_spans *s, int part, size_t *from, size_t *len);
+int un_url_part_cut(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, int part, un_buf *out);
 /* The href of a URL un_normal_form took, appended to out: the input itself, or where its
  * authority was respelt, the scheme and host folded (head) and the port as the serialiser
  * writes it (URL Standard §4.5), then the rest of the input as it is. How many bytes longer
