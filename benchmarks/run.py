@@ -110,9 +110,10 @@ def anchor(urls: list[str], seen: list[float]) -> Callable[[], None]:
     Each run appends the anchor's own ns/URL to ``seen``, so that it is timed in the same
     rounds as urlnorm's entries.
     """
-    source = ADA_DIR / "urls.txt"
+    # Built first: on a fresh clone the build makes the folder the rows are written into.
+    binary, source = ada_anchor(), ADA_DIR / "urls.txt"
     source.write_text("\n".join(u.replace("\n", "") for u in urls), "utf-8")
-    command = [str(ada_anchor()), str(source), "1"]
+    command = [str(binary), str(source), "1"]
 
     def run() -> None:
         out = subprocess.run(command, check=True, capture_output=True)
