@@ -10,17 +10,25 @@
  * A batch's outputs are large (tens of MiB) and handed to Arrow, which frees them when the
  * columns die, often just before the next batch asks for as much again. Fresh memory from
  * the system faults in a page at a time (on one thread, a quarter of a row's time on the
- * corpora); a freed large block is kept and given to the next request it fits. The bound is
- * about one large batch's outputs: every process keeps its own (a Spark executor's workers
+ * corpora); a freed large block is kept and given to the next request it fits.
+ *
+ * The bound is the most the large blocks have held at once in this process, the outputs of
+ * its largest batch, from 64 MiB to 512 MiB: what lies idle is never more than a batch
+ * already took. A fixed 64 MiB held a batch of 200,000 URLs, but a Parquet row group of a
+ * million messy ones (some 200 MiB of outputs, 400 for split) then faulted in all of its
+ * outputs on every call: 17% of split's time a row, 4% of canonical normalize's. A process
+ * of small batches keeps little; every process keeps its own (a Spark executor's workers
  * too). */
 #define LARGE_BLOCK ((size_t)1 << 20)
 #define KEPT_BLOCKS 64
-#define KEPT_BYTES ((size_t)64 << 20)
+#define KEPT_LEAST ((size_t)64 << 20)
+#define KEPT_MOST ((size_t)512 << 20)
 
 static struct {
     uint8_t *data[KEPT_BLOCKS];
     size_t cap[KEPT_BLOCKS], bytes;
     int n;
+    size_t out, most_out; /* the bytes of large blocks in use, now and at most */
 } kept;
 static atomic_flag kept_lock = ATOMIC_FLAG_INIT;
 
@@ -41,7 +49,7 @@ static uint8_t *unkeep(int i) {
 }
 
 /* The smallest kept block of at least *cap bytes and at most four times that (a larger one
- * would waste what it holds), or a new one; *cap becomes the block's size. */
+ * would waste what it holds), or a new one; *cap becomes the block's size, counted out. */
 static uint8_t *block_take(size_t *cap) {
     int best = -1;
     lock();
@@ -50,22 +58,38 @@ static uint8_t *block_take(size_t *cap) {
     }
     uint8_t *data = NULL;
     if (best >= 0) *cap = kept.cap[best], data = unkeep(best);
+    kept.out += *cap;
+    kept.most_out = kept.out > kept.most_out ? kept.out : kept.most_out;
     unlock();
-    return data ? data : malloc(*cap);
+    if (!data && !(data = malloc(*cap))) {
+        lock();
+        kept.out -= *cap;
+        unlock();
+    }
+    return data;
 }
+
+/* The most the kept blocks may hold (under the lock). */
+static size_t kept_bound(void) { return kept.most_out < KEPT_LEAST ? KEPT_LEAST : kept.most_out > KEPT_MOST ? KEPT_MOST : kept.most_out; }
 
 /* Keep a large block, making room by freeing the blocks kept longest (sizes change with the
  * batches, and an old size may never be asked for again). */
 void un_block_give(uint8_t *data, size_t cap) {
-    if (!data || cap < LARGE_BLOCK || cap > KEPT_BYTES) {
+    if (!data || cap < LARGE_BLOCK) {
         free(data);
         return;
     }
-    uint8_t *evicted[KEPT_BLOCKS];
+    uint8_t *evicted[KEPT_BLOCKS + 1];
     int n_evicted = 0;
     lock();
-    while (kept.n == KEPT_BLOCKS || kept.bytes + cap > KEPT_BYTES) evicted[n_evicted++] = unkeep(0);
-    kept.data[kept.n] = data, kept.cap[kept.n++] = cap, kept.bytes += cap;
+    kept.out -= cap;
+    size_t bound = kept_bound();
+    if (cap > bound) {
+        evicted[n_evicted++] = data;
+    } else {
+        while (kept.n == KEPT_BLOCKS || kept.bytes + cap > bound) evicted[n_evicted++] = unkeep(0);
+        kept.data[kept.n] = data, kept.cap[kept.n++] = cap, kept.bytes += cap;
+    }
     unlock();
     for (int i = 0; i < n_evicted; i++) free(evicted[i]);
 }
