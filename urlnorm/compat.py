@@ -1,11 +1,12 @@
 """``urllib.parse`` on columns: every row equals what the running interpreter's urllib returns.
 
 Each function takes a ``pl.Series`` (and returns one) or a ``pl.Expr`` (and returns one).
-Rows urllib answers without looking closely (printable ASCII for ``urlsplit``, no ``%`` for
-``unquote``, already-safe text for ``quote`` …) are computed with Polars kernels; every other
-row is handed to urllib itself, once per distinct value, so the result is urllib's by
-construction. Where urllib raises (a bad port, an unmatched bracket, the NFKC netloc check, a
-bad query field), the row is null and :func:`error` gives the code, unless ``strict=True``.
+Rows urllib answers without looking closely (for ``urlsplit``, no bracket and a netloc that
+is ASCII or passes its NFKC check, asked once per distinct netloc; no ``%`` for ``unquote``;
+already-safe text for ``quote`` …) are computed with Polars kernels; every other row is
+handed to urllib itself, once per distinct value, so the result is urllib's by construction.
+Where urllib raises (a bad port, an unmatched bracket, the NFKC netloc check, a bad query
+field), the row is null and :func:`error` gives the code, unless ``strict=True``.
 
 >>> import polars as pl
 >>> from urlnorm import compat
@@ -40,8 +41,11 @@ QSL_DTYPE = pl.List(pl.Struct({"key": pl.String(), "value": pl.String()}))
 QS_DTYPE = pl.List(pl.Struct({"key": pl.String(), "values": pl.List(pl.String())}))
 # urllib's ``always_safe`` (RFC 3986 unreserved) for quote's fast tier.
 _ALWAYS_SAFE = frozenset(map(chr, up._ALWAYS_SAFE))  # type: ignore[attr-defined]
-# Rows urlsplit handles without its strip, bracket or NFKC steps: printable ASCII, no [ ].
-_PLAIN_ROW = r"^[\x21-\x7E&&[^\[\]]]*$"
+# What this interpreter's urlsplit strips from the front of a URL (C0 controls and space,
+# 3.11.4 on) and removes from all of it (tab and newlines): the fast tier cleans alike.
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))
+_LSTRIPS = up.urlsplit(" \x01a:b").scheme == "a"
+_DROPS_TAB_OR_NEWLINE = up.urlsplit("a\t:b").scheme == "a"
 _SCHEME = (
     "^["
     + "".join(sorted(ALPHA))
@@ -110,8 +114,35 @@ def _tiered(
 # --- urlsplit / urlparse -------------------------------------------------------------------
 
 
+def _cleaned(series: pl.Series) -> pl.Series:
+    """The rows as urlsplit splits them, once it has stripped and cleaned them."""
+    if _LSTRIPS:
+        series = series.str.strip_chars_start(_C0_OR_SPACE)
+    if _DROPS_TAB_OR_NEWLINE and series.str.contains("[\t\n\r]").any():
+        series = series.str.replace_all("[\t\n\r]", "")
+    return series
+
+
 def _split_plain(series: pl.Series, default_scheme: str, allow_fragments: bool) -> pl.DataFrame:
-    """Urlsplit of plain rows (RFC 3986 Appendix B as urllib applies it), with kernels."""
+    """Urlsplit of cleaned rows (RFC 3986 Appendix B as urllib applies it), with kernels.
+
+    Polars finds bytes and slices characters, which agree on ASCII rows: those are cut at
+    offsets, and the others, cut by matches and splits, are put in their places.
+    """
+    parts = _split_frame(series, default_scheme, allow_fragments, by_offset=True)
+    wide = (~_is_ascii(series)).arg_true()
+    if wide.len():
+        rows = series.gather(wide)
+        by_match = _split_frame(rows, default_scheme, allow_fragments, by_offset=False)
+        fields = ("netloc", "path", "query", "fragment")
+        parts = parts.with_columns(parts[name].scatter(wide, by_match[name]) for name in fields)
+    return parts
+
+
+def _split_frame(
+    series: pl.Series, default_scheme: str, allow_fragments: bool, *, by_offset: bool
+) -> pl.DataFrame:
+    """The five fields: cut at byte offsets (exact on ASCII rows), or by matches and splits."""
     url = pl.col("u")
     frame = series.to_frame("u").lazy().with_columns(scheme=url.str.extract(f"({_SCHEME})", 1))
     scheme = pl.col("scheme")
@@ -122,23 +153,27 @@ def _split_plain(series: pl.Series, default_scheme: str, allow_fragments: bool) 
     rest = pl.col("rest")
     has_netloc = rest.str.starts_with("//")
     after = rest.str.slice(2)
-    netloc_len = after.str.find("[/?#]").fill_null(after.str.len_bytes())
+    if by_offset:
+        netloc_len = after.str.find("[/?#]").fill_null(after.str.len_bytes())
+    else:
+        netloc_len = after.str.extract(r"^([^/?#]*)", 1).str.len_chars()
     frame = frame.with_columns(
         netloc=pl.when(has_netloc).then(after.str.head(netloc_len)).otherwise(pl.lit("")),
         rest=pl.when(has_netloc).then(after.str.slice(netloc_len)).otherwise(rest),
     )
+    cut = _cut_at if by_offset else _cut_by
     if allow_fragments:
-        frame = _cut(frame, "#", "fragment")
+        frame = cut(frame, "#", "fragment")
     else:
         frame = frame.with_columns(fragment=pl.lit(""))
-    frame = _cut(frame, "?", "query")
+    frame = cut(frame, "?", "query")
     return frame.select(
         *SPLIT_FIELDS[:2], path="rest", query="query", fragment="fragment"
     ).collect()
 
 
-def _cut(frame: pl.LazyFrame, delimiter: str, name: str) -> pl.LazyFrame:
-    """Move what follows the first ``delimiter`` of ``rest`` into column ``name``."""
+def _cut_at(frame: pl.LazyFrame, delimiter: str, name: str) -> pl.LazyFrame:
+    """Move what follows the first ``delimiter`` of ``rest`` into ``name``, at its offset."""
     rest = pl.col("rest")
     at = rest.str.find(delimiter, literal=True)
     return frame.with_columns(
@@ -147,14 +182,48 @@ def _cut(frame: pl.LazyFrame, delimiter: str, name: str) -> pl.LazyFrame:
     )
 
 
+def _cut_by(frame: pl.LazyFrame, delimiter: str, name: str) -> pl.LazyFrame:
+    """Move what follows the first ``delimiter`` of ``rest`` into ``name``, by a split."""
+    parts = pl.col("rest").str.splitn(delimiter, 2)
+    return frame.with_columns(
+        **{name: parts.struct.field("field_1").fill_null(pl.lit(""))},
+        rest=parts.struct.field("field_0"),
+    )
+
+
+def _passes_nfkc(netloc: str) -> bool:
+    up._checknetloc(netloc)  # type: ignore[attr-defined]
+    return True
+
+
+def _is_ascii(series: pl.Series) -> pl.Series:
+    return series.str.len_bytes() == series.str.len_chars()
+
+
+def _covered(cleaned: pl.Series, netloc: pl.Series) -> pl.Series:
+    """The rows the fast tier splits as urlsplit does.
+
+    Those with no bracket (urlsplit checks a bracketed host) and a netloc that is ASCII or
+    passes urlsplit's NFKC check, asked once per distinct netloc: a netloc that fails it
+    raises, and its rows are left to urllib.
+    """
+    ascii_netloc = _is_ascii(netloc)
+    keys = pl.DataFrame({"n": netloc}).with_columns(pl.when(~ascii_netloc).then("n").alias("n"))
+    passes, _ = engine.per_distinct(keys, _passes_nfkc, pl.Boolean(), errors=(ValueError,))
+    bracket = cleaned.str.contains("[", literal=True) | cleaned.str.contains("]", literal=True)
+    return ~bracket & (ascii_netloc | passes.fill_null(False))
+
+
 def _default_scheme(scheme: str) -> str:
     # urllib strips and cleans the default scheme as it does the URL; this is the result.
     return up.urlsplit("", scheme).scheme
 
 
 def _urlsplit(series: pl.Series, scheme: str = "", allow_fragments: bool = True) -> Result:
-    covered = series.str.contains(_PLAIN_ROW)
-    fast = _split_plain(series, _default_scheme(scheme), allow_fragments).to_struct()
+    cleaned = _cleaned(series)
+    parts = _split_plain(cleaned, _default_scheme(scheme), allow_fragments)
+    covered = _covered(cleaned, parts["netloc"])
+    fast = parts.to_struct()
 
     def slow(url: str) -> dict[str, str]:
         return up.urlsplit(url, scheme, allow_fragments)._asdict()
@@ -163,8 +232,9 @@ def _urlsplit(series: pl.Series, scheme: str = "", allow_fragments: bool = True)
 
 
 def _urlparse(series: pl.Series, scheme: str = "", allow_fragments: bool = True) -> Result:
-    plain = series.str.contains(_PLAIN_ROW)
-    parts = _split_plain(series, _default_scheme(scheme), allow_fragments)
+    cleaned = _cleaned(series)
+    parts = _split_plain(cleaned, _default_scheme(scheme), allow_fragments)
+    plain = _covered(cleaned, parts["netloc"])
     with_params = parts["scheme"].is_in(up.uses_params) & parts["path"].str.contains(";")
     fast = parts.with_columns(params=pl.lit("")).select(PARSE_FIELDS).to_struct()
 
