@@ -8,6 +8,7 @@ subprocess, as a user's install without a compiler (or with a bad build) would b
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -65,7 +66,8 @@ def test_kernel_in_use() -> None:
     assert native.status().state == "kernel" and native.status().reason == ""
     run = subprocess.run([URLNORM, "--version"], capture_output=True, text=True)
     assert run.returncode == 0
-    assert run.stdout.strip().endswith("(C kernel, 2 threads)") or "C kernel, " in run.stdout
+    engine = re.search(r"\(C kernel, (\w+) scan, \d+ threads?\)$", run.stdout.strip())
+    assert engine and engine[1] in native.extension.loaded().SCAN_NAMES, run.stdout
     assert run.stderr == ""
 
 

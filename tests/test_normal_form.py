@@ -9,6 +9,7 @@ parses.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -178,9 +179,41 @@ def test_cases(text: str) -> None:
     check_parse([text])
 
 
+SCANS = ["scalar", "ssse3", "avx2", "avx512"]
+# The scan fixture sets the classifier once for all of a test's examples, as it should.
+ONE_SCAN_A_TEST = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+
+
+@pytest.fixture(params=SCANS)
+def scan(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The kernel's scan with each byte classifier this CPU has (the scalar one everywhere):
+    each must take the URLs the core's takes, with the same parts."""
+    kernel = native.extension.loaded()
+    native.tables.give()
+    before = kernel.scan()
+    try:
+        kernel.scan(request.param)
+    except ValueError:
+        pytest.skip(f"this CPU has no {request.param} scan")
+    try:
+        yield request.param
+    finally:
+        kernel.scan(before)
+
+
+@kernel_only
+def test_the_scans_are_the_kernels() -> None:
+    kernel = native.extension.loaded()
+    native.tables.give()
+    assert list(kernel.SCAN_NAMES) == SCANS
+    assert kernel.scan() in SCANS
+    with pytest.raises(ValueError, match="no nosuch scan"):
+        kernel.scan("nosuch")
+
+
 @kernel_only
 @pytest.mark.parametrize("profile", PROFILES)
-def test_wpt_inputs(profile: str) -> None:
+def test_wpt_inputs(profile: str, scan: str) -> None:
     texts = [case["input"] for case in load_wpt("urltestdata.json")]
     check_profile(texts, profile)
     check_parse(texts)
@@ -188,7 +221,7 @@ def test_wpt_inputs(profile: str) -> None:
 
 @kernel_only
 @pytest.mark.skipif(not CORPORA.is_dir(), reason="the shared corpora are not present")
-def test_corpora() -> None:
+def test_corpora(scan: str) -> None:
     """Nearly every real URL is taken by canonical's scan (so the kernel's pass-through is the
     path they take), and every one taken is right."""
     texts = []
@@ -245,9 +278,29 @@ NEAR = st.builds(
 
 
 @kernel_only
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("scan", SCANS, indirect=True)
+@settings(max_examples=300, deadline=None, suppress_health_check=ONE_SCAN_A_TEST)
 @given(st.lists(st.one_of(NEAR, EDGE_URL, URLISH), min_size=1, max_size=20))
-def test_generated(texts: list[str]) -> None:
+def test_generated(scan: str, texts: list[str]) -> None:
+    for profile in PROFILES:
+        check_profile(texts, profile)
+    check_parse(texts)
+
+
+# Near misses longer than the scan's 64-byte blocks, their pieces across block edges.
+LONG = st.builds(
+    lambda url, segments, pieces: f"{url}{''.join('/' + s for s in segments)}?{''.join(pieces)}",
+    st.sampled_from(["http://example.com", "https://a.b-c.example:8080", "HTTP://Example.com"]),
+    st.lists(SEGMENT, min_size=5, max_size=40),
+    st.lists(PIECE, max_size=40),
+)
+
+
+@kernel_only
+@pytest.mark.parametrize("scan", SCANS, indirect=True)
+@settings(max_examples=200, deadline=None, suppress_health_check=ONE_SCAN_A_TEST)
+@given(st.lists(LONG, min_size=1, max_size=10))
+def test_long_urls(scan: str, texts: list[str]) -> None:
     for profile in PROFILES:
         check_profile(texts, profile)
     check_parse(texts)

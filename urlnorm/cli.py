@@ -315,14 +315,16 @@ class _VersionAction(argparse.Action):
 
 
 def _engine() -> str:
-    """Which engine runs the column functions: the C kernel on N threads, or why not."""
+    """Which engine runs the column functions: the kernel, its scan and threads; or why not."""
     from urlnorm import native
 
     state = native.status()
     if not state.kernel:
         return state.describe()
+    native.tables.give()
+    scan = native.extension.loaded().scan()
     threads = native.configured_threads()
-    return f"{state.describe()}, {threads} thread{'s' if threads != 1 else ''}"
+    return f"{state.describe()}, {scan} scan, {threads} thread{'s' if threads != 1 else ''}"
 
 
 def _command(sub: Any, name: str, help_text: str, common: argparse.ArgumentParser) -> Any:

@@ -930,6 +930,22 @@ static PyObject *option_fields(void) {
     return all;
 }
 
+/* scan([name]): the normal-form scan's byte classifier in use (SCAN_NAMES; None before the
+ * tables are given); with a name, that one from the next batch on, if this CPU has it. */
+static PyObject *scan(PyObject *self, PyObject *args) {
+    (void)self;
+    const char *name = NULL;
+    if (!PyArg_ParseTuple(args, "|s", &name)) return NULL;
+    if (name) {
+        int kind = 0;
+        while (kind < UN_N_SCANS && strcmp(UN_SCAN_NAMES[kind], name) != 0) kind++;
+        if (!un_normal_form_use(kind)) return PyErr_Format(PyExc_ValueError, "this CPU has no %s scan", name);
+    }
+    int in_use = un_normal_form_scan();
+    if (in_use < 0) Py_RETURN_NONE;
+    return PyUnicode_FromString(UN_SCAN_NAMES[in_use]);
+}
+
 static PyObject *rows_read(PyObject *self, PyObject *args) {
     (void)self, (void)args;
     return PyLong_FromUnsignedLongLong(atomic_load(&rows_run));
@@ -958,6 +974,7 @@ static PyObject *normal_form(PyObject *self, PyObject *args) {
 }
 
 static PyMethodDef methods[] = {
+    {"scan", scan, METH_VARARGS, "The normal-form scan's byte classifier in use; with a name, use that one."},
     {"rows_read", rows_read, METH_NOARGS, "How many rows the kernel has run over in this process."},
     {"normal_form", normal_form, METH_VARARGS, "A profile's requirements, and which URLs the kernel's scan takes as their own normal form."},
     {"stream", stream, METH_O, "A run's slices as one Arrow stream's PyCapsule, a chunk a slice."},
@@ -982,6 +999,7 @@ PyMODINIT_FUNC PyInit__urlnorm(void) {
     if (PyModule_AddObject(m, "ERROR_NAMES", names_tuple(UN_ERROR_NAMES, UN_N_ERRORS)) < 0 ||
         PyModule_AddObject(m, "RULE_NAMES", names_tuple(UN_RULE_NAMES, UN_N_RULES)) < 0 ||
         PyModule_AddObject(m, "NF_NAMES", names_tuple(UN_NF_NAMES, UN_N_NF)) < 0 ||
+        PyModule_AddObject(m, "SCAN_NAMES", names_tuple(UN_SCAN_NAMES, UN_N_SCANS)) < 0 ||
         PyModule_AddObject(m, "TEXT_FIELDS", names_tuple(UN_PARSE_COLUMN_NAMES + UN_PARSE_FIELDS, UN_N_FIELDS)) < 0 ||
         PyModule_AddObject(m, "OUTPUT_NAMES", names_tuple(UN_OUTPUT_NAMES, UN_N_OUTPUTS)) < 0 ||
         PyModule_AddObject(m, "OP_NAMES", names_tuple(UN_OP_NAMES, UN_N_OPS)) < 0 ||

@@ -572,10 +572,12 @@ static int sliced(worker *w, const uint8_t *p, size_t n) {
 }
 
 /* A row in normal form (un_normal_form) needs no parse: a normalised URL written so is its
- * input, and a parse's record its parts. The row's status if it was one, else -1; normalize
- * and parse then go straight to the full path, so no row is scanned twice. */
+ * input, and a parse's record its parts. The row's status if it was one, else -1; the full
+ * path then goes on from where the scan stopped (w->spans.parse_from), so no row is scanned
+ * twice. */
 static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     int extent = whatwg_extent(b);
+    w->spans.parse_from = 0;
     if (b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE) {
         if (!un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &w->spans)) return -1;
         if (!reads_record(b)) return sliced(w, p, n);
@@ -587,6 +589,14 @@ static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     if (b->op == UN_OP_HOST) w->as_is = p, w->as_is_len = n; /* its host, where written so (emit_host) */
     un_url_from_spans(p, &w->spans, extent, &w->url);
     return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
+}
+
+/* The row's record to extent, as un_whatwg_parse_extent makes it, where as_it_is's scan did not
+ * take the row: the parse goes on from where the scan stopped, if it took the scheme and
+ * authority. */
+static int whatwg_record(worker *w, const uint8_t *p, size_t n, int extent) {
+    if (w->spans.parse_from) return un_whatwg_parse_after(&w->ctx, p, n, extent, 0, &w->spans, &w->url);
+    return un_whatwg_parse_extent(&w->ctx, p, n, extent, &w->url);
 }
 
 /* A URL's record as un_whatwg_parse_extent makes it, from the normal-form scan where it takes
@@ -613,7 +623,7 @@ static const un_url *page_of(const un_batch *b, worker *w, int64_t row) {
  * the query cannot fail the parse, URL Standard §4.4) finds the source; only a search
  * engine's term needs the query and fragment, parsed then. */
 static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n, int status) {
-    if (status < 0) status = un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_NO_QUERY, &w->url);
+    if (status < 0) status = whatwg_record(w, p, n, UN_EXTENT_NO_QUERY);
     if (status != UN_OK) return status;
     const un_url *page = page_of(b, w, row);
     w->ctx.text.len = 0;
@@ -665,19 +675,19 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
 static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
     switch (b->op) {
     case UN_OP_NORMALIZE:
-    case UN_OP_PARSE: return un_normalize_parsed(&w->ctx, b->profile, p, n, &w->url); /* the scan did not take it */
+    case UN_OP_PARSE: return un_normalize_parsed(&w->ctx, b->profile, p, n, &w->spans, &w->url); /* the scan did not take it */
     case UN_OP_NORMALIZE_RECORD:
     case UN_OP_SURT: return un_normalize(&w->ctx, b->profile, p, n, &w->url);
     case UN_OP_SPLIT:
         if (b->generic) return un_split_generic(p, n, &w->url);
-        return un_whatwg_parse_extent(&w->ctx, p, n, b->extent, &w->url);
+        return whatwg_record(w, p, n, b->extent);
     case UN_OP_QUERY:
     case UN_OP_VISIT:
-    case UN_OP_CAMPAIGN: return un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_NO_PATH, &w->url);
-    case UN_OP_HOST: return un_whatwg_parse_extent(&w->ctx, p, n, UN_EXTENT_AUTHORITY, &w->url);
-    case UN_OP_URL_PART: return un_whatwg_parse_extent(&w->ctx, p, n, un_url_part_extent(b->url_part), &w->url);
+    case UN_OP_CAMPAIGN:
+    case UN_OP_HOST:
+    case UN_OP_URL_PART:
     case UN_OP_PATH_SEGMENTS:
-    case UN_OP_FILTER: return un_whatwg_parse(&w->ctx, p, n, NULL, &w->url);
+    case UN_OP_FILTER: return whatwg_record(w, p, n, whatwg_extent(b));
     case UN_OP_UNWRAP: {
         const uint8_t *t = un_unwrap_redirects(&w->ctx, &b->wrappers, p, &n, &w->url);
         if (!t) return UN_ERR_MEMORY;

@@ -21,104 +21,184 @@ const char *const UN_NF_NAMES[UN_N_NF] = {
  * (un_t, filled from urlnorm.core): printable ASCII outside the part's set, less the
  * delimiters the scan stops at. A host takes lower-case unreserved bytes (RFC 3986 §2.3):
  * no case to fold, nothing to decode, no forbidden domain code point (URL Standard §3.2). */
-enum { NF_HOST = 1, NF_PATH = 2, NF_QUERY = 4, NF_FRAGMENT = 8, NF_HOST_ANY_CASE = 16 };
+enum { NF_HOST = 1, NF_PATH = 2, NF_QUERY = 4, NF_FRAGMENT = 8, NF_HOST_ANY_CASE = 16, NF_SLASH = 32 };
 static uint8_t nf[256];
 
 static int printable(int b) { return b > 0x20 && b < 0x7F; }
 
-/* A part's plain bytes as nibble tables, for the vectors: byte b is plain where
- * lo[b & 15] & hi[b >> 4] is not zero. A path's '/' is plain there: the vectors stop only at
- * one a '.' follows. */
-typedef struct {
-    uint8_t flag;
-    uint8_t lo[16], hi[16];
-} part_set;
+/* The scan classifies the URL a block of 64 bytes at a time: a bit a byte for each part's
+ * plain bytes, for '/' and for a '.' after it, so that where a part's plain run ends is a
+ * count of trailing zeros, however often escapes and slashes break it. A run finder called
+ * anew at each of them (its tables loaded, its short tail) cost more than the bytes it
+ * passed: some 50 ns of a clean 55-byte URL. A path's '/' is plain in its set: the path stops
+ * only at one a '.' follows. */
 enum { SET_HOST, SET_HOST_ANY_CASE, SET_PATH, SET_QUERY, SET_FRAGMENT, N_SETS };
-static part_set sets[N_SETS] = {
-    {.flag = NF_HOST}, {.flag = NF_HOST_ANY_CASE}, {.flag = NF_PATH}, {.flag = NF_QUERY}, {.flag = NF_FRAGMENT},
-};
+static const uint8_t SET_FLAGS[N_SETS] = {NF_HOST, NF_HOST_ANY_CASE, NF_PATH | NF_SLASH, NF_QUERY, NF_FRAGMENT};
+
+enum { BLOCK = 64 };
+
+/* The block p[base, base + 64) of the URL p[0, n), classified: bit k of stop[set] is set where
+ * byte base + k is not plain in the set (every byte past n is not), of slash where it is '/',
+ * of dot where it is '.', and of dot_after where byte base + k + 1 is. */
+typedef struct {
+    const uint8_t *p;
+    size_t n, base;
+    uint64_t stop[N_SETS], slash, dot, dot_after;
+} scan;
+
+/* A set's plain bytes as nibble tables, for the vectors: byte b is plain where
+ * lo[b & 15] & hi[b >> 4] is not zero. */
+typedef struct {
+    uint8_t lo[16], hi[16];
+} nibbles;
+static nibbles tables[N_SETS];
+
 /* The special indexes of the two schemes nearly every URL has, looked for first. */
 static int http_index = -1, https_index = -1;
 
-static size_t run_scalar(const part_set *set, const uint8_t *p, size_t n, size_t i) {
-    while (i < n && nf[p[i]] & set->flag) i++;
-    return i;
+/* The block from p[i] on into sc's masks (but dot_after, which load_block derives); bytes
+ * past the URL's end are stops. */
+static void classify_scalar(scan *sc, size_t i) {
+    memset(sc->stop, 0, sizeof sc->stop);
+    sc->slash = sc->dot = 0;
+    for (size_t k = 0; k < BLOCK; k++) {
+        uint8_t b = i + k < sc->n ? sc->p[i + k] : 0;
+        for (int set = 0; set < N_SETS; set++) sc->stop[set] |= (uint64_t)!(nf[b] & SET_FLAGS[set]) << k;
+        sc->slash |= (uint64_t)(b == '/') << k;
+        sc->dot |= (uint64_t)(b == '.') << k;
+    }
 }
 
 #ifdef NF_VECTORS
-/* The first byte from p[i] on that ends the part's run, or a '/' a '.' may follow (the last
- * '/' of a block too, but the input's: its next byte is the next block's), WIDTH bytes a
- * step; an input shorter than WIDTH goes to NEXT. Each byte's class is two table lookups by
- * its nibbles (PSHUFB). One body, built for SSSE3 and for AVX2; un_normal_form_init picks
- * what the CPU has. */
-#define RUN_VECTORS(NAME, TARGET, NEXT, VEC, WIDTH, LOAD, TABLE, SET1, AND, SHUFFLE, SHIFT, EQ, MASK) \
-    TARGET static size_t NAME(const part_set *set, const uint8_t *p, size_t n, size_t i) {         \
-        const VEC lo = TABLE(set->lo), hi = TABLE(set->hi), nibble = SET1(0x0F), zero = SET1(0);   \
-        const VEC slash = SET1('/'), dot = SET1('.');                                            \
-        if (n < WIDTH) return NEXT(set, p, n, i);                                                 \
-        for (; i < n; i += WIDTH) {                                                               \
-            /* The last block ends at the input's end, over bytes already passed: skip them. */   \
-            size_t at = i + WIDTH <= n ? i : n - WIDTH, skip = i - at;                            \
-            VEC v = LOAD((const void *)(p + at));                                                  \
-            VEC plain = AND(SHUFFLE(lo, AND(v, nibble)), SHUFFLE(hi, AND(SHIFT(v, 4), nibble)));   \
-            uint64_t stop = (uint32_t)MASK(EQ(plain, zero));                                       \
-            if (set->flag == NF_PATH) {                                                            \
-                uint64_t slashes = (uint32_t)MASK(EQ(v, slash)), dots = (uint32_t)MASK(EQ(v, dot)); \
-                stop |= slashes & (dots >> 1 | (uint64_t)(at + WIDTH < n) << (WIDTH - 1));        \
-            }                                                                                      \
-            stop >>= skip;                                                                         \
-            if (stop) return i + (size_t)__builtin_ctzll(stop);                                    \
-            i = at;                                                                                \
-        }                                                                                          \
-        return n;                                                                                  \
+/* The same, WIDTH bytes a step: each byte's class in a set is two table lookups by its
+ * nibbles (PSHUFB). A step the URL ends in reads the WIDTH bytes that end with it and shifts
+ * its masks: copying the tail to a padded buffer instead cost more than the rest of the scan
+ * (a load from bytes just stored piecemeal waits for the stores). A URL shorter than WIDTH
+ * goes to NEXT. One body, built for SSSE3 and for AVX2; un_normal_form_init picks what the
+ * CPU has. */
+#define CLASSIFY(NAME, TARGET, NEXT, VEC, WIDTH, LOAD, TABLE, SET1, AND, SHUFFLE, SHIFT, EQ, MASK)      \
+    TARGET static void NAME(scan *sc, size_t i) {                                                      \
+        const VEC nibble = SET1(0x0F), zero = SET1(0), slash = SET1('/'), dot = SET1('.');            \
+        const uint64_t lane = ((uint64_t)1 << WIDTH) - 1;                                              \
+        if (sc->n < WIDTH) return NEXT(sc, i);                                                         \
+        memset(sc->stop, 0, sizeof sc->stop);                                                          \
+        sc->slash = sc->dot = 0;                                                                       \
+        for (size_t at = 0; at < BLOCK; at += WIDTH) {                                                 \
+            size_t start = i + at, shift = 0;                                                          \
+            if (start >= sc->n) {                                                                      \
+                for (int set = 0; set < N_SETS; set++) sc->stop[set] |= lane << at;                    \
+                continue;                                                                              \
+            }                                                                                          \
+            if (sc->n - start < WIDTH) shift = WIDTH - (sc->n - start), start = sc->n - WIDTH;         \
+            VEC v = LOAD((const void *)(sc->p + start)), lo = AND(v, nibble), hi = AND(SHIFT(v, 4), nibble); \
+            uint64_t past = lane >> (WIDTH - shift) << (WIDTH - shift) & lane;                         \
+            for (int set = 0; set < N_SETS; set++) {                                                   \
+                VEC plain = AND(SHUFFLE(TABLE(tables[set].lo), lo), SHUFFLE(TABLE(tables[set].hi), hi)); \
+                sc->stop[set] |= ((uint64_t)(uint32_t)MASK(EQ(plain, zero)) >> shift | past) << at;    \
+            }                                                                                          \
+            sc->slash |= ((uint64_t)(uint32_t)MASK(EQ(v, slash)) >> shift) << at;                      \
+            sc->dot |= ((uint64_t)(uint32_t)MASK(EQ(v, dot)) >> shift) << at;                          \
+        }                                                                                              \
     }
 
 #define TABLE_128(t) _mm_loadu_si128((const void *)(t))
 #define TABLE_256(t) _mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)(t)))
-RUN_VECTORS(run_ssse3, __attribute__((target("ssse3"))), run_scalar, __m128i, 16, _mm_loadu_si128, TABLE_128,
-            _mm_set1_epi8, _mm_and_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_cmpeq_epi8, _mm_movemask_epi8)
-RUN_VECTORS(run_avx2, __attribute__((target("avx2"))), run_ssse3, __m256i, 32, _mm256_loadu_si256, TABLE_256,
-            _mm256_set1_epi8, _mm256_and_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_cmpeq_epi8,
-            _mm256_movemask_epi8)
+CLASSIFY(classify_ssse3, __attribute__((target("ssse3"))), classify_scalar, __m128i, 16, _mm_loadu_si128, TABLE_128,
+         _mm_set1_epi8, _mm_and_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_cmpeq_epi8, _mm_movemask_epi8)
+CLASSIFY(classify_avx2, __attribute__((target("avx2"))), classify_ssse3, __m256i, 32, _mm256_loadu_si256, TABLE_256,
+         _mm256_set1_epi8, _mm256_and_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_cmpeq_epi8,
+         _mm256_movemask_epi8)
+
+/* The same with AVX-512: the block in one step, its tail read by a masked load (which reads
+ * nothing past the URL's end), each set's plain bytes a mask with no compare. */
+__attribute__((target("avx512bw"))) static void classify_avx512(scan *sc, size_t i) {
+    size_t left = sc->n - i;
+    __mmask64 in = left >= BLOCK ? ~(__mmask64)0 : ((__mmask64)1 << left) - 1;
+    const __m512i nibble = _mm512_set1_epi8(0x0F), v = _mm512_maskz_loadu_epi8(in, sc->p + i);
+    const __m512i lo = _mm512_and_si512(v, nibble), hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble);
+    for (int set = 0; set < N_SETS; set++) {
+        __m512i lo_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)tables[set].lo));
+        __m512i hi_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)tables[set].hi));
+        sc->stop[set] = ~(uint64_t)_mm512_test_epi8_mask(_mm512_shuffle_epi8(lo_table, lo), _mm512_shuffle_epi8(hi_table, hi));
+    }
+    sc->slash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('/'));
+    sc->dot = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.'));
+}
 #endif
 
-typedef size_t (*run_fn)(const part_set *set, const uint8_t *p, size_t n, size_t i);
-static run_fn plain_run = run_scalar;
+typedef void (*classify_fn)(scan *sc, size_t i);
+static classify_fn classify = classify_scalar;
+static int scan_kind = -1, vectors; /* vectors: every set's tables fit the nibble lookups */
+
+const char *const UN_SCAN_NAMES[UN_N_SCANS] = {
+    [UN_SCAN_SCALAR] = "scalar", [UN_SCAN_SSSE3] = "ssse3", [UN_SCAN_AVX2] = "avx2", [UN_SCAN_AVX512] = "avx512",
+};
+
+static classify_fn classifier(int kind) {
+#ifdef NF_VECTORS
+    if (kind == UN_SCAN_SSSE3 && vectors && __builtin_cpu_supports("ssse3")) return classify_ssse3;
+    if (kind == UN_SCAN_AVX2 && vectors && __builtin_cpu_supports("avx2")) return classify_avx2;
+    if (kind == UN_SCAN_AVX512 && vectors && __builtin_cpu_supports("avx512bw")) return classify_avx512;
+#endif
+    return kind == UN_SCAN_SCALAR ? classify_scalar : NULL;
+}
+
+int un_normal_form_use(int kind) {
+    classify_fn f = kind >= 0 && kind < UN_N_SCANS ? classifier(kind) : NULL;
+    if (f) classify = f, scan_kind = kind;
+    return f != NULL;
+}
+
+int un_normal_form_scan(void) { return scan_kind; }
+
+/* The block from p[i] on into sc. */
+static void load_block(scan *sc, size_t i) {
+    sc->base = i;
+    classify(sc, i);
+    sc->dot_after = sc->dot >> 1 | (uint64_t)(i + BLOCK < sc->n && sc->p[i + BLOCK] == '.') << (BLOCK - 1);
+}
+
+/* The first byte from p[i] on that is not plain in set (in a path, or a '/' a '.' follows), or n. */
+static size_t next_stop(scan *sc, int set, size_t i) {
+    for (; i < sc->n; i = sc->base + BLOCK) {
+        if (i - sc->base >= BLOCK) load_block(sc, i);
+        uint64_t stops = sc->stop[set] | (set == SET_PATH ? sc->slash & sc->dot_after : 0);
+        stops >>= i - sc->base;
+        if (stops) return i + (size_t)__builtin_ctzll(stops);
+    }
+    return sc->n;
+}
 
 /* The set's nibble tables: each distinct pattern of plain low nibbles a high nibble has takes
  * a bit; 0 if there are more than eight. */
-static int nibble_tables(part_set *set) {
+static int nibble_tables(uint8_t flag, nibbles *t) {
     uint16_t patterns[8];
     int n_patterns = 0;
-    memset(set->lo, 0, sizeof set->lo), memset(set->hi, 0, sizeof set->hi);
+    memset(t, 0, sizeof *t);
     for (int h = 0; h < 16; h++) {
         uint16_t lows = 0;
         for (int l = 0; l < 16; l++)
-            if (nf[h << 4 | l] & set->flag || (set->flag == NF_PATH && (h << 4 | l) == '/')) lows |= (uint16_t)(1u << l);
+            if (nf[h << 4 | l] & flag) lows |= (uint16_t)(1u << l);
         int k = 0;
         while (k < n_patterns && patterns[k] != lows) k++;
         if (lows && k == n_patterns && n_patterns == 8) return 0;
         if (lows && k == n_patterns) patterns[n_patterns++] = lows;
-        if (lows) set->hi[h] |= (uint8_t)(1u << k);
+        if (lows) t->hi[h] |= (uint8_t)(1u << k);
     }
     for (int k = 0; k < n_patterns; k++)
         for (int l = 0; l < 16; l++)
-            if (patterns[k] >> l & 1) set->lo[l] |= (uint8_t)(1u << k);
+            if (patterns[k] >> l & 1) t->lo[l] |= (uint8_t)(1u << k);
     return 1;
 }
 
-/* Each part's tables, and the widest run finder this CPU has (the scalar one where a part's
- * tables cannot hold its set). */
-static void init_runs(void) {
-    int vectors = 1;
-    for (int s = 0; s < N_SETS; s++) vectors &= nibble_tables(&sets[s]);
-    plain_run = run_scalar;
+/* Each set's tables, and the classifier chosen before if it still serves, else the widest
+ * this CPU has (the scalar one where a set's tables cannot hold it). */
+static void init_classify(void) {
+    vectors = 1;
+    for (int set = 0; set < N_SETS; set++) vectors &= nibble_tables(SET_FLAGS[set], &tables[set]);
     http_index = un_special_index((const uint8_t *)"http", 4), https_index = un_special_index((const uint8_t *)"https", 5);
-#ifdef NF_VECTORS
-    if (vectors && __builtin_cpu_supports("ssse3")) plain_run = __builtin_cpu_supports("avx2") ? run_avx2 : run_ssse3;
-#else
-    (void)vectors;
-#endif
+    if (scan_kind >= 0 && un_normal_form_use(scan_kind)) return;
+    for (int kind = UN_N_SCANS - 1; !un_normal_form_use(kind); kind--) continue;
 }
 
 void un_normal_form_init(void) {
@@ -129,16 +209,30 @@ void un_normal_form_init(void) {
         if (printable(b) && !un_is(c, UN_PATH) && !strchr("/\\%", b)) flags |= NF_PATH;
         if (printable(b) && !un_is(c, UN_SPECIAL_QUERY) && b != '%' && b != '#') flags |= NF_QUERY;
         if (printable(b) && !un_is(c, UN_FRAGMENT) && b != '%') flags |= NF_FRAGMENT;
+        if (b == '/') flags |= NF_SLASH;
         nf[b] = flags;
     }
-    init_runs();
+    init_classify();
 }
 
 /* The length of a special scheme before "://", in lower case (or, where any_case, in ASCII
  * letters of either case: *folded is then set if one is upper case); 0 otherwise. */
 static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case, int *folded) {
-    if (n >= 8 && memcmp(p, "https://", 8) == 0 && https_index >= 0) return *special = https_index, 5;
-    if (n >= 7 && memcmp(p, "http://", 7) == 0 && http_index >= 0) return *special = http_index, 4;
+    if (n >= 8 && https_index >= 0 && http_index >= 0) {
+        /* Eight bytes at once, the scheme's letters folded (in no other position does folding
+         * one bit leave only the two cases of one letter). */
+        static const uint8_t HTTPS[8] = "https://", HTTP[8] = "http://", CASE5[8] = {32, 32, 32, 32, 32},
+                             CASE4[8] = {32, 32, 32, 32}, FIRST7[8] = {255, 255, 255, 255, 255, 255, 255};
+        uint64_t w, https, http, case5, case4, first7;
+        memcpy(&w, p, 8), memcpy(&https, HTTPS, 8), memcpy(&http, HTTP, 8);
+        memcpy(&case5, CASE5, 8), memcpy(&case4, CASE4, 8), memcpy(&first7, FIRST7, 8);
+        int is_https = (w | case5) == https, is_http = ((w & first7) | case4) == http;
+        int respelt = is_https ? w != https : is_http && (w & first7) != http;
+        if ((is_https || is_http) && respelt && !any_case) return 0;
+        *folded |= respelt;
+        if (is_https) return *special = https_index, 5;
+        if (is_http) return *special = http_index, 4;
+    }
     uint8_t lower[UN_SCHEME_LEN];
     size_t i = 0;
     for (; i < n && i < UN_SCHEME_LEN && p[i] != ':'; i++) {
@@ -154,15 +248,26 @@ static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case,
  * unreserved bytes: *folded is then set if one is upper case), not ending in '.', whose last
  * label starts with a letter, so that it cannot end in a number (URL Standard §3.5: such a
  * host parses as IPv4). i if there is none, or if it is empty. */
-static size_t host_end(const uint8_t *p, size_t n, size_t i, int any_case, int *folded) {
-    size_t j = plain_run(&sets[SET_HOST], p, n, i);
-    /* Most hosts are lower case: the wider set runs on only from an upper-case letter. */
-    if (any_case && j < n && p[j] >= 'A' && p[j] <= 'Z') {
-        *folded = 1;
-        j = plain_run(&sets[SET_HOST_ANY_CASE], p, n, j);
+/* Where the last label of p[i, j) starts: after its last '.', or at i. */
+static size_t last_label(const scan *sc, size_t i, size_t j) {
+    if (i < sc->base || j - sc->base > BLOCK) {
+        while (j > i && sc->p[j - 1] != '.') j--;
+        return j;
     }
-    size_t last = j;
-    while (last > i && p[last - 1] != '.') last--;
+    uint64_t before_j = j - sc->base == BLOCK ? ~(uint64_t)0 : ((uint64_t)1 << (j - sc->base)) - 1;
+    uint64_t dots = sc->dot & before_j & ~(((uint64_t)1 << (i - sc->base)) - 1);
+    return dots ? sc->base + (size_t)(BLOCK - __builtin_clzll(dots)) : i;
+}
+
+static size_t host_end(scan *sc, size_t i, int any_case, int *folded) {
+    const uint8_t *p = sc->p;
+    size_t j = next_stop(sc, SET_HOST, i);
+    /* Most hosts are lower case: the wider set runs on only from an upper-case letter. */
+    if (any_case && j < sc->n && p[j] >= 'A' && p[j] <= 'Z') {
+        *folded = 1;
+        j = next_stop(sc, SET_HOST_ANY_CASE, j);
+    }
+    size_t last = last_label(sc, i, j);
     if (j == i || last == j || !un_is(p[last], UN_ALPHA)) return i;
     return j;
 }
@@ -208,14 +313,16 @@ static int dot_segment_after(const uint8_t *p, size_t n, size_t i) {
 /* The end of a part from p[i] on: the bytes flag marks, checked escapes and, in a path,
  * slashes before segments that are not dot segments, up to the part's end ('?' or '#' for a
  * path, '#' for a query, the input's end); 0 at a byte the parse or the rules would change. */
-static size_t part_end(const uint8_t *p, size_t n, size_t i, unsigned req, const part_set *set) {
-    int path = set->flag == NF_PATH;
-    while ((i = plain_run(set, p, n, i)) < n) {
+static size_t part_end(scan *sc, size_t i, unsigned req, int set) {
+    const uint8_t *p = sc->p;
+    size_t n = sc->n;
+    int path = set == SET_PATH;
+    while ((i = next_stop(sc, set, i)) < n) {
         uint8_t c = p[i];
-        size_t step = nf[c] & set->flag;
+        size_t step = 0;
         if (c == '%') step = escape_len(p, n, i, req, path);
         else if (c == '/' && path) step = !dot_segment_after(p, n, i);
-        else if ((c == '#' && !(nf[c] & set->flag)) || (c == '?' && path)) break;
+        else if (c == '#' || (c == '?' && path)) break;
         if (!step) return 0;
         i += step;
     }
@@ -236,15 +343,17 @@ static int meets_crawl_rules(const uint8_t *p, const un_spans *s, unsigned req) 
 }
 
 /* The query and fragment after the path's end at p[i], into s; 0 if either would change. */
-static int query_and_fragment(const uint8_t *p, size_t n, size_t i, unsigned req, un_spans *s) {
+static int query_and_fragment(scan *sc, size_t i, unsigned req, un_spans *s) {
+    const uint8_t *p = sc->p;
+    size_t n = sc->n;
     s->has_query = i < n && p[i] == '?';
     s->query_start = i + s->has_query;
-    size_t end = s->has_query ? part_end(p, n, s->query_start, req, &sets[SET_QUERY]) : i;
+    size_t end = s->has_query ? part_end(sc, s->query_start, req, SET_QUERY) : i;
     if (end == 0) return 0;
     s->query_len = end - s->query_start;
     s->has_fragment = end < n;
     s->fragment_start = end + 1;
-    if (s->has_fragment && part_end(p, n, s->fragment_start, req, &sets[SET_FRAGMENT]) != n) return 0;
+    if (s->has_fragment && part_end(sc, s->fragment_start, req, SET_FRAGMENT) != n) return 0;
     s->fragment_len = s->has_fragment ? n - s->fragment_start : 0;
     return 1;
 }
@@ -260,14 +369,17 @@ static int file_as_is(const uint8_t *p, size_t n, const un_spans *s) {
 
 /* The scheme and authority into s: where the authority ends, or 0 if either would change
  * (where any_case, but for their case and the port's spelling). */
-static size_t authority(const uint8_t *p, size_t n, un_spans *s, int any_case, int *file) {
+static size_t authority(scan *sc, un_spans *s, int any_case, int *file) {
+    const uint8_t *p = sc->p;
+    size_t n = sc->n;
     int respelt = 0;
     size_t at = scheme_len(p, n, &s->special, any_case, &respelt);
     if (at == 0) return 0;
     *file = un_t.default_port[s->special] < 0;
     s->scheme_len = at;
     s->host_start = at + 3;
-    at = host_end(p, n, s->host_start, any_case, &respelt);
+    load_block(sc, s->host_start);
+    at = host_end(sc, s->host_start, any_case, &respelt);
     if (at == s->host_start && !*file) return 0;
     s->host_len = at - s->host_start;
     s->port = -1;
@@ -277,28 +389,33 @@ static size_t authority(const uint8_t *p, size_t n, un_spans *s, int any_case, i
 }
 
 int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {
+    s->parse_from = 0;
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
+    scan sc = {.p = p, .n = n};
     /* The crawl rules read the host and port as written, and the generic split folds nothing:
      * only the others take a respelt one. */
-    size_t at = authority(p, n, s, !(req & ~(1u << UN_NF_ESCAPES)), &file);
+    size_t at = authority(&sc, s, !(req & ~(1u << UN_NF_ESCAPES)), &file);
     if (at == 0) return 0;
     s->authority_end = at;
     /* Nothing after the port can fail (URL Standard §4.4: the path, query and fragment states
      * only encode), so a parse that stops before the path needs the authority alone, and one
      * that skips the path needs only where it ends. A file URL's path can move its host. */
     int ends = at == n || p[at] == '/' || p[at] == '?' || p[at] == '#';
+    /* The parse's record to here is the scan's (a file URL's host state differs): where what
+     * follows fails the scan, the parse goes on from the path start state. */
+    if (!file && (ends || p[at] == '\\')) s->parse_from = at;
     if (req || file) extent = UN_EXTENT_WHOLE;
     if (extent == UN_EXTENT_AUTHORITY) return ends;
-    if (extent == UN_EXTENT_NO_PATH) return ends && query_and_fragment(p, n, un_path_stop(p, n, at), req, s);
+    if (extent == UN_EXTENT_NO_PATH) return ends && query_and_fragment(&sc, un_path_stop(p, n, at), req, s);
     if (at == n || p[at] != '/') return 0;
     s->path_start = at;
     if (file && !file_as_is(p, n, s)) return 0;
-    at = part_end(p, n, at, req, &sets[SET_PATH]);
+    at = part_end(&sc, at, req, SET_PATH);
     if (at == 0) return 0;
     s->path_len = at - s->path_start;
     if (extent == UN_EXTENT_NO_QUERY) return 1;
-    return query_and_fragment(p, n, at, req, s) && meets_crawl_rules(p, s, req);
+    return query_and_fragment(&sc, at, req, s) && meets_crawl_rules(p, s, req);
 }
 
 static void set_field(un_buf *field, const uint8_t *p, size_t n) { un_buf_set(field, p, n); }

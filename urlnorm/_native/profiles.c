@@ -97,6 +97,9 @@ void un_profile_index(un_profile *prof) {
     }
     prof->first_record_rule = first_record_rule(prof);
     prof->parse_escapes = !prof->generic && escape_pair(prof, prof->first_record_rule);
+    /* Stripping whitespace leaves the text the scan took as it is; unwrapping a redirect does not. */
+    prof->goes_on_after_scan = !prof->generic;
+    for (int i = 0; i < prof->first_record_rule; i++) prof->goes_on_after_scan &= prof->rules[i].id == UN_RULE_STRIP_WHITESPACE;
 }
 
 /* core Profile.apply's text rules, in the profile's order; NULL if out of memory. */
@@ -112,22 +115,24 @@ static const uint8_t *apply_text_rules(un_ctx *c, const un_profile *prof, const 
 /* The WHATWG parse applying the percent pair as it writes the path, query and fragment, where
  * nearly all escapes are, rather than in a second pass over them; then the pair on the
  * userinfo and host. A later percent rule looks at every field. */
-static int parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u) {
+static int parse_escapes(un_ctx *c, const uint8_t *p, size_t n, const un_spans *after, un_url *u) {
     c->has_percent = 1;
-    int err = un_whatwg_parse_escapes(c, p, n, u);
+    int err = after ? un_whatwg_parse_after(c, p, n, UN_EXTENT_WHOLE, 1, after, u) : un_whatwg_parse_escapes(c, p, n, u);
     if (!err && u->has_scheme) un_apply_percent_rules_to_authority(u);
     return err;
 }
 
-/* The parse in the profile's mode; *first is the first rule it leaves to apply. */
-static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u, int *first) {
+/* The parse in the profile's mode, going on from where the scan stopped (after) if it may;
+ * *first is the first rule it leaves to apply. */
+static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, const un_spans *after, un_url *u, int *first) {
     *first = prof->first_record_rule;
     if (prof->parse_escapes) {
         *first += 2;
-        return parse_escapes(c, p, n, u);
+        return parse_escapes(c, p, n, after, u);
     }
     c->has_percent = n && memchr(p, '%', n) != NULL;
-    return prof->generic ? un_split_generic(p, n, u) : un_whatwg_parse(c, p, n, NULL, u);
+    if (prof->generic) return un_split_generic(p, n, u);
+    return after ? un_whatwg_parse_after(c, p, n, UN_EXTENT_WHOLE, 0, after, u) : un_whatwg_parse(c, p, n, NULL, u);
 }
 
 void un_normal_record(const un_profile *prof, const uint8_t *p, const un_spans *s, un_url *u) {
@@ -139,17 +144,18 @@ void un_normal_record(const un_profile *prof, const uint8_t *p, const un_spans *
  * (normal_form.c); any other, the text rules, the parse, then the record rules in order. */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
     un_spans spans;
-    if (!un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) return un_normalize_parsed(c, prof, p, n, u);
+    if (!un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) return un_normalize_parsed(c, prof, p, n, &spans, u);
     un_normal_record(prof, p, &spans, u);
     return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
 }
 
-int un_normalize_parsed(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u) {
+int un_normalize_parsed(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, const un_spans *after, un_url *u) {
     c->host_answered = 0;
+    if (after && (!after->parse_from || !prof->goes_on_after_scan)) after = NULL;
     if (prof->has_text_rules) p = apply_text_rules(c, prof, p, &n, u);
     if (!p) return UN_ERR_MEMORY;
     int first;
-    int err = parse_in_mode(c, prof, p, n, u, &first);
+    int err = parse_in_mode(c, prof, p, n, after, u, &first);
     if (err) return err;
     if (!u->has_scheme) return UN_ERR_MISSING_SCHEME;
     /* The WHATWG host parser leaves a special URL's host in lower case (an ASCII domain, an

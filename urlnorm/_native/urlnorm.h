@@ -446,14 +446,17 @@ typedef struct {
     /* Set by un_profile_index from the rules: whether any is a text rule, the first record
      * rule, and whether the parse applies the percent pair there as it writes. */
     int has_text_rules, first_record_rule, parse_escapes;
+    int goes_on_after_scan; /* its parse may go on from where the normal-form scan stopped */
     unsigned normal_form; /* what a URL must meet to be its own normal form (UN_NF_*) */
 } un_profile;
 
 /* profiles.c (core/profiles.py) */
 int un_normalize(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
 /* un_normalize for a URL the normal-form scan did not take: the text rules, the parse and the
- * rules, every time. */
-int un_normalize_parsed(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, un_url *u);
+ * rules, every time; the parse goes on from where the scan stopped (after, or NULL) where it
+ * may (un_whatwg_parse_after). */
+struct un_spans;
+int un_normalize_parsed(un_ctx *c, const un_profile *prof, const uint8_t *p, size_t n, const struct un_spans *after, un_url *u);
 void un_profile_index(un_profile *prof); /* every rule's un_params_index, and the run's plan */
 /* rules.c (core/rules.py) */
 int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u); /* UN_OK for another file's */
@@ -587,15 +590,24 @@ enum {
 };
 extern const char *const UN_NF_NAMES[UN_N_NF];
 /* Where the parts of a URL in normal form lie in it. */
-typedef struct {
+typedef struct un_spans {
     size_t scheme_len, host_start, host_len, authority_end, path_start, path_len, query_start, query_len, fragment_start,
         fragment_len;
     int has_query, has_fragment, special;
     int32_t port;   /* its value, -1 for none (a default or empty port is none) */
+    size_t parse_from; /* where the scan took the scheme and authority but not what follows:
+                          a parse may go on from there (un_whatwg_parse_after); else 0 */
     int as_written; /* the text is its own serialisation; else its scheme or host has upper-case
                        letters, or its port is empty, the default or has leading zeros */
 } un_spans;
 void un_normal_form_init(void); /* its byte classes, from un_t: after each un_set_tables */
+/* The scan's byte classifier (normal_form.c): scalar, or the vector instructions the CPU has,
+ * the widest by default. un_normal_form_use: 1 if this CPU has it, which is then used from the
+ * next URL on (set it between batches); else 0. un_normal_form_scan: the one in use. */
+enum { UN_SCAN_SCALAR, UN_SCAN_SSSE3, UN_SCAN_AVX2, UN_SCAN_AVX512, UN_N_SCANS };
+extern const char *const UN_SCAN_NAMES[UN_N_SCANS];
+int un_normal_form_use(int kind);
+int un_normal_form_scan(void);
 /* Whether p[0, n) is in normal form under the requirements (a bit a UN_NF_*): then the parse
  * and the rules would give it back as it is, or, where s->as_written is 0, as it is but for
  * the scheme's and host's ASCII case and the port's spelling (the record un_url_from_spans
@@ -620,6 +632,11 @@ int un_url_part_cut(const uint8_t *p, size_t n, const uint8_t *head, const un_sp
 ptrdiff_t un_put_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out);
 /* The record of a URL in normal form, as un_whatwg_parse_extent gives it for extent. */
 void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *u);
+/* whatwg.c: the parse of p[0, n) as un_whatwg_parse_extent makes it (with escapes, as
+ * un_whatwg_parse_escapes does, extent whole), going on from s->parse_from: un_normal_form
+ * took the scheme and authority (s), and the record to there is theirs. */
+int un_whatwg_parse_after(un_ctx *c, const uint8_t *p, size_t n, int extent, int escapes, const un_spans *s, un_url *u);
+
 /* profiles.c: the record of a URL in the profile's normal form (un_normal_form took it as
  * *s), the one un_normalize gives, made without a parse. */
 void un_normal_record(const un_profile *prof, const uint8_t *p, const un_spans *s, un_url *u);

@@ -4,7 +4,8 @@
  * operation (host and PSL parts, query pairs, path segments, one-pass outputs included) over an Arrow-layout
  * column read and its outputs exported through the Arrow C data interface, which also runs the answer path, on one thread or as slices on two,
  * and Polars' plugin entry points over a column of views or a dictionary of them (a Categorical); and that a URL
- * the normal-form scan takes is what the full path gives back. Built by `make fuzz` with
+ * the normal-form scan takes is what the full path gives back, with each byte classifier the CPU has, and that a parse going
+ * on from where the scan stopped is the whole parse. Built by `make fuzz` with
  * AddressSanitizer and UndefinedBehaviorSanitizer; tables.h is generated from urlnorm.core. */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -174,12 +175,51 @@ static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof
         check_parts_of_spans(p, n, &spans, extent, &url);
     }
     if (un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) {
-        if (un_normalize_parsed(&ctx, prof, p, n, &url) != UN_OK || un_normalize(&ctx, prof, p, n, &spanned) != UN_OK) abort();
+        if (un_normalize_parsed(&ctx, prof, p, n, NULL, &url) != UN_OK || un_normalize(&ctx, prof, p, n, &spanned) != UN_OK) abort();
         if (!same_record(&spanned, &url)) abort();
         check_href(&url);
         href.len = 0;
         un_put_href(p, n, folded_head(p, &spans), &spans, &href);
         if (!same_field(&href, &out) || (spans.as_written && (out.len != n || memcmp(out.data, p, n) != 0))) abort();
+    }
+    ctx.recall = NULL;
+}
+
+/* The scan's answer (its return and every span, parse_from among them) is the same with each
+ * byte classifier this CPU has as with the scalar one, for every extent and the profile's
+ * requirements. */
+static void check_scan_kinds(const uint8_t *p, size_t n, const un_profile *prof) {
+    int in_use = un_normal_form_scan();
+    for (int kind = UN_SCAN_SCALAR + 1; kind < UN_N_SCANS; kind++) {
+        for (int extent = 0; extent <= UN_N_EXTENTS; extent++) {
+            unsigned req = extent == UN_N_EXTENTS ? prof->normal_form : 0;
+            un_spans scalar, vector;
+            memset(&scalar, 0, sizeof scalar), memset(&vector, 0, sizeof vector);
+            if (!un_normal_form_use(UN_SCAN_SCALAR)) abort();
+            int expected = un_normal_form(p, n, req, extent % UN_N_EXTENTS, &scalar);
+            if (!un_normal_form_use(kind)) break;
+            if (un_normal_form(p, n, req, extent % UN_N_EXTENTS, &vector) != expected || memcmp(&scalar, &vector, sizeof scalar) != 0) abort();
+        }
+    }
+    if (!un_normal_form_use(in_use)) abort();
+}
+
+/* A parse that goes on from where the scan stopped (un_whatwg_parse_after) gives the status and
+ * record of the whole parse, at every extent, and so does the profile's full path. */
+static void check_parse_after(const uint8_t *p, size_t n, const un_profile *prof) {
+    static un_url after;
+    un_spans spans;
+    ctx.recall = fixed_recall;
+    for (int extent = 0; extent < UN_N_EXTENTS; extent++) {
+        if (un_normal_form(p, n, 0, extent, &spans) || !spans.parse_from) continue;
+        int expected = un_whatwg_parse_extent(&ctx, p, n, extent, &url);
+        if (un_whatwg_parse_after(&ctx, p, n, extent, 0, &spans, &after) != expected) abort();
+        if (expected == UN_OK && !same_record(&url, &after)) abort();
+    }
+    if (!un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans) && spans.parse_from) {
+        int expected = un_normalize_parsed(&ctx, prof, p, n, NULL, &url);
+        if (un_normalize_parsed(&ctx, prof, p, n, &spans, &after) != expected) abort();
+        if (expected == UN_OK && !same_record(&url, &after)) abort();
     }
     ctx.recall = NULL;
 }
@@ -487,6 +527,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const un_profile *prof = &profiles[selector % FUZZ_N_PROFILES];
     normalize_with_answers(prof, p, n);
     check_normal_form(p, n, prof);
+    check_scan_kinds(p, n, prof);
+    check_parse_after(p, n, prof);
     check_components_as_is(p, n);
     check_dot_segments(p, n);
     const uint8_t *nl = memchr(p, '\n', n);
