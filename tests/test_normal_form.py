@@ -207,7 +207,7 @@ def test_the_scans_are_the_kernels() -> None:
     native.tables.give()
     assert list(kernel.SCAN_NAMES) == SCANS
     assert kernel.scan() in SCANS
-    with pytest.raises(ValueError, match="no nosuch scan"):
+    with pytest.raises(ValueError, match="no scan is named nosuch"):
         kernel.scan("nosuch")
 
 

@@ -939,6 +939,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     if (name) {
         int kind = 0;
         while (kind < UN_N_SCANS && strcmp(UN_SCAN_NAMES[kind], name) != 0) kind++;
+        if (kind == UN_N_SCANS) return PyErr_Format(PyExc_ValueError, "no scan is named %s", name);
         if (!un_normal_form_use(kind)) return PyErr_Format(PyExc_ValueError, "this CPU has no %s scan", name);
     }
     int in_use = un_normal_form_scan();

@@ -2,6 +2,7 @@
  * and finds its parts, so that it is handed back as it is, and its parts as slices of it,
  * without a parse. The scan accepts only what it can prove the parse and the profile's rules
  * leave as it is; anything else takes the full path. */
+#include <stdatomic.h>
 #include <string.h>
 
 #include "urlnorm.h"
@@ -80,7 +81,10 @@ static void classify_scalar(scan *sc, size_t i) {
     TARGET static void NAME(scan *sc, size_t i) {                                                      \
         const VEC nibble = SET1(0x0F), zero = SET1(0), slash = SET1('/'), dot = SET1('.');            \
         const uint64_t lane = ((uint64_t)1 << WIDTH) - 1;                                              \
-        if (sc->n < WIDTH) return NEXT(sc, i);                                                         \
+        if (sc->n < WIDTH) {                                                                           \
+            NEXT(sc, i);                                                                               \
+            return;                                                                                    \
+        }                                                                                              \
         memset(sc->stop, 0, sizeof sc->stop);                                                          \
         sc->slash = sc->dot = 0;                                                                       \
         for (size_t at = 0; at < BLOCK; at += WIDTH) {                                                 \
@@ -126,8 +130,9 @@ __attribute__((target("avx512bw"))) static void classify_avx512(scan *sc, size_t
 }
 #endif
 
+/* Atomic: a test may pick another between batches while the kernel's threads wait. */
 typedef void (*classify_fn)(scan *sc, size_t i);
-static classify_fn classify = classify_scalar;
+static _Atomic(classify_fn) classify = classify_scalar;
 static int scan_kind = -1, vectors; /* vectors: every set's tables fit the nibble lookups */
 
 const char *const UN_SCAN_NAMES[UN_N_SCANS] = {
@@ -145,7 +150,7 @@ static classify_fn classifier(int kind) {
 
 int un_normal_form_use(int kind) {
     classify_fn f = kind >= 0 && kind < UN_N_SCANS ? classifier(kind) : NULL;
-    if (f) classify = f, scan_kind = kind;
+    if (f) atomic_store_explicit(&classify, f, memory_order_relaxed), scan_kind = kind;
     return f != NULL;
 }
 
@@ -154,7 +159,7 @@ int un_normal_form_scan(void) { return scan_kind; }
 /* The block from p[i] on into sc. */
 static void load_block(scan *sc, size_t i) {
     sc->base = i;
-    classify(sc, i);
+    atomic_load_explicit(&classify, memory_order_relaxed)(sc, i);
     sc->dot_after = sc->dot >> 1 | (uint64_t)(i + BLOCK < sc->n && sc->p[i + BLOCK] == '.') << (BLOCK - 1);
 }
 
@@ -221,7 +226,7 @@ static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case,
     if (n >= 8 && https_index >= 0 && http_index >= 0) {
         /* Eight bytes at once, the scheme's letters folded (in no other position does folding
          * one bit leave only the two cases of one letter). */
-        static const uint8_t HTTPS[8] = "https://", HTTP[8] = "http://", CASE5[8] = {32, 32, 32, 32, 32},
+        static const uint8_t HTTPS[] = "https://", HTTP[] = "http://", CASE5[8] = {32, 32, 32, 32, 32},
                              CASE4[8] = {32, 32, 32, 32}, FIRST7[8] = {255, 255, 255, 255, 255, 255, 255};
         uint64_t w, https, http, case5, case4, first7;
         memcpy(&w, p, 8), memcpy(&https, HTTPS, 8), memcpy(&http, HTTP, 8);
@@ -244,12 +249,9 @@ static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case,
     return *special >= 0 ? i : 0;
 }
 
-/* The end of a domain host starting at p[i]: lower-case unreserved bytes (or, where any_case,
- * unreserved bytes: *folded is then set if one is upper case), not ending in '.', whose last
- * label starts with a letter, so that it cannot end in a number (URL Standard §3.5: such a
- * host parses as IPv4). i if there is none, or if it is empty. */
 /* Where the last label of p[i, j) starts: after its last '.', or at i. */
 static size_t last_label(const scan *sc, size_t i, size_t j) {
+    if (i >= j) return i;
     if (i < sc->base || j - sc->base > BLOCK) {
         while (j > i && sc->p[j - 1] != '.') j--;
         return j;
@@ -259,6 +261,10 @@ static size_t last_label(const scan *sc, size_t i, size_t j) {
     return dots ? sc->base + (size_t)(BLOCK - __builtin_clzll(dots)) : i;
 }
 
+/* The end of a domain host starting at p[i]: lower-case unreserved bytes (or, where any_case,
+ * unreserved bytes: *folded is then set if one is upper case), not ending in '.', whose last
+ * label starts with a letter, so that it cannot end in a number (URL Standard §3.5: such a
+ * host parses as IPv4). i if there is none, or if it is empty. */
 static size_t host_end(scan *sc, size_t i, int any_case, int *folded) {
     const uint8_t *p = sc->p;
     size_t j = next_stop(sc, SET_HOST, i);

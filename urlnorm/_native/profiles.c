@@ -99,7 +99,7 @@ void un_profile_index(un_profile *prof) {
     prof->parse_escapes = !prof->generic && escape_pair(prof, prof->first_record_rule);
     /* Stripping whitespace leaves the text the scan took as it is; unwrapping a redirect does not. */
     prof->goes_on_after_scan = !prof->generic;
-    for (int i = 0; i < prof->first_record_rule; i++) prof->goes_on_after_scan &= prof->rules[i].id == UN_RULE_STRIP_WHITESPACE;
+    for (int i = 0; i < prof->n_rules; i++) prof->goes_on_after_scan &= prof->rules[i].id != UN_RULE_UNWRAP_REDIRECTS;
 }
 
 /* core Profile.apply's text rules, in the profile's order; NULL if out of memory. */

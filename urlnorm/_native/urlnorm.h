@@ -595,8 +595,9 @@ typedef struct un_spans {
         fragment_len;
     int has_query, has_fragment, special;
     int32_t port;   /* its value, -1 for none (a default or empty port is none) */
-    size_t parse_from; /* where the scan took the scheme and authority but not what follows:
-                          a parse may go on from there (un_whatwg_parse_after); else 0 */
+    size_t parse_from; /* where the scan took the scheme and authority, which end there: a
+                          parse of a URL it did not take may go on from there
+                          (un_whatwg_parse_after); 0 if it may not */
     int as_written; /* the text is its own serialisation; else its scheme or host has upper-case
                        letters, or its port is empty, the default or has leading zeros */
 } un_spans;
