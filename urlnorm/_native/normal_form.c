@@ -38,14 +38,19 @@ static const uint8_t SET_FLAGS[N_SETS] = {NF_HOST, NF_HOST_ANY_CASE, NF_PATH | N
 
 enum { BLOCK = 64 };
 
+typedef struct scan scan;
+typedef void (*classify_fn)(scan *sc, size_t i);
+
 /* The block p[base, base + 64) of the URL p[0, n), classified: bit k of stop[set] is set where
  * byte base + k is not plain in the set (every byte past n is not), of slash where it is '/',
- * of dot where it is '.', and of dot_after where byte base + k + 1 is. */
-typedef struct {
+ * of dot where it is '.', and of dot_after where byte base + k + 1 is. Without a classifier
+ * (the scalar scan), runs are found a byte at a time and there are no blocks. */
+struct scan {
     const uint8_t *p;
     size_t n, base;
+    classify_fn classify;
     uint64_t stop[N_SETS], slash, dot, dot_after;
-} scan;
+};
 
 /* A set's plain bytes as nibble tables, for the vectors: byte b is plain where
  * lo[b & 15] & hi[b >> 4] is not zero. */
@@ -57,9 +62,11 @@ static nibbles tables[N_SETS];
 /* The special indexes of the two schemes nearly every URL has, looked for first. */
 static int http_index = -1, https_index = -1;
 
+#ifdef NF_VECTORS
 /* The block from p[i] on into sc's masks (but dot_after, which load_block derives); bytes
- * past the URL's end are stops. */
-static void classify_scalar(scan *sc, size_t i) {
+ * past the URL's end are stops. Only for a URL too short for the narrowest vector: sixty-four
+ * bytes one at a time cost more than finding the runs a byte at a time. */
+static void classify_bytes(scan *sc, size_t i) {
     memset(sc->stop, 0, sizeof sc->stop);
     sc->slash = sc->dot = 0;
     for (size_t k = 0; k < BLOCK; k++) {
@@ -70,7 +77,6 @@ static void classify_scalar(scan *sc, size_t i) {
     }
 }
 
-#ifdef NF_VECTORS
 /* The same, WIDTH bytes a step: each byte's class in a set is two table lookups by its
  * nibbles (PSHUFB). A step the URL ends in reads the WIDTH bytes that end with it and shifts
  * its masks: copying the tail to a padded buffer instead cost more than the rest of the scan
@@ -107,7 +113,7 @@ static void classify_scalar(scan *sc, size_t i) {
 
 #define TABLE_128(t) _mm_loadu_si128((const void *)(t))
 #define TABLE_256(t) _mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)(t)))
-CLASSIFY(classify_ssse3, __attribute__((target("ssse3"))), classify_scalar, __m128i, 16, _mm_loadu_si128, TABLE_128,
+CLASSIFY(classify_ssse3, __attribute__((target("ssse3"))), classify_bytes, __m128i, 16, _mm_loadu_si128, TABLE_128,
          _mm_set1_epi8, _mm_and_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_cmpeq_epi8, _mm_movemask_epi8)
 CLASSIFY(classify_avx2, __attribute__((target("avx2"))), classify_ssse3, __m256i, 32, _mm256_loadu_si256, TABLE_256,
          _mm256_set1_epi8, _mm256_and_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_cmpeq_epi8,
@@ -130,41 +136,50 @@ __attribute__((target("avx512bw"))) static void classify_avx512(scan *sc, size_t
 }
 #endif
 
-/* Atomic: a test may pick another between batches while the kernel's threads wait. */
-typedef void (*classify_fn)(scan *sc, size_t i);
-static _Atomic(classify_fn) classify = classify_scalar;
+/* The classifier in use, none for the scalar scan. Atomic: a test may pick another between
+ * batches while the kernel's threads wait. */
+static _Atomic(classify_fn) classify;
 static int scan_kind = -1, vectors; /* vectors: every set's tables fit the nibble lookups */
 
 const char *const UN_SCAN_NAMES[UN_N_SCANS] = {
     [UN_SCAN_SCALAR] = "scalar", [UN_SCAN_SSSE3] = "ssse3", [UN_SCAN_AVX2] = "avx2", [UN_SCAN_AVX512] = "avx512",
 };
 
-static classify_fn classifier(int kind) {
+/* The kind's classifier if this CPU has it (NULL for the scalar scan, which it always has). */
+static int classifier(int kind, classify_fn *f) {
+    *f = NULL;
 #ifdef NF_VECTORS
-    if (kind == UN_SCAN_SSSE3 && vectors && __builtin_cpu_supports("ssse3")) return classify_ssse3;
-    if (kind == UN_SCAN_AVX2 && vectors && __builtin_cpu_supports("avx2")) return classify_avx2;
-    if (kind == UN_SCAN_AVX512 && vectors && __builtin_cpu_supports("avx512bw")) return classify_avx512;
+    if (kind == UN_SCAN_SSSE3 && vectors && __builtin_cpu_supports("ssse3")) *f = classify_ssse3;
+    if (kind == UN_SCAN_AVX2 && vectors && __builtin_cpu_supports("avx2")) *f = classify_avx2;
+    if (kind == UN_SCAN_AVX512 && vectors && __builtin_cpu_supports("avx512bw")) *f = classify_avx512;
 #endif
-    return kind == UN_SCAN_SCALAR ? classify_scalar : NULL;
+    return kind == UN_SCAN_SCALAR || *f != NULL;
 }
 
 int un_normal_form_use(int kind) {
-    classify_fn f = kind >= 0 && kind < UN_N_SCANS ? classifier(kind) : NULL;
-    if (f) atomic_store_explicit(&classify, f, memory_order_relaxed), scan_kind = kind;
-    return f != NULL;
+    classify_fn f;
+    if (kind < 0 || kind >= UN_N_SCANS || !classifier(kind, &f)) return 0;
+    atomic_store_explicit(&classify, f, memory_order_relaxed), scan_kind = kind;
+    return 1;
 }
 
 int un_normal_form_scan(void) { return scan_kind; }
 
-/* The block from p[i] on into sc. */
+/* The block from p[i] on into sc (none for the scalar scan). */
 static void load_block(scan *sc, size_t i) {
+    if (!sc->classify) return;
     sc->base = i;
-    atomic_load_explicit(&classify, memory_order_relaxed)(sc, i);
+    sc->classify(sc, i);
     sc->dot_after = sc->dot >> 1 | (uint64_t)(i + BLOCK < sc->n && sc->p[i + BLOCK] == '.') << (BLOCK - 1);
 }
 
 /* The first byte from p[i] on that is not plain in set (in a path, or a '/' a '.' follows), or n. */
 static size_t next_stop(scan *sc, int set, size_t i) {
+    if (!sc->classify) {
+        const uint8_t *p = sc->p;
+        while (i < sc->n && nf[p[i]] & SET_FLAGS[set] && !(set == SET_PATH && p[i] == '/' && i + 1 < sc->n && p[i + 1] == '.')) i++;
+        return i;
+    }
     for (; i < sc->n; i = sc->base + BLOCK) {
         if (i - sc->base >= BLOCK) load_block(sc, i);
         uint64_t stops = sc->stop[set] | (set == SET_PATH ? sc->slash & sc->dot_after : 0);
@@ -252,7 +267,7 @@ static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case,
 /* Where the last label of p[i, j) starts: after its last '.', or at i. */
 static size_t last_label(const scan *sc, size_t i, size_t j) {
     if (i >= j) return i;
-    if (i < sc->base || j - sc->base > BLOCK) {
+    if (!sc->classify || i < sc->base || j - sc->base > BLOCK) {
         while (j > i && sc->p[j - 1] != '.') j--;
         return j;
     }
@@ -398,7 +413,7 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     s->parse_from = 0;
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
-    scan sc = {.p = p, .n = n};
+    scan sc = {.p = p, .n = n, .classify = atomic_load_explicit(&classify, memory_order_relaxed)};
     /* The crawl rules read the host and port as written, and the generic split folds nothing:
      * only the others take a respelt one. */
     size_t at = authority(&sc, s, !(req & ~(1u << UN_NF_ESCAPES)), &file);
