@@ -240,6 +240,21 @@ def test_a_large_chunk_is_cut_into_a_slice_a_thread() -> None:
     assert out.to_list() == batch.normalize(series, "canonical").to_list()
 
 
+def test_a_small_slice_of_a_long_column_is_one_slice() -> None:
+    """A slice shares its column's buffers, so the kernel cuts it by its own rows' bytes: a
+    16-row slice of a long column was cut in two for two threads, at twice one's cost."""
+    rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}?q=%7e" for i in range(20_000)]
+    small = pl.Series("u", rows).slice(5_000, 16)
+    native.set_threads(2)
+    try:
+        out = pl.DataFrame({"u": small}).select(pl.col("u").url.normalize("canonical"))["u"]
+    finally:
+        native.set_threads(None)
+    # Every row is rewritten, so each slice writes a data buffer of its own: one here.
+    assert len(out.to_arrow(compat_level=NEWEST).buffers()) == 3
+    assert out.to_list() == batch.normalize(small, "canonical").to_list()
+
+
 NEWEST = pl.CompatLevel.newest()
 
 
