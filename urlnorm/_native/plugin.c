@@ -154,11 +154,9 @@ static void release_input(series_export *in) {
 static int64_t view_text(const un_column *col) {
     int64_t step = col->length / 256 + 1, seen = 0, text = 0;
     for (int64_t i = 0; i < col->length; i += step, seen++) {
-        uint64_t at = (uint64_t)(col->offset + i);
-        int32_t len;
-        if ((at + 1) * 16 > col->offsets_size) break;
-        memcpy(&len, col->offsets + at * 16, 4);
-        if (len > 12) text += len;
+        const uint8_t *p;
+        size_t len;
+        if (un_column_get(col, i, &p, &len) == UN_ROW_VALUE && len > 12) text += (int64_t)len;
     }
     return seen ? text / seen * col->length : 0;
 }
