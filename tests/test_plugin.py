@@ -13,6 +13,7 @@ import json
 import random
 import subprocess
 import sys
+from itertools import cycle
 from pathlib import Path
 from typing import Any
 
@@ -220,23 +221,56 @@ def test_null_and_empty_columns_keep_their_length(series: pl.Series) -> None:
     assert out.to_list() == [None] * series.len()
 
 
-def test_a_large_chunk_is_cut_into_a_slice_a_thread() -> None:
-    rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}?q=%7e" for i in range(20_000)]
-    series = pl.Series("u", [*rows, None, "short", *rows])
+def _data_buffers(series: pl.Series) -> set[int]:
+    """The addresses of a string column's data buffers (after its validity and views)."""
+    return {b.address for b in series.to_arrow(compat_level=NEWEST).buffers()[2:] if b is not None}
+
+
+def _on_two_threads(series: pl.Series) -> pl.Series:
+    """Canonical ``normalize`` of ``series`` through the plugin, on two threads."""
     native.set_threads(2)
     try:
-        out = pl.DataFrame({"u": series}).select(pl.col("u").url.normalize("canonical"))["u"]
+        return pl.DataFrame({"u": series}).select(pl.col("u").url.normalize("canonical"))["u"]
     finally:
         native.set_threads(None)
-    # The slices' outputs come back as one chunk, as the column came in: its data buffers
-    # are the two slices' own text (every row here is rewritten, so none is a view of the
-    # input, whose buffers it then does not hold).
+
+
+def test_a_large_chunk_is_cut_into_more_slices_than_threads() -> None:
+    rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}?q=%7e" for i in range(20_000)]
+    series = pl.Series("u", [*rows, None, "short", *rows])
+    out = _on_two_threads(series)
+    # The slices' outputs come back as one chunk, as the column came in. There are more
+    # slices than threads (each slice's own text is a data buffer), so that a thread done
+    # early takes another. Every row here is rewritten, so none is a view of the input,
+    # whose buffers the output then neither lists nor holds.
     assert out.n_chunks() == 1
-    assert len(out.to_arrow(compat_level=NEWEST).buffers()) == 4
+    assert len(_data_buffers(out)) > 2
+    assert not _data_buffers(out) & _data_buffers(series)
     assert out.to_list() == batch.normalize(series, "canonical").to_list()
     uneven = _uneven_chunks(series, [25_000, 5])
     out = pl.DataFrame({"u": uneven}).select(pl.col("u").url.normalize("canonical"))["u"]
     assert out.n_chunks() == 3
+    assert out.to_list() == batch.normalize(series, "canonical").to_list()
+
+
+def test_slices_built_in_place_keep_every_kind_of_row() -> None:
+    # Rows handed back as views of the input (long and short), rewritten (long and short),
+    # null, and failing, in turn, across the slices of two threads and of two chunks: each
+    # slice writes its views where its rows lie in the joined column, naming its own text
+    # and the input's buffers as that column lists them.
+    kinds = [
+        "https://example.com/already/normal/{i}",
+        "http://a.b/{i}",
+        "HTTP://Host.example/./x/{i}/",
+        "HTTP://A.B/{i}",
+        None,
+        "http://[{i}/",
+    ]
+    rows = [kind and kind.format(i=i) for i, kind in zip(range(60_000), cycle(kinds))]
+    series = _uneven_chunks(pl.Series("u", rows), [35_000])
+    out = _on_two_threads(series)
+    assert out.n_chunks() == 2
+    assert _data_buffers(out) & _data_buffers(series)
     assert out.to_list() == batch.normalize(series, "canonical").to_list()
 
 

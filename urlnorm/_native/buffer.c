@@ -103,16 +103,18 @@ static uint8_t *large_realloc(un_buf *b, size_t *cap) {
 }
 
 void un_buf_free(un_buf *b) {
-    un_block_give(b->data, b->cap);
+    if (!b->borrowed) un_block_give(b->data, b->cap);
     b->data = NULL;
     b->len = b->cap = 0;
-    b->failed = 0;
+    b->failed = b->borrowed = 0;
 }
+
+void un_buf_borrow(un_buf *b, uint8_t *data, size_t cap) { *b = (un_buf){.data = data, .cap = cap, .borrowed = 1}; }
 
 int un_buf_grow(un_buf *b, size_t extra) {
     if (b->failed) return 0;
     if (extra <= b->cap - b->len) return 1;
-    if (extra > SIZE_MAX / 2 - b->len) {
+    if (b->borrowed || extra > SIZE_MAX / 2 - b->len) {
         b->failed = 1;
         return 0;
     }
@@ -129,7 +131,7 @@ int un_buf_grow(un_buf *b, size_t extra) {
 }
 
 void un_buf_fit(un_buf *b) {
-    if (b->cap < LARGE_BLOCK || b->len > b->cap / 4) return;
+    if (b->borrowed || b->cap < LARGE_BLOCK || b->len > b->cap / 4) return;
     size_t cap = b->len ? b->len : 1;
     uint8_t *data = cap >= LARGE_BLOCK ? block_take(&cap) : malloc(cap);
     if (!data) return;

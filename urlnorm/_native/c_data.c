@@ -393,14 +393,16 @@ typedef struct {
     int n;
     struct ArrowArray *parts;
     const void **buffers;
-    uint8_t *validity, *views;
+    uint8_t *validity, *views; /* NULL where the parts hold them (built in place) */
     int64_t *sizes;
+    un_hold *lender;
 } joined_views;
 
 static void joined_release(struct ArrowArray *a) {
     joined_views *j = a->private_data;
     for (int i = 0; i < j->n; i++)
         if (j->parts[i].release) j->parts[i].release(&j->parts[i]);
+    if (j->lender) un_hold_drop(j->lender);
     free(j->parts), free(j->buffers), free(j->validity), free(j->views), free(j->sizes), free(j);
     a->release = NULL;
 }
@@ -472,6 +474,39 @@ int un_views_join(struct ArrowArray *parts, int n, struct ArrowArray *out) {
     j->n = n, j->buffers[0] = j->validity, j->buffers[1] = j->views, j->buffers[2 + count] = j->sizes;
     *out = (struct ArrowArray){
         .length = rows, .null_count = nulls, .n_buffers = count + 3, .buffers = j->buffers, .release = joined_release, .private_data = j,
+    };
+    return 0;
+}
+
+int un_views_join_placed(struct ArrowArray *parts, int n, const uint8_t *views, un_hold *lender, struct ArrowArray *out) {
+    int64_t rows = 0, nulls = 0, borrowed = 0;
+    for (int i = 0; i < n; i++) {
+        if (parts[i].n_buffers < 4 || parts[i].n_children != 0 || !parts[i].release || parts[i].offset != 0) return -1;
+        if ((const uint8_t *)parts[i].buffers[1] != views + 16 * rows) return -1;
+        rows += parts[i].length, nulls += parts[i].null_count, borrowed |= parts[i].n_buffers > 4;
+    }
+    /* A part lists its lender's buffers where a view points into them (un_result's lent): if
+     * none does, the column neither lists nor holds them, and the input may go. */
+    int64_t lent = lender && borrowed ? lender->n_data : 0;
+    if (borrowed && !lender) return -1;
+    joined_views *j = calloc(1, sizeof *j);
+    if (!j) return -1;
+    j->parts = malloc((size_t)n * sizeof *j->parts), j->buffers = malloc((size_t)(n + lent + 3) * sizeof *j->buffers);
+    j->sizes = malloc((size_t)(n + lent) * sizeof *j->sizes);
+    if (!j->parts || !j->buffers || !j->sizes) {
+        free(j->parts), free(j->buffers), free(j->sizes), free(j);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        const int64_t *sizes = parts[i].buffers[parts[i].n_buffers - 1];
+        j->buffers[2 + i] = parts[i].buffers[2], j->sizes[i] = sizes[0];
+        j->parts[i] = parts[i], parts[i].release = NULL;
+    }
+    for (int64_t k = 0; k < lent; k++) j->buffers[2 + n + k] = or_nothing(lender->data[k].p), j->sizes[n + k] = (int64_t)lender->data[k].n;
+    if (lent) un_hold_take(j->lender = lender);
+    j->n = n, j->buffers[0] = nulls ? views + 16 * rows : NULL, j->buffers[1] = views, j->buffers[2 + n + lent] = j->sizes;
+    *out = (struct ArrowArray){
+        .length = rows, .null_count = nulls, .n_buffers = n + lent + 3, .buffers = j->buffers, .release = joined_release, .private_data = j,
     };
     return 0;
 }

@@ -91,6 +91,11 @@ int un_names_quiet(const char *names, size_t len);
  * into out (theirs are left released) and live until its release. 0; -1 if memory ran out or
  * a part is not such a column (nothing moved). */
 int un_views_join(struct ArrowArray *parts, int n, struct ArrowArray *out);
+/* The same for parts built in place (un_builder_place) into one column's views, followed by
+ * its validity: part i's views say its data is buffer i, the lender's data[k] buffer n + k
+ * (un_result's data_index and lent_skip). Neither views nor text are copied; the column
+ * lists and holds the lender (NULL: none) where a part borrowed from it. */
+int un_views_join_placed(struct ArrowArray *parts, int n, const uint8_t *views, un_hold *lender, struct ArrowArray *out);
 
 /* The arrays of a run's n slices (n >= 1, all of one schema) as one stream, a chunk a slice in
  * order, so that a consumer takes them over in one call. The schema and the arrays move into

@@ -102,6 +102,10 @@ typedef struct {
 
 void un_builder_free(un_builder *b);
 void un_builder_reserve(un_builder *b, size_t rows);
+/* The builder's views and validity written in place into a column's: the window of `rows`
+ * rows at views and validity, owned by its caller (a slice of a column that several threads
+ * build at once, plugin.c). The rows must start on a byte of the bitmap; a row more fails. */
+void un_builder_place(un_builder *b, uint8_t *views, uint8_t *validity, size_t rows);
 int un_builder_failed(const un_builder *b);
 
 /* A row's view and validity bit are written inline: a call for each of them cost more than
@@ -122,23 +126,24 @@ UN_HOT void un_inline_view(uint8_t *view, const uint8_t *p, size_t n) {
     un_copy(view + 4, p, n);
 }
 
-/* A view of data[start, start + n) at view: inline up to 12 bytes, else a prefix and the
- * offset. */
-UN_HOT int un_make_view(uint8_t *view, const un_buf *data, size_t start, size_t n) {
+/* A view of data[start, start + n), the output's data buffer `index`, at view: inline up to
+ * 12 bytes, else a prefix, the index and the offset. */
+UN_HOT int un_make_view(uint8_t *view, const un_buf *data, int32_t index, size_t start, size_t n) {
     int32_t len = (int32_t)n, offset = (int32_t)start;
     if (n > INT32_MAX || start > INT32_MAX - n) return memset(view, 0, 16), 0; /* a view addresses 2 GiB */
     if (n <= 12) return un_inline_view(view, data->data + start, n), 1;
-    memset(view, 0, 16);
     memcpy(view, &len, 4);
     memcpy(view + 4, data->data + start, 4);
-    memcpy(view + 12, &offset, 4); /* buffer index 0, then the offset */
+    memcpy(view + 8, &index, 4);
+    memcpy(view + 12, &offset, 4);
     return 1;
 }
 
-/* The row's value is data[start, start + n), already written. */
-UN_HOT void un_builder_view(un_builder *b, const un_buf *data, size_t start, size_t n) {
+/* The row's value is data[start, start + n), already written; data is the output's buffer
+ * `index`. */
+UN_HOT void un_builder_view(un_builder *b, const un_buf *data, int32_t index, size_t start, size_t n) {
     if (un_buf_reserve(&b->views, 16)) {
-        if (!un_make_view(b->views.data + b->views.len, data, start, n)) b->views.failed = 1;
+        if (!un_make_view(b->views.data + b->views.len, data, index, start, n)) b->views.failed = 1;
         b->views.len += 16;
     }
     un_push_validity(b, 1);

@@ -114,7 +114,8 @@ void un_result_free(un_result *r) {
     un_buf_free(&r->list_offsets);
     un_buf_free(&r->list_validity);
     if (r->lent) un_hold_drop(r->lent);
-    r->lent = NULL;
+    if (r->placed) un_hold_drop(r->placed);
+    r->lent = r->placed = NULL;
 }
 
 static void worker_free(worker *w) {
@@ -191,7 +192,7 @@ static void put_port(un_result *r, int64_t row, int32_t port) {
 /* End a value written to r->data since start; a short one moves into its view. */
 UN_HOT void commit(un_builder *col, un_result *r, size_t start) {
     size_t n = r->data.len - start;
-    un_builder_view(col, &r->data, start, n);
+    un_builder_view(col, &r->data, r->data_index, start, n);
     if (n <= 12) r->data.len = start;
 }
 
@@ -212,7 +213,7 @@ static void put_row_bytes(un_builder *col, un_result *r, const worker *w, const 
     int lent = w->lent && (!r->lent || r->lent == w->hold) && to >= from && n <= w->lent_len &&
                to - from <= w->lent_len - n;
     if (lent) un_column_where(w->lender, w->lent_row, w->lent, &index, &at);
-    if (!lent || !un_builder_at(col, p, n, 1 + index, at + (int64_t)(to - from))) return put_bytes(col, r, p, n);
+    if (!lent || !un_builder_at(col, p, n, 1 + r->lent_skip + index, at + (int64_t)(to - from))) return put_bytes(col, r, p, n);
     if (!r->lent) un_hold_take(r->lent = w->hold);
 }
 
@@ -251,7 +252,7 @@ static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
     int present[UN_N_FIELDS];
     record_fields(u, fields, present);
     for (int i = 0; i < UN_N_FIELDS; i++) {
-        if (present[i] && !r->data.failed) un_builder_view(&columns[i], &r->data, at[i], fields[i].n);
+        if (present[i] && !r->data.failed) un_builder_view(&columns[i], &r->data, r->data_index, at[i], fields[i].n);
         else un_builder_null(&columns[i]);
     }
 }
@@ -374,8 +375,8 @@ static void emit_levels(const un_batch *b, un_result *r, const un_url *u, int64_
         un_serialize_spans(u, &r->data, at);
         size_t path = at[UN_FIELD_PATH];
         while (!r->data.failed && un_next_level(u, &level, &end)) {
-            if (b->url_part == UN_URL_PART_HIERARCHY) un_builder_view(&r->text[0], &r->data, start, path + end - start);
-            else if (end != 1 || r->data.data[path] != '/') un_builder_view(&r->text[0], &r->data, path, end);
+            if (b->url_part == UN_URL_PART_HIERARCHY) un_builder_view(&r->text[0], &r->data, r->data_index, start, path + end - start);
+            else if (end != 1 || r->data.data[path] != '/') un_builder_view(&r->text[0], &r->data, r->data_index, path, end);
         }
     }
     end_list(r, row, 1);
@@ -527,7 +528,7 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
     }
     if (b->quiet) return;
     un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
-    if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->error_names, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
+    if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->error_names, 0, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
     else un_builder_null(&r->errors);
 }
 

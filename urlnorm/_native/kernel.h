@@ -242,6 +242,11 @@ typedef struct {
     size_t error_at[UN_N_ERRORS]; /* where each error name is in error_names */
     int64_t asked;                /* rows that asked a question (not one the worker recalled) */
     un_hold *lent;                /* the batch's lender, held once a view points into its buffers */
+    un_hold *placed;              /* what keeps the memory a text column is placed in (un_builder_place) */
+    /* Where its text columns' views say their bytes are: r->data is the output's data buffer
+     * data_index, the lender's data[k] its buffer 1 + lent_skip + k. 0 and 0 (its data, then
+     * the lender's), but for slices built in place into their chunk's column (plugin.c). */
+    int32_t data_index, lent_skip;
 } un_result;
 
 /* How many text columns the batch's operation has, which of them it emits, and whether they

@@ -17,8 +17,13 @@
 typedef struct {
     uint8_t *data;
     size_t len, cap;
-    int failed; /* an allocation failed: the row gets UN_ERR_MEMORY */
+    int failed;   /* an allocation failed: the row gets UN_ERR_MEMORY */
+    int borrowed; /* a window of memory the buffer does not own (un_buf_borrow): it never
+                     grows, and freeing the buffer frees nothing */
 } un_buf;
+
+/* A buffer over cap bytes at data, which someone else owns and frees. */
+void un_buf_borrow(un_buf *b, uint8_t *data, size_t cap);
 
 void un_buf_free(un_buf *b);
 /* Free memory taken from an un_buf (data of cap bytes): a large block is kept for reuse. */

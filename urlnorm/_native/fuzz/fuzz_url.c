@@ -453,34 +453,64 @@ static int run_on_threads(const un_call *c, un_batch *batches, int n_batches, co
     return un_run_slice_table(batches, n_batches, slices, n, c->threads, r);
 }
 
-/* Normalise by a profile into its one text column (slices joined), or into a struct of the
- * text and error columns; slices of a byte or more, so that two rows are two slices. */
-static un_call calls[2];
-static const uint8_t call_keys[2] = {0, 1};
+/* Normalise by a profile into its one text column (slices built in place and joined), or
+ * into a struct of the text and error columns; slices of a byte or more, so that 24 rows are
+ * two slices (of whole bytes of validity: 16 and 8). Call 2 is call 0 in one slice, the
+ * answer call 0 must give. */
+static un_call calls[3];
+static const uint8_t call_keys[3] = {0, 1, 2};
 
 static void register_calls(void) {
-    for (int i = 0; i < 2; i++) {
-        calls[i] = (un_call){.key = &call_keys[i], .key_len = 1, .batch = {.op = UN_OP_NORMALIZE, .profile = &profiles[i % FUZZ_N_PROFILES]},
-                             .columns = i ? "text\0error" : "text", .columns_len = i ? 10 : 4, .single = !i, .utf8 = UN_UTF8_ERROR,
-                             .threads = 2, .min_slice_bytes = 1, .max_slice_bytes = 1 << 29, .run = run_on_threads};
+    for (int i = 0; i < 3; i++) {
+        calls[i] = (un_call){.key = &call_keys[i], .key_len = 1, .batch = {.op = UN_OP_NORMALIZE, .profile = &profiles[i % 2 % FUZZ_N_PROFILES]},
+                             .columns = i == 1 ? "text\0error" : "text", .columns_len = i == 1 ? 10 : 4, .single = i != 1, .utf8 = UN_UTF8_ERROR,
+                             .threads = i == 2 ? 1 : 2, .min_slice_bytes = 1, .max_slice_bytes = 1 << 29, .run = run_on_threads};
         if (un_call_register(&calls[i]) != i) abort();
     }
 }
 
-/* Up to 8 rows keyed by the input's first bytes (int8 keys, some out of range or negative)
+/* Whether two calls' outputs hold the same rows, chunk for chunk. */
+static int same_rows(const series_export *a, const series_export *b) {
+    static un_bytes data[2][UN_MAX_DATA_BUFFERS];
+    if (a->len != b->len) return 0;
+    for (size_t k = 0; k < a->len; k++) {
+        un_column x, y;
+        int text;
+        if (un_column_import(a->field, a->arrays[k], data[0], &x, &text) != UN_IMPORTED) return 0;
+        if (un_column_import(b->field, b->arrays[k], data[1], &y, &text) != UN_IMPORTED || x.length != y.length) return 0;
+        for (int64_t row = 0; row < x.length; row++) {
+            const uint8_t *p, *q;
+            size_t n, m;
+            un_row i = un_column_get(&x, row, &p, &n), j = un_column_get(&y, row, &q, &m);
+            if (i != j || (i == UN_ROW_VALUE && (n != m || (n && memcmp(p, q, n) != 0)))) return 0;
+        }
+    }
+    return 1;
+}
+
+static void release_output(series_export *out) {
+    for (size_t i = 0; out->private_data && i < out->len; i++) out->arrays[i]->release(out->arrays[i]);
+    if (out->release) out->release(out);
+}
+
+/* Up to 24 rows keyed by the input's first bytes (int8 keys, some out of range or negative)
  * into a dictionary of the input and an empty row: a Categorical as Polars hands it over,
- * or with selector bit 1 the two rows themselves; in one chunk or two. */
+ * or with selector bit 1 those two rows twelve times over; in one chunk or two. The text
+ * call's slices must give what one slice gives. */
 static void plugin_call(const uint8_t *p, size_t n, uint8_t selector) {
     int64_t offsets[3];
-    uint8_t views[32], validity = (uint8_t)(selector | 1);
+    uint8_t views[24 * 16], validity[3] = {(uint8_t)(selector | 1), (uint8_t)~selector, (uint8_t)(selector >> 1)};
     int64_t size = (int64_t)n;
     (void)column_of(p, n, 1, offsets, views, &(un_bytes){0});
-    const void *value_buffers[4] = {NULL, views, p, &size}, *key_buffers[2] = {&validity, p};
+    for (int i = 1; i < 12; i++) memcpy(views + 32 * i, views, 32);
+    const void *value_buffers[4] = {NULL, views, p, &size}, *key_buffers[2] = {validity, p};
     struct ArrowSchema values_schema = {.format = "vz", .release = no_release}, schema = {.format = "vz", .release = no_release};
     struct ArrowArray values = {.length = 2, .n_buffers = 4, .buffers = value_buffers, .release = no_release_array};
-    struct ArrowArray keys = {.length = n < 8 ? (int64_t)n : 8, .null_count = -1, .n_buffers = 2, .buffers = key_buffers,
+    struct ArrowArray keys = {.length = n < 24 ? (int64_t)n : 24, .null_count = -1, .n_buffers = 2, .buffers = key_buffers,
                               .dictionary = &values, .release = no_release_array};
-    struct ArrowArray chunks[2] = {selector & 2 ? values : keys, selector & 2 ? values : keys};
+    struct ArrowArray rows = values;
+    rows.length = 24;
+    struct ArrowArray chunks[2] = {selector & 2 ? rows : keys, selector & 2 ? rows : keys};
     struct ArrowArray *pointers[2] = {&chunks[0], &chunks[1]};
     if (!(selector & 2)) schema.format = "c", schema.dictionary = &values_schema;
     series_export in = {.field = &schema, .arrays = pointers, .len = 1 + (selector >> 2 & 1)}, out = {0};
@@ -489,11 +519,15 @@ static void plugin_call(const uint8_t *p, size_t n, uint8_t selector) {
     _polars_plugin_field_call(&schema, 1, &field, &call_keys[selector >> 3 & 1], 1);
     if (field.release) field.release(&field);
     if (!out.private_data && !_polars_plugin_get_last_error_message()[0]) abort();
-    for (size_t i = 0; out.private_data && i < out.len; i++) {
-        read_back(out.field, out.arrays[i]);
-        out.arrays[i]->release(out.arrays[i]);
+    for (size_t i = 0; out.private_data && i < out.len; i++) read_back(out.field, out.arrays[i]);
+    if (!(selector >> 3 & 1)) {
+        series_export one = {0};
+        chunks[0] = chunks[1] = selector & 2 ? rows : keys; /* the call before took them */
+        _polars_plugin_call(&in, 1, &call_keys[2], 1, &one, NULL);
+        if (!out.private_data != !one.private_data || (out.private_data && !same_rows(&out, &one))) abort();
+        release_output(&one);
     }
-    if (out.release) out.release(&out);
+    release_output(&out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
