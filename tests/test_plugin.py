@@ -274,6 +274,21 @@ def test_slices_built_in_place_keep_every_kind_of_row() -> None:
     assert out.to_list() == batch.normalize(series, "canonical").to_list()
 
 
+def test_one_column_that_is_not_text_is_not_built_in_place() -> None:
+    # A call that hands back one column of ports, from a split that writes one text field
+    # too: only a call's one text column is built in place and joined, and a port column's
+    # slices come back as they are (they were placed for the text column, and then failed).
+    call = native.Call(native.operations.split_op("whatwg", ("host", "port")), "port")
+    series = pl.Series("u", [f"http://h{i}.example:{i % 9000 + 1000}/" for i in range(40_000)])
+    native.set_threads(2)
+    try:
+        out = native.plugin.apply(call, series)
+    finally:
+        native.set_threads(None)
+    assert out is not None
+    assert out.to_list() == [i % 9000 + 1000 for i in range(40_000)]
+
+
 def test_a_small_slice_of_a_long_column_is_one_slice() -> None:
     """A slice shares its column's buffers, so the kernel cuts it by its own rows' bytes: a
     16-row slice of a long column was cut in two for two threads, at twice one's cost."""

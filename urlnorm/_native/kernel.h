@@ -181,7 +181,8 @@ int un_channel(const un_buf *s, const un_buf *m, const un_buf *c, int category);
 /* The input's data buffers, lent to the results whose views point into them (a row, or a slice
  * of it, handed back as it is) rather than copy its bytes. Each result that may borrow holds
  * a reference (un_hold_take); the last un_hold_drop calls release, which frees what keeps the
- * buffers alive. A result's view of data[k] names its buffer 1 + k: buffer 0 is its own. */
+ * buffers alive. A result's view of data[k] names its buffer 1 + k: buffer 0 is its own (but
+ * for a slice built in place: un_result's lent_skip). */
 typedef struct un_hold {
     atomic_int refs;
     void (*release)(struct un_hold *h);

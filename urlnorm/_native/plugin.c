@@ -181,15 +181,20 @@ static int64_t chunk_bytes(const un_column *col) {
 #define BALANCE_SLICES 4
 #define BALANCE_BYTES ((int64_t)1 << 16)
 
+/* Whether the call's slices are joined into one array a chunk (join_slices): its output is
+ * one text column. */
+static int joins_slices(const un_call *c, const struct ArrowSchema *field) { return c->single && strcmp(field->format, "vu") == 0; }
+
 /* The rows a slice holds (un_slice_rows), by the rows and bytes of every chunk together: the
- * slices are cut by rows across the column, not a thread's share of each chunk. Where there
- * are several, a whole number of bytes of validity each, so that each writes its own in place
- * (place_slices). */
-static int64_t slice_rows(const un_call *c, const un_column *cols, size_t n) {
+ * slices are cut by rows across the column, not a thread's share of each chunk. Where they
+ * are joined, more than the threads (a struct's would come back as as many chunks); where
+ * there are several, a whole number of bytes of validity each, so that each writes its own
+ * in place (place_slices). */
+static int64_t slice_rows(const un_call *c, const un_column *cols, size_t n, int joined) {
     int64_t rows = 0, bytes = 0;
     for (size_t i = 0; i < n; i++) rows += cols[i].length, bytes += chunk_bytes(&cols[i]);
     int64_t each = un_slice_rows(rows, bytes, c->threads, c->min_slice_bytes, c->max_slice_bytes);
-    if (c->threads > 1) {
+    if (joined && c->threads > 1) {
         int64_t finer = un_slice_rows(rows, bytes, c->threads * BALANCE_SLICES, BALANCE_BYTES, c->max_slice_bytes);
         each = finer < each ? finer : each;
     }
@@ -216,7 +221,7 @@ static size_t slices_of(const un_column *cols, size_t n, int64_t rows) {
 static int join_slices(const un_call *c, output *o, int n, const uint8_t *placed, un_hold *lender) {
     struct ArrowArray joined, *parts = &o->arrays[o->n - (size_t)n];
     if (placed && un_views_join_placed(parts, n, placed, lender, &joined) != 0) return -1; /* the parts alone are not columns */
-    if (!placed && (!c->single || strcmp(o->field.format, "vu") != 0 || un_views_join(parts, n, &joined) != 0)) return 0;
+    if (!placed && (!joins_slices(c, &o->field) || un_views_join(parts, n, &joined) != 0)) return 0;
     o->n -= (size_t)n;
     o->arrays[o->n++] = joined;
     return 0;
@@ -248,10 +253,11 @@ static void plan(const un_call *c, const un_column *cols, un_hold *const *lender
  * one block for the chunk, naming the buffers the joined column will have, and the join
  * copies nothing. */
 
-/* The text column the call's slices are placed for: its one output column, where that is a
- * text column of one view a row; -1 where there is none. */
-static int placed_column(const un_call *c, const un_batch *b) {
-    if (!c->single || !b->quiet || un_list_out(b)) return -1;
+/* The text column the call's slices are placed for: its one output column (field), where
+ * that is a text column of one view a row; -1 where there is none. Quiet, its one column of
+ * views is a text column, and the one wanted. */
+static int placed_column(const un_call *c, const struct ArrowSchema *field, const un_batch *b) {
+    if (!joins_slices(c, field) || !b->quiet || un_list_out(b)) return -1;
     int found = -1, wanted = 0;
     for (int i = 0; i < un_text_columns(b); i++)
         if (un_text_wanted(b, i)) found = i, wanted++;
@@ -281,9 +287,9 @@ static un_hold *column_block(int64_t rows) {
  * each slice's data, then the lender's (un_views_join_placed). The block's views, or NULL
  * where they are not placed (one slice, no such column, a slice that does not start on a byte
  * of validity, or no memory). */
-static const uint8_t *place_slices(const un_call *c, const un_batch *b, const un_slice *slices, size_t first, size_t end,
-                                   un_result *results) {
-    int column = placed_column(c, b);
+static const uint8_t *place_slices(const un_call *c, const struct ArrowSchema *field, const un_batch *b, const un_slice *slices,
+                                   size_t first, size_t end, un_result *results) {
+    int column = placed_column(c, field, b);
     if (end - first < 2 || column < 0) return NULL;
     for (size_t i = first; i < end; i++)
         if (slices[i].start % 8 != 0) return NULL;
@@ -301,11 +307,11 @@ static const uint8_t *place_slices(const un_call *c, const un_batch *b, const un
 }
 
 /* The slices of each chunk that has several placed (place_slices); placed[k], chunk k's views. */
-static void place_chunks(const un_call *c, const un_batch *batches, const un_slice *slices, size_t n, un_result *results,
-                         const uint8_t **placed) {
+static void place_chunks(const un_call *c, const struct ArrowSchema *field, const un_batch *batches, const un_slice *slices,
+                         size_t n, un_result *results, const uint8_t **placed) {
     for (size_t first = 0, end; first < n; first = end) {
         for (end = first + 1; end < n && slices[end].batch == slices[first].batch;) end++;
-        placed[slices[first].batch] = place_slices(c, &batches[slices[first].batch], slices, first, end, results);
+        placed[slices[first].batch] = place_slices(c, field, &batches[slices[first].batch], slices, first, end, results);
     }
 }
 
@@ -338,7 +344,7 @@ static int run_chunks(const un_call *c, const un_column *cols, un_hold *const *l
     if (done == 0) {
         for (size_t i = 0; i < n; i++) un_result_init(&results[i]);
         plan(c, cols, lenders, n_chunks, text, rows, batches, slices);
-        place_chunks(c, batches, slices, n, results, placed);
+        place_chunks(c, &o->field, batches, slices, n, results, placed);
         done = c->run(c, batches, (int)n_chunks, slices, (int)n, results, why, sizeof why);
     }
     if (done == 0 && export_slices(c, batches, slices, n, results, placed, o) != 0) done = -1, snprintf(why, sizeof why, "urlnorm: out of memory");
@@ -406,13 +412,16 @@ static output *run_call(const un_call *c, const series_export *in, int lending) 
     un_bytes *data = malloc(n * UN_MAX_DATA_BUFFERS * sizeof *data);
     un_hold **lenders = lending ? calloc(n, sizeof *lenders) : NULL;
     output *o = NULL;
+    struct ArrowSchema field = {0};
     int text = 1, ok = cols && owned && data && (!lending || lenders) && read_chunks(in, cols, data, owned, &text) == 0;
     for (size_t i = 0; ok && lenders && i < in->len; i++) lenders[i] = lend(in->arrays[i], &cols[i]);
-    int64_t rows = ok ? slice_rows(c, cols, in->len) : 1;
+    if (ok && un_call_schema(c, in->field->name ? in->field->name : "", &field) != 0) ok = 0;
+    int64_t rows = ok ? slice_rows(c, cols, in->len, joins_slices(c, &field)) : 1;
     size_t slices = ok ? slices_of(cols, in->len, rows) : 0;
     if (ok && !(o = calloc(1, sizeof *o + (slices ? slices : 1) * sizeof(struct ArrowArray)))) ok = 0;
+    if (o) o->field = field, field.release = NULL;
+    if (field.release) field.release(&field);
     if (ok && !(o->pointers = malloc((slices ? slices : 1) * sizeof *o->pointers))) ok = 0;
-    if (ok && un_call_schema(c, in->field->name ? in->field->name : "", &o->field) != 0) ok = 0;
     if (!ok && !last_error[0]) failed("urlnorm: out of memory");
     if (ok) ok = run_chunks(c, cols, lenders, in->len, text, rows, o) == 0;
     for (size_t i = 0; owned && i < n; i++) free(owned[i]);

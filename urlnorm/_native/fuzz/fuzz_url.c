@@ -454,9 +454,9 @@ static int run_on_threads(const un_call *c, un_batch *batches, int n_batches, co
 }
 
 /* Normalise by a profile into its one text column (slices built in place and joined), or
- * into a struct of the text and error columns; slices of a byte or more, so that 24 rows are
- * two slices (of whole bytes of validity: 16 and 8). Call 2 is call 0 in one slice, the
- * answer call 0 must give. */
+ * into a struct of the text and error columns; on four threads, slices of a byte or more, so
+ * that a chunk of 24 rows is several slices (of whole bytes of validity), in one chunk or two.
+ * Call 2 is call 0 in one slice, the answer call 0 must give. */
 static un_call calls[3];
 static const uint8_t call_keys[3] = {0, 1, 2};
 
@@ -464,7 +464,7 @@ static void register_calls(void) {
     for (int i = 0; i < 3; i++) {
         calls[i] = (un_call){.key = &call_keys[i], .key_len = 1, .batch = {.op = UN_OP_NORMALIZE, .profile = &profiles[i % 2 % FUZZ_N_PROFILES]},
                              .columns = i == 1 ? "text\0error" : "text", .columns_len = i == 1 ? 10 : 4, .single = i != 1, .utf8 = UN_UTF8_ERROR,
-                             .threads = i == 2 ? 1 : 2, .min_slice_bytes = 1, .max_slice_bytes = 1 << 29, .run = run_on_threads};
+                             .threads = i == 2 ? 1 : 4, .min_slice_bytes = 1, .max_slice_bytes = 1 << 29, .run = run_on_threads};
         if (un_call_register(&calls[i]) != i) abort();
     }
 }
