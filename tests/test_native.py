@@ -726,6 +726,40 @@ def test_strip_www_runs_in_the_kernel() -> None:
     assert result.left_kernel == 1  # only the IDN host, for UTS #46
 
 
+# Labels for hosts of every length around the kernel's eight-byte words: suffixes of each kind
+# of rule (exact, wildcard *.ck and its exception www.ck, private), and labels of 1 to 63 bytes.
+DOMAIN_LABELS = ["co", "uk", "ck", "www", "blogspot", "com", "kawasaki", "jp", "city", "bd", "a"]
+DOMAIN_LABELS += ["b" * n for n in (6, 7, 8, 9, 15, 16, 17, 63)]
+
+
+def _domain_hosts() -> list[str]:
+    """Hosts of 1 to 12 labels drawn from DOMAIN_LABELS, and of more labels than a part reads."""
+    import random
+
+    draw = random.Random(7)
+    hosts = [".".join(draw.choices(DOMAIN_LABELS, k=draw.randint(1, 12))) for _ in range(3_000)]
+    hosts += [
+        ".".join(["a"] * n + ["example", "co", "uk"]) for n in (60, 64, 65, 66, 127, 128, 200)
+    ]
+    return hosts + [f"{h}." for h in hosts[:200]] + [f"{h}.." for h in hosts[200:300]]
+
+
+@needs_kernel
+def test_domain_parts_equal_the_core() -> None:
+    from urlnorm.core.public_suffix import domain_parts
+
+    series = pl.Series([f"http://{h}/x" for h in _domain_hosts()])
+    hosts, types = series.url.host().to_list(), series.url.host_type().to_list()
+    for part in ("public_suffix", "registered_domain", "subdomain", "domain_label", "tld"):
+        got = getattr(series.url, part)().to_list()
+        expected = [
+            getattr(domain_parts(h), part) if t == "domain" else None
+            for h, t in zip(hosts, types, strict=True)
+        ]
+        mismatched = [(h, g, e) for h, g, e in zip(hosts, got, expected, strict=True) if g != e]
+        assert not mismatched, (part, mismatched[:5])
+
+
 @needs_kernel
 @pytest.mark.skipif(not (ROOT.parent / "shared" / "corpora").is_dir(), reason="no corpora")
 def test_registered_domain_on_the_corpora_hosts() -> None:

@@ -97,9 +97,7 @@ static inline int un_ascii_ieq(const uint8_t *p, const char *lower, size_t n) {
     return 1;
 }
 
-/* FNV-1a, continued from h: the published key hash (from its offset basis), and the suffix
- * table's (from UN_FNV_SEED), where a suffix hashed from its end continues the shorter's. */
-#define UN_FNV_SEED 1469598103934665603ULL
+/* FNV-1a, continued from h: the published key hash (from its offset basis). */
 static inline uint64_t un_fnv1a_byte(uint64_t h, uint8_t c) { return (h ^ c) * 1099511628211ULL; }
 static inline uint64_t un_fnv1a(uint64_t h, const uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) h = un_fnv1a_byte(h, p[i]);

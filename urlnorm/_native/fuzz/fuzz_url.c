@@ -139,6 +139,20 @@ static void check_parts_of_spans(const uint8_t *p, size_t n, const un_spans *s, 
 
 /* A path un_has_dot_segment finds none in is what remove_dot_segments gives back (RFC 3986
  * §5.2.4): the rule's shortcut leaves it where it is. */
+/* The input as a host has the same Public Suffix List parts, and the same lower-cased name,
+ * with its letters in upper case: the list's lookup lower-cases eight bytes at a time. */
+static void check_domain_parts(const uint8_t *p, size_t n) {
+    uint8_t upper[512];
+    size_t m = n < sizeof upper ? n : sizeof upper;
+    for (size_t i = 0; i < m; i++) upper[i] = p[i] >= 'a' && p[i] <= 'z' ? (uint8_t)(p[i] - 32) : p[i];
+    un_buf a = {0}, b = {0};
+    un_domain_parts x, y;
+    int s = un_domain_parts_of(UN_PSL_ALL, p, m, &a, &x), t = un_domain_parts_of(UN_PSL_ALL, upper, m, &b, &y);
+    if (s != t || (s == 0 && (a.len != b.len || (a.len && memcmp(a.data, b.data, a.len) != 0) || memcmp(&x, &y, sizeof x) != 0)))
+        abort();
+    un_buf_free(&a), un_buf_free(&b);
+}
+
 static void check_dot_segments(const uint8_t *p, size_t n) {
     static un_buf removed;
     removed.len = 0;
@@ -565,6 +579,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_parse_after(p, n, prof);
     check_components_as_is(p, n);
     check_dot_segments(p, n);
+    check_domain_parts(p, n);
     const uint8_t *nl = memchr(p, '\n', n);
     size_t cut = nl ? (size_t)(nl - p) : n / 2;
     size_t rest = nl ? n - cut - 1 : n - cut;
