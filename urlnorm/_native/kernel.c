@@ -439,7 +439,7 @@ static void emit_reason(un_result *r, int reason) {
     else un_builder_null(&r->text[0]);
 }
 
-/* The key hash is the published 64-bit FNV-1a (core outputs.key_hash), not the tables' seed. */
+/* The key hash is the published 64-bit FNV-1a (core outputs.key_hash). */
 #define FNV_OFFSET_BASIS 0xCBF29CE484222325ULL
 
 /* The normalised URL PARSE was asked for, its hash and its record's fields, from one

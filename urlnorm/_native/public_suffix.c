@@ -81,7 +81,7 @@ static size_t suffix_starts(const uint8_t *p, size_t n, size_t most, size_t *sta
     return found;
 }
 
-/* Where a domain's hash starts (FNV's offset basis: any odd constant would do). */
+/* Where a domain's hash starts: any odd constant. */
 #define SUFFIX_SEED 1469598103934665603ULL
 
 /* The hash of each suffix (hashes[d] of the one from starts[d]): a suffix's continues the
@@ -195,6 +195,16 @@ static uint64_t dots8(uint64_t w) {
     return ~(((x & BYTES(0x7F)) + BYTES(0x7F)) | x) & BYTES(0x80);
 }
 
+/* The first of the bytes dots8 found, in memory order, and the others: host[i] is the low
+ * byte of w on a little-endian CPU and the high byte on a big-endian one. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+static size_t first_dot(uint64_t found) { return (size_t)__builtin_clzll(found) / 8; }
+static uint64_t next_dot(uint64_t found) { return found & ~((uint64_t)1 << (63 - __builtin_clzll(found))); }
+#else
+static size_t first_dot(uint64_t found) { return (size_t)__builtin_ctzll(found) / 8; }
+static uint64_t next_dot(uint64_t found) { return found & (found - 1); }
+#endif
+
 /* The host lower-cased without trailing dots (rstrip(".").lower()) into name, eight bytes at
  * a time, and where its last labels start (suffix_starts, up to MAX_STARTS); its label count,
  * 0 if a label is empty (no suffix then), -1 if not ASCII (Python lower-cases). */
@@ -210,8 +220,8 @@ static long prepare(const uint8_t *host, size_t n, un_buf *name, size_t *starts)
         if (w & BYTES(0x80)) return -1;
         w = lower8(w);
         memcpy(name->data + i, &w, 8);
-        for (uint64_t found = dots8(w); found; found &= found - 1) {
-            size_t at = i + (size_t)__builtin_ctzll(found) / 8;
+        for (uint64_t found = dots8(w); found; found = next_dot(found)) {
+            size_t at = i + first_dot(found);
             empty |= at == 0 || at == last + 1;
             dots[k++ % DOT_RING] = last = at;
         }

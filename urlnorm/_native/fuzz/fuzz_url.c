@@ -137,22 +137,44 @@ static void check_parts_of_spans(const uint8_t *p, size_t n, const un_spans *s, 
     }
 }
 
-/* A path un_has_dot_segment finds none in is what remove_dot_segments gives back (RFC 3986
- * §5.2.4): the rule's shortcut leaves it where it is. */
-/* The input as a host has the same Public Suffix List parts, and the same lower-cased name,
- * with its letters in upper case: the list's lookup lower-cases eight bytes at a time. */
+/* The input as a host, as the Public Suffix List reads it a byte at a time: refused if a byte
+ * is not ASCII, else lower-cased without trailing dots (rstrip(".").lower()), its last label
+ * its TLD. The lookup does this eight bytes at a time. */
+static int host_as_listed(const uint8_t *p, size_t n, un_domain_parts *parts, const un_buf *name) {
+    while (n > 0 && p[n - 1] == '.') n--;
+    size_t last = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] >= 0x80) return 0;
+        if (i >= name->len || name->data[i] != un_ascii_lower(p[i])) return 0;
+        if (p[i] == '.') last = i + 1;
+    }
+    int tld = n > last;
+    return name->len == n && parts->present[UN_PART_TLD] == tld && (!tld || (parts->start[UN_PART_TLD] == last && parts->len[UN_PART_TLD] == n - last));
+}
+
+static int same_parts(const un_domain_parts *x, const un_domain_parts *y) {
+    return memcmp(x->present, y->present, sizeof x->present) == 0 && memcmp(x->start, y->start, sizeof x->start) == 0 &&
+           memcmp(x->len, y->len, sizeof x->len) == 0;
+}
+
+/* The input as a host: refused exactly where it is not ASCII, else its name and TLD as read a
+ * byte at a time, and the same parts and name with its letters in upper case. */
 static void check_domain_parts(const uint8_t *p, size_t n) {
     uint8_t upper[512];
     size_t m = n < sizeof upper ? n : sizeof upper;
-    for (size_t i = 0; i < m; i++) upper[i] = p[i] >= 'a' && p[i] <= 'z' ? (uint8_t)(p[i] - 32) : p[i];
+    int ascii = 1;
+    for (size_t i = 0; i < m; i++) upper[i] = p[i] >= 'a' && p[i] <= 'z' ? (uint8_t)(p[i] - 32) : p[i], ascii &= p[i] < 0x80;
     un_buf a = {0}, b = {0};
     un_domain_parts x, y;
     int s = un_domain_parts_of(UN_PSL_ALL, p, m, &a, &x), t = un_domain_parts_of(UN_PSL_ALL, upper, m, &b, &y);
-    if (s != t || (s == 0 && (a.len != b.len || (a.len && memcmp(a.data, b.data, a.len) != 0) || memcmp(&x, &y, sizeof x) != 0)))
+    if (s != t || (s == 0) != ascii) abort();
+    if (s == 0 && (!host_as_listed(p, m, &x, &a) || a.len != b.len || (a.len && memcmp(a.data, b.data, a.len) != 0) || !same_parts(&x, &y)))
         abort();
     un_buf_free(&a), un_buf_free(&b);
 }
 
+/* A path un_has_dot_segment finds none in is what remove_dot_segments gives back (RFC 3986
+ * §5.2.4): the rule's shortcut leaves it where it is. */
 static void check_dot_segments(const uint8_t *p, size_t n) {
     static un_buf removed;
     removed.len = 0;
