@@ -221,11 +221,6 @@ def test_null_and_empty_columns_keep_their_length(series: pl.Series) -> None:
     assert out.to_list() == [None] * series.len()
 
 
-def _data_buffers(series: pl.Series) -> set[int]:
-    """The addresses of a string column's data buffers (after its validity and views)."""
-    return {b.address for b in series.to_arrow(compat_level=NEWEST).buffers()[2:] if b is not None}
-
-
 def _on_two_threads(series: pl.Series) -> pl.Series:
     """Canonical ``normalize`` of ``series`` through the plugin, on two threads."""
     native.set_threads(2)
@@ -294,11 +289,7 @@ def test_a_small_slice_of_a_long_column_is_one_slice() -> None:
     16-row slice of a long column was cut in two for two threads, at twice one's cost."""
     rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}?q=%7e" for i in range(20_000)]
     small = pl.Series("u", rows).slice(5_000, 16)
-    native.set_threads(2)
-    try:
-        out = pl.DataFrame({"u": small}).select(pl.col("u").url.normalize("canonical"))["u"]
-    finally:
-        native.set_threads(None)
+    out = _on_two_threads(small)
     # Every row is rewritten, so each slice writes a data buffer of its own: one here.
     assert len(out.to_arrow(compat_level=NEWEST).buffers()) == 3
     assert out.to_list() == batch.normalize(small, "canonical").to_list()

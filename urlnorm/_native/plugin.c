@@ -218,8 +218,8 @@ static size_t slices_of(const un_column *cols, size_t n, int64_t rows) {
 /* A chunk's last n slices of one text column as one array, as the chunk came in: a column
  * of many chunks would run a later query on Polars' thread pool, which a forked worker
  * (Spark's, Ray's) does not have. The text is not copied, nor the views where the slices
- * were placed in one block (place_slices); if memory runs out the slices stay chunks of
- * their own. */
+ * were placed in one block (place_slices). If memory runs out, copied slices stay chunks of
+ * their own; placed ones, whose views name the joined column's buffers, fail the call (-1). */
 static int join_slices(const un_call *c, output *o, int n, const uint8_t *placed, un_hold *lender) {
     struct ArrowArray joined, *parts = &o->arrays[o->n - (size_t)n];
     if (placed && un_views_join_placed(parts, n, placed, lender, &joined) != 0) return -1; /* the parts alone are not columns */
