@@ -335,6 +335,15 @@ static void emit_host(const un_batch *b, un_result *r, worker *w) {
     else put_part(col, r, w, b->psl_table, b->host_column - UN_HOST_PARTS);
 }
 
+/* A pair's name or value decoded (un_form_decode) into the column: itself where it decodes
+ * to itself, a view of the row where it lies in it. */
+static void put_decoded(un_builder *col, un_result *r, worker *w, const uint8_t *p, size_t n) {
+    if (un_form_plain(p, n)) return put_row_bytes(col, r, w, p, n);
+    size_t start = r->data.len;
+    un_form_decode(&r->data, p, n, &w->ctx.scratch);
+    commit(col, r, start);
+}
+
 /* The form-urlencoded pairs of the row's query (un_form_pairs), as the mode asks. */
 static void emit_query(const un_batch *b, un_result *r, worker *w, int64_t row) {
     const un_url *u = &w->url;
@@ -343,16 +352,9 @@ static void emit_query(const un_batch *b, un_result *r, worker *w, int64_t row) 
     int found = 0, by_name = b->query_mode == UN_QUERY_ALL || b->query_mode == UN_QUERY_FIRST;
     for (un_form_pair pair; un_next_form_pair(&q, &n, &pair);) {
         if (by_name && !un_form_name_is(&pair, b->name, b->name_len, &w->ctx.scratch, &w->ctx.scratch2)) continue;
-        if (!by_name) {
-            size_t start = r->data.len;
-            un_form_decode(&r->data, pair.name, pair.name_len, &w->ctx.scratch);
-            commit(&r->text[0], r, start);
-        }
-        if (b->query_mode != UN_QUERY_NAMES) {
-            size_t start = r->data.len;
-            un_form_decode(&r->data, pair.value, pair.value_len, &w->ctx.scratch);
-            commit(&r->text[b->query_mode == UN_QUERY_PAIRS], r, start);
-        }
+        if (!by_name) put_decoded(&r->text[0], r, w, pair.name, pair.name_len);
+        if (b->query_mode != UN_QUERY_NAMES)
+            put_decoded(&r->text[b->query_mode == UN_QUERY_PAIRS], r, w, pair.value, pair.value_len);
         found = 1;
         if (b->query_mode == UN_QUERY_FIRST) break;
     }

@@ -137,9 +137,7 @@ int un_next_form_pair(const uint8_t **q, size_t *n, un_form_pair *pair) {
 }
 
 int un_form_name_is(const un_form_pair *pair, const uint8_t *name, size_t n, un_buf *tmp, un_buf *decoded) {
-    if (!memchr(pair->name, '%', pair->name_len) && !memchr(pair->name, '+', pair->name_len)) {
-        return pair->name_len == n && (n == 0 || memcmp(pair->name, name, n) == 0); /* decodes to itself */
-    }
+    if (un_form_plain(pair->name, pair->name_len)) return pair->name_len == n && (n == 0 || memcmp(pair->name, name, n) == 0);
     decoded->len = 0;
     un_form_decode(decoded, pair->name, pair->name_len, tmp);
     return !decoded->failed && decoded->len == n && (n == 0 || memcmp(decoded->data, name, n) == 0);

@@ -539,6 +539,14 @@ typedef struct {
     const uint8_t *name, *value;
     size_t name_len, value_len;
 } un_form_pair;
+/* Whether a form's name or value p[0, n) decodes to itself (URL Standard §5.1): no '+', no
+ * escape's '%', and no byte past ASCII, which is replaced where it is not UTF-8. A name's few
+ * bytes, looked at once, cost less than a call into the C library for each of the three. */
+UN_HOT int un_form_plain(const uint8_t *p, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '+' || p[i] == '%' || p[i] >= 0x80) return 0;
+    return 1;
+}
 /* The next pair of the query at *q (n bytes left), advancing past it; 0 when none is left. */
 int un_next_form_pair(const uint8_t **q, size_t *n, un_form_pair *pair);
 /* Whether the pair's decoded name is name[0, n) (tmp and decoded are scratch). */
