@@ -183,21 +183,31 @@ static int64_t chunk_bytes(const un_column *col) {
 #define BALANCE_SLICES 4
 #define BALANCE_BYTES ((int64_t)1 << 18)
 
+/* How many slices to cut `bytes` into for balance: the same whole number for each thread, at
+ * most BALANCE_SLICES, of BALANCE_BYTES or more each. A slice left over would leave one
+ * thread a slice more than another: three slices on two threads run as two on one (10,000
+ * messy rows, 800 KiB, ran x1.47 as fast on two threads as on one in three slices). */
+static int64_t balanced_slices(int64_t bytes, int threads) {
+    int64_t each = bytes / BALANCE_BYTES / threads;
+    return (each < BALANCE_SLICES ? each : BALANCE_SLICES) * threads;
+}
+
 /* Whether the call's slices are joined into one array a chunk (join_slices): its output is
  * one text column. */
 static int joins_slices(const un_call *c, const struct ArrowSchema *field) { return c->single && strcmp(field->format, "vu") == 0; }
 
 /* The rows a slice holds (un_slice_rows), by the rows and bytes of every chunk together: the
  * slices are cut by rows across the column, not a thread's share of each chunk. Where they
- * are joined, more than the threads (a struct's would come back as as many chunks); where
- * there are several, a whole number of bytes of validity each, so that each writes its own
- * in place (place_slices). */
+ * are joined, more than the threads (balanced_slices; a struct's would come back as as many
+ * chunks); where there are several, a whole number of bytes of validity each, so that each
+ * writes its own in place (place_slices). */
 static int64_t slice_rows(const un_call *c, const un_column *cols, size_t n, int joined) {
     int64_t rows = 0, bytes = 0;
     for (size_t i = 0; i < n; i++) rows += cols[i].length, bytes += chunk_bytes(&cols[i]);
     int64_t each = un_slice_rows(rows, bytes, c->threads, c->min_slice_bytes, c->max_slice_bytes);
-    if (joined && c->threads > 1) {
-        int64_t finer = un_slice_rows(rows, bytes, c->threads * BALANCE_SLICES, BALANCE_BYTES, c->max_slice_bytes);
+    int64_t pieces = joined && c->threads > 1 ? balanced_slices(bytes, c->threads) : 0;
+    if (pieces > c->threads) {
+        int64_t finer = un_slice_rows(rows, bytes, (int)pieces, 1, c->max_slice_bytes);
         each = finer < each ? finer : each;
     }
     return each < rows ? (each + 7) / 8 * 8 : each;
