@@ -254,9 +254,10 @@ def test_each_thread_is_cut_as_many_slices_as_the_others() -> None:
     # one data buffer: every row here is rewritten) are a whole number for each thread.
     for count in (9_000, 12_000, 15_000, 21_000, 33_000, 60_000):
         rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}?q=%7e" for i in range(count)]
-        out = _on_two_threads(pl.Series("u", rows))
+        series = pl.Series("u", rows)
+        out = _on_two_threads(series)
         assert len(_data_buffers(out)) % 2 == 0, count
-        assert out.to_list() == batch.normalize(pl.Series("u", rows), "canonical").to_list()
+        assert out.to_list() == batch.normalize(series, "canonical").to_list()
 
 
 def test_slices_built_in_place_keep_every_kind_of_row() -> None:

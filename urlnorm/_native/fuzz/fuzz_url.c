@@ -182,9 +182,12 @@ static void check_dot_segments(const uint8_t *p, size_t n) {
     if (!un_has_dot_segment(p, n) && (removed.len != n || (n && memcmp(removed.data, p, n) != 0))) abort();
 }
 
-/* A component the kernel hands back as it is (un_component_as_is) is what the mode writes. */
+/* A component the kernel hands back as it is (un_component_as_is) is what the mode writes,
+ * and so is a query's name or value it puts as written (un_form_plain): what form decoding
+ * gives. */
 static void check_components_as_is(const uint8_t *p, size_t n) {
     static un_buf written, tmp;
+    if (un_form_plain(p, n) && !un_component_as_is(p, n, UN_DECODE_FORM, 0)) abort();
     for (int mode = 0; mode < UN_N_COMPONENT_MODES; mode++) {
         /* Rows known to be UTF-8 are taken by the same rule without the check. */
         if (un_valid_utf8(p, n) && un_component_as_is(p, n, mode, 1) != un_component_as_is(p, n, mode, 0)) abort();
