@@ -741,6 +741,7 @@ def _domain_hosts() -> list[str]:
     hosts += [
         ".".join(["a"] * n + ["example", "co", "uk"]) for n in (60, 64, 65, 66, 127, 128, 200)
     ]
+    hosts += [h.upper() for h in hosts[300:400]]  # the parse folds them; the parts read its host
     return hosts + [f"{h}." for h in hosts[:200]] + [f"{h}.." for h in hosts[200:300]]
 
 

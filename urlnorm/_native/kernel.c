@@ -320,6 +320,16 @@ static void put_part(un_builder *col, un_result *r, worker *w, int psl_table, in
     else un_builder_null(col);
 }
 
+/* A domain host's TLD, its last label (un_tld_of): a span of the host as written where it
+ * lies in the row, found without the list. A domain host is lower-case ASCII (URL Standard
+ * §3.3 domain to ASCII), as the list's lookup would make it. */
+static void put_tld(un_builder *col, un_result *r, const worker *w, const uint8_t *host) {
+    size_t start, len;
+    if (un_host_type(&w->url) == UN_DOMAIN_HOST && un_tld_of(host, w->url.host.len, &start, &len))
+        put_row_bytes(col, r, w, host + start, len);
+    else un_builder_null(col);
+}
+
 /* The one host column the batch asks for (UN_HOST_*): a PSL part only for a domain host; the
  * site is the registered domain, else the host. */
 static void emit_host(const un_batch *b, un_result *r, worker *w) {
@@ -332,6 +342,7 @@ static void emit_host(const un_batch *b, un_result *r, worker *w) {
     else if ((site || b->host_column == UN_HOST_TEXT) && u->has_host) put_row_bytes(col, r, w, host, u->host.len);
     else if (site || b->host_column == UN_HOST_TEXT) un_builder_null(col);
     else if (b->host_column == UN_HOST_TYPE) put_text(col, r, host_type_name(u));
+    else if (b->host_column == UN_HOST_PARTS + UN_PART_TLD) put_tld(col, r, w, host);
     else put_part(col, r, w, b->psl_table, b->host_column - UN_HOST_PARTS);
 }
 

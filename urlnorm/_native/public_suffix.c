@@ -240,6 +240,14 @@ int un_has_registrable_domain(int which, const uint8_t *host, size_t n, un_buf *
     return (size_t)labels >= count_public(psl, scratch->data, scratch->len, (size_t)labels, starts) + 1;
 }
 
+int un_tld_of(const uint8_t *host, size_t n, size_t *start, size_t *len) {
+    while (n > 0 && host[n - 1] == '.') n--;
+    size_t at = n;
+    while (at > 0 && host[at - 1] != '.') at--;
+    *start = at, *len = n - at;
+    return n > at;
+}
+
 const char *const UN_PART_NAMES[UN_N_PARTS] = {
     [UN_PART_SUFFIX] = "public_suffix", [UN_PART_REGISTERED] = "registered_domain",
     [UN_PART_SUBDOMAIN] = "subdomain", [UN_PART_LABEL] = "domain_label", [UN_PART_TLD] = "tld",

@@ -577,6 +577,10 @@ typedef struct {
 /* 0, with the parts of host as spans of name; -1 if only Python can tell (non-ASCII). */
 int un_domain_parts_of(int which, const uint8_t *host, size_t n, un_buf *name, un_domain_parts *out);
 
+/* The TLD of a lower-case ASCII domain (core public_suffix.domain_parts' tld: its last label
+ * once trailing dots are gone), a span of host; 0 if it has none. It needs no list. */
+int un_tld_of(const uint8_t *host, size_t n, size_t *start, size_t *len);
+
 /* ---- surt.c (core/surt.py) ---------------------------------------------------------------- */
 
 void un_surt_key(const un_url *u, int with_scheme, int trailing_comma, un_buf *out);

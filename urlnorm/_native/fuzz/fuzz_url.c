@@ -158,7 +158,8 @@ static int same_parts(const un_domain_parts *x, const un_domain_parts *y) {
 }
 
 /* The input as a host: refused exactly where it is not ASCII, else its name and TLD as read a
- * byte at a time, and the same parts and name with its letters in upper case. */
+ * byte at a time (and as un_tld_of finds it), and the same parts and name with its letters in
+ * upper case. */
 static void check_domain_parts(const uint8_t *p, size_t n) {
     uint8_t upper[512];
     size_t m = n < sizeof upper ? n : sizeof upper;
@@ -169,6 +170,11 @@ static void check_domain_parts(const uint8_t *p, size_t n) {
     int s = un_domain_parts_of(UN_PSL_ALL, p, m, &a, &x), t = un_domain_parts_of(UN_PSL_ALL, upper, m, &b, &y);
     if (s != t || (s == 0) != ascii) abort();
     if (s == 0 && (!host_as_listed(p, m, &x, &a) || a.len != b.len || (a.len && memcmp(a.data, b.data, a.len) != 0) || !same_parts(&x, &y)))
+        abort();
+    /* The TLD the kernel finds without the list is the one the list's lookup finds. */
+    size_t start, len;
+    int tld = un_tld_of(p, m, &start, &len);
+    if (s == 0 && (tld != x.present[UN_PART_TLD] || (tld && (start != x.start[UN_PART_TLD] || len != x.len[UN_PART_TLD]))))
         abort();
     un_buf_free(&a), un_buf_free(&b);
 }
