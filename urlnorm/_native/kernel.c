@@ -880,6 +880,9 @@ static void reserve_outputs(const un_batch *b, un_result *r) {
     un_buf_reserve(&r->status, rows);
 }
 
+/* How many rows ahead a row's bytes are asked for: 8 and 16 measured the same, 32 worse. */
+#define PREFETCH_ROWS 16
+
 int un_run_batch(const un_batch *b, un_result *r) {
     worker w;
     memset(&w, 0, sizeof w);
@@ -890,6 +893,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     reserve_outputs(b, r);
     int failed = 0;
     for (int64_t row = 0; row < b->input.length && !failed; row++) {
+        un_column_prefetch(&b->input, row + PREFETCH_ROWS);
         int status = answered_status(b, &w, row);
         failed = status == -2 || status == -3;
         r->asked += w.asked;
