@@ -32,9 +32,9 @@ typedef struct {
      * operation's row the scan took (its record made too: its host is read from the row). */
     const uint8_t *as_is;
     size_t as_is_len;
-    /* A split's and a text part's row the scan took (reads_spans) is as_is, its parts slices of
-     * it: spans says where, and folded holds its scheme and host folded where they were
-     * respelt. No record is made of it. */
+    /* A split's, a text part's and a query's row the scan took (reads_spans) is as_is, its
+     * parts slices of it: spans says where, and folded holds its scheme and host folded where
+     * they were respelt. No record is made of it. */
     un_spans spans;
     un_buf folded;
     /* The row's bytes as the lender holds them (row `lent_row` of `lender`, the batch's input),
@@ -360,6 +360,7 @@ static void emit_query(const un_batch *b, un_result *r, worker *w, int64_t row) 
     const un_url *u = &w->url;
     const uint8_t *q = u->has_query ? u->query.data : NULL;
     size_t n = u->has_query ? u->query.len : 0;
+    if (w->as_is) q = w->spans.has_query ? w->as_is + w->spans.query_start : NULL, n = w->spans.query_len;
     int found = 0, by_name = b->query_mode == UN_QUERY_ALL || b->query_mode == UN_QUERY_FIRST;
     for (un_form_pair pair; un_next_form_pair(&q, &n, &pair);) {
         if (by_name && !un_form_name_is(&pair, b->name, b->name_len, &w->ctx.scratch, &w->ctx.scratch2)) continue;
@@ -567,10 +568,10 @@ static int reads_record(const un_batch *b) {
     return b->op == UN_OP_PARSE && (b->outputs & ~(1u << UN_OUT_NORMALIZED | 1u << UN_OUT_KEY_HASH)) != 0;
 }
 
-/* Whether all the operation writes of a row is its record's fields or a text part: slices of a
- * URL the scan took, which need no record. */
+/* Whether all the operation writes of a row is its record's fields, a text part or its query's
+ * pairs: slices of a URL the scan took, which need no record. */
 static int reads_spans(const un_batch *b) {
-    return b->op == UN_OP_SPLIT || (b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part));
+    return b->op == UN_OP_SPLIT || b->op == UN_OP_QUERY || (b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part));
 }
 
 /* The row taken as slices of itself (w->as_is, w->spans), its scheme and host folded into
