@@ -28,13 +28,12 @@ typedef struct {
     int asked; /* the row asked a question */
     /* The row's input when the normal-form scan took it: the normalised URL is written from
      * it and its spans, as it is or its authority respelt (normalize makes no record of it at
-     * all); else NULL. A component's row that needs no decoding is as_is too, and a host
-     * operation's row the scan took (its record made too: its host is read from the row). */
+     * all); else NULL. A component's row that needs no decoding is as_is too. */
     const uint8_t *as_is;
     size_t as_is_len;
-    /* A split's, a text part's and a query's row the scan took (reads_spans) is as_is, its
-     * parts slices of it: spans says where, and folded holds its scheme and host folded where
-     * they were respelt. No record is made of it. */
+    /* A split's, a text part's, a query's and a host's row the scan took (reads_spans) is
+     * as_is, its parts slices of it: spans says where, and folded holds its scheme and host
+     * folded where they were respelt. No record is made of it. */
     un_spans spans;
     un_buf folded;
     /* The row's bytes as the lender holds them (row `lent_row` of `lender`, the batch's input),
@@ -281,69 +280,80 @@ static void put_text(un_builder *col, un_result *r, const char *text) {
     else un_builder_null(col);
 }
 
-/* The name of the record's host type (the core's host_type), or NULL for no host. */
-static const char *host_type_name(const un_url *u) {
-    un_host_kind kind = un_host_type(u);
-    return kind == UN_NO_HOST ? NULL : UN_HOST_TYPE_NAMES[kind];
+/* The row's host, lower case, and its type (core host.host_type). */
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+    int present;
+    un_host_kind kind;
+} row_host;
+
+/* The host of a row the scan took (w->as_is): a slice of it, or of its folded scheme and host.
+ * The scan takes a special URL's domain only, or a file URL's empty host (un_normal_form), so
+ * its type needs no record. Else the record's. */
+static row_host host_of(const worker *w) {
+    const un_url *u = &w->url;
+    if (!w->as_is) return (row_host){u->host.data, u->host.len, u->has_host, un_host_type(u)};
+    size_t n = w->spans.host_len;
+    return (row_host){head_of(w) + w->spans.host_start, n, 1, n ? UN_DOMAIN_HOST : UN_NO_HOST};
 }
 
-/* un_domain_parts_of the row's host into w->name and w->parts, from the memo if an earlier
- * row of the slice had the host. */
-static int domain_parts(worker *w, int psl_table) {
-    const un_buf *host = &w->url.host;
-    if (host->len > MEMO_HOST) return un_domain_parts_of(psl_table, host->data, host->len, &w->name, &w->parts);
-    uint64_t hash = un_hash((uint64_t)psl_table, host->data, host->len) | 1;
+/* The name of the host's type (the core's host_type), or NULL for no host. */
+static const char *host_type_name(const row_host *h) { return h->kind == UN_NO_HOST ? NULL : UN_HOST_TYPE_NAMES[h->kind]; }
+
+/* un_domain_parts_of the host into w->name and w->parts, from the memo if an earlier row of
+ * the slice had it. */
+static int domain_parts(worker *w, const row_host *h, int psl_table) {
+    if (h->n > MEMO_HOST) return un_domain_parts_of(psl_table, h->p, h->n, &w->name, &w->parts);
+    uint64_t hash = un_hash((uint64_t)psl_table, h->p, h->n) | 1;
     parts_memo *m = &w->memo[hash % MEMO_SLOTS];
-    if (m->hash == hash && m->host_len == host->len && memcmp(m->host, host->data, host->len) == 0) {
+    if (m->hash == hash && m->host_len == h->n && memcmp(m->host, h->p, h->n) == 0) {
         w->name.len = 0;
         un_buf_put(&w->name, m->name, m->name_len);
         w->parts = m->parts;
         return w->name.failed ? -1 : m->status;
     }
-    int status = un_domain_parts_of(psl_table, host->data, host->len, &w->name, &w->parts);
+    int status = un_domain_parts_of(psl_table, h->p, h->n, &w->name, &w->parts);
     if (w->name.len > MEMO_HOST) return status;
-    *m = (parts_memo){.hash = hash, .host_len = host->len, .name_len = w->name.len, .status = status, .parts = w->parts};
-    memcpy(m->host, host->data, host->len);
+    *m = (parts_memo){.hash = hash, .host_len = h->n, .name_len = w->name.len, .status = status, .parts = w->parts};
+    if (h->n) memcpy(m->host, h->p, h->n);
     if (w->name.len) memcpy(m->name, w->name.data, w->name.len);
     return status;
 }
 
-/* Whether the row's host is a domain with this Public Suffix List part (core
+/* Whether the host is a domain with this Public Suffix List part (core
  * public_suffix.domain_parts), found into w->name and w->parts. */
-static int has_part(worker *w, int psl_table, int part) {
-    return un_host_type(&w->url) == UN_DOMAIN_HOST && domain_parts(w, psl_table) == 0 && w->parts.present[part];
+static int has_part(worker *w, const row_host *h, int psl_table, int part) {
+    return h->kind == UN_DOMAIN_HOST && domain_parts(w, h, psl_table) == 0 && w->parts.present[part];
 }
 
-/* A part of the row's host, null but for a domain host that has it. */
-static void put_part(un_builder *col, un_result *r, worker *w, int psl_table, int part) {
-    if (has_part(w, psl_table, part)) put_bytes(col, r, w->name.data + w->parts.start[part], w->parts.len[part]);
+/* A part of the host, null but for a domain host that has it. */
+static void put_part(un_builder *col, un_result *r, worker *w, const row_host *h, int psl_table, int part) {
+    if (has_part(w, h, psl_table, part)) put_bytes(col, r, w->name.data + w->parts.start[part], w->parts.len[part]);
     else un_builder_null(col);
 }
 
-/* A domain host's TLD, its last label (un_tld_of): a span of the host as written where it
- * lies in the row, found without the list. A domain host is lower-case ASCII (URL Standard
- * §3.3 domain to ASCII), as the list's lookup would make it. */
-static void put_tld(un_builder *col, un_result *r, const worker *w, const uint8_t *host) {
+/* A domain host's TLD, its last label (un_tld_of): a span of the host, a view of the row
+ * where it lies in it, found without the list. A domain host is lower-case ASCII (URL
+ * Standard §3.3 domain to ASCII), as the list's lookup would make it. */
+static void put_tld(un_builder *col, un_result *r, const worker *w, const row_host *h) {
     size_t start, len;
-    if (un_host_type(&w->url) == UN_DOMAIN_HOST && un_tld_of(host, w->url.host.len, &start, &len))
-        put_row_bytes(col, r, w, host + start, len);
+    if (h->kind == UN_DOMAIN_HOST && un_tld_of(h->p, h->n, &start, &len)) put_row_bytes(col, r, w, h->p + start, len);
     else un_builder_null(col);
 }
 
 /* The one host column the batch asks for (UN_HOST_*): a PSL part only for a domain host; the
  * site is the registered domain, else the host. */
 static void emit_host(const un_batch *b, un_result *r, worker *w) {
-    const un_url *u = &w->url;
+    row_host h = host_of(w);
     un_builder *col = &r->text[0];
-    int site = b->host_column == UN_HOST_SITE;
-    /* A host the scan took as written is the row's own bytes too. */
-    const uint8_t *host = w->as_is && w->spans.as_written ? w->as_is + w->spans.host_start : u->host.data;
-    if (site && has_part(w, b->psl_table, UN_PART_REGISTERED)) put_bytes(col, r, w->name.data + w->parts.start[UN_PART_REGISTERED], w->parts.len[UN_PART_REGISTERED]);
-    else if ((site || b->host_column == UN_HOST_TEXT) && u->has_host) put_row_bytes(col, r, w, host, u->host.len);
-    else if (site || b->host_column == UN_HOST_TEXT) un_builder_null(col);
-    else if (b->host_column == UN_HOST_TYPE) put_text(col, r, host_type_name(u));
-    else if (b->host_column == UN_HOST_PARTS + UN_PART_TLD) put_tld(col, r, w, host);
-    else put_part(col, r, w, b->psl_table, b->host_column - UN_HOST_PARTS);
+    int site = b->host_column == UN_HOST_SITE, text = site || b->host_column == UN_HOST_TEXT;
+    if (site && has_part(w, &h, b->psl_table, UN_PART_REGISTERED)) put_bytes(col, r, w->name.data + w->parts.start[UN_PART_REGISTERED], w->parts.len[UN_PART_REGISTERED]);
+    else if (text && h.present) put_row_bytes(col, r, w, h.p, h.n);
+    else if (text) un_builder_null(col);
+    else if (b->host_column == UN_HOST_TYPE) put_text(col, r, host_type_name(&h));
+    else if (b->host_column == UN_HOST_PARTS + UN_PART_TLD) put_tld(col, r, w, &h);
+    else put_part(col, r, w, &h, b->psl_table, b->host_column - UN_HOST_PARTS);
 }
 
 /* A pair's name or value decoded (un_form_decode) into the column: itself where it decodes
@@ -489,8 +499,9 @@ static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) 
         un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
         commit(&r->text[UN_PARSE_SURT], r, start);
     }
-    if (wants(b, UN_OUT_HOST_TYPE)) put_text(&r->text[UN_PARSE_HOST_TYPE], r, host_type_name(u));
-    if (wants(b, UN_OUT_REGISTERED_DOMAIN)) put_part(&r->text[UN_PARSE_REGISTERED_DOMAIN], r, w, b->psl_table, UN_PART_REGISTERED);
+    row_host h = host_of(w);
+    if (wants(b, UN_OUT_HOST_TYPE)) put_text(&r->text[UN_PARSE_HOST_TYPE], r, host_type_name(&h));
+    if (wants(b, UN_OUT_REGISTERED_DOMAIN)) put_part(&r->text[UN_PARSE_REGISTERED_DOMAIN], r, w, &h, b->psl_table, UN_PART_REGISTERED);
 }
 
 static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
@@ -568,10 +579,11 @@ static int reads_record(const un_batch *b) {
     return b->op == UN_OP_PARSE && (b->outputs & ~(1u << UN_OUT_NORMALIZED | 1u << UN_OUT_KEY_HASH)) != 0;
 }
 
-/* Whether all the operation writes of a row is its record's fields, a text part or its query's
- * pairs: slices of a URL the scan took, which need no record. */
+/* Whether all the operation writes of a row is its record's fields, a text part, its query's
+ * pairs or its host's: slices of a URL the scan took, which need no record. */
 static int reads_spans(const un_batch *b) {
-    return b->op == UN_OP_SPLIT || b->op == UN_OP_QUERY || (b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part));
+    return b->op == UN_OP_SPLIT || b->op == UN_OP_QUERY || b->op == UN_OP_HOST ||
+           (b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part));
 }
 
 /* The row taken as slices of itself (w->as_is, w->spans), its scheme and host folded into
@@ -601,7 +613,6 @@ static int as_it_is(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     }
     if (extent < 0 || !un_normal_form(p, n, 0, extent, &w->spans)) return -1;
     if (reads_spans(b)) return sliced(w, p, n);
-    if (b->op == UN_OP_HOST) w->as_is = p, w->as_is_len = n; /* its host, where written so (emit_host) */
     un_url_from_spans(p, &w->spans, extent, &w->url);
     return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
 }

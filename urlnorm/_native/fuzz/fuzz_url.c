@@ -205,9 +205,9 @@ static void check_components_as_is(const uint8_t *p, size_t n) {
 }
 
 /* A URL the normal-form scan takes (normal_form.c) is what the full path gives back: the
- * parse at every extent gives the record its spans make, and the profile's full path gives
- * the same record, which serialises to the href written from the spans (un_put_href): the
- * input where the scan says it is written so. */
+ * parse at every extent gives the record its spans make (its host a domain, or empty), and
+ * the profile's full path gives the same record, which serialises to the href written from
+ * the spans (un_put_href): the input where the scan says it is written so. */
 static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof) {
     static un_url spanned;
     static un_buf href;
@@ -217,6 +217,8 @@ static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof
         if (!un_normal_form(p, n, 0, extent, &spans)) continue;
         un_url_from_spans(p, &spans, extent, &spanned);
         if (un_whatwg_parse_extent(&ctx, p, n, extent, &url) != UN_OK || !same_record(&spanned, &url)) abort();
+        /* The kernel types such a host without a record (host_of): a domain, or none. */
+        if (un_host_type(&url) != (spans.host_len ? UN_DOMAIN_HOST : UN_NO_HOST)) abort();
         check_parts_of_spans(p, n, &spans, extent, &url);
     }
     if (un_normal_form(p, n, prof->normal_form, UN_EXTENT_WHOLE, &spans)) {
