@@ -74,10 +74,9 @@ static void take(un_ctx *c, const un_campaign_names *t, const un_form_pair *pair
     }
 }
 
-void un_campaign_of(un_ctx *c, const un_campaign_names *t, const un_url *u, un_campaign *out) {
+void un_campaign_of(un_ctx *c, const un_campaign_names *t, const uint8_t *q, size_t n, un_campaign *out) {
     for (int f = 0; f < UN_N_CAMPAIGN_COLUMNS; f++) out->rank[f] = -1;
-    const uint8_t *q = u->query.data ? u->query.data : (const uint8_t *)"";
-    size_t n = u->query.len;
+    if (!q) q = (const uint8_t *)"", n = 0;
     un_form_pair pair;
     while (un_next_form_pair(&q, &n, &pair))
         if (pair.value_len) take(c, t, &pair, out); /* an empty value says nothing */

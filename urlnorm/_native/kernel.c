@@ -31,8 +31,8 @@ typedef struct {
      * all); else NULL. A component's row that needs no decoding is as_is too. */
     const uint8_t *as_is;
     size_t as_is_len;
-    /* A split's, a text part's, a query's and a host's row the scan took (reads_spans) is
-     * as_is, its parts slices of it: spans says where, and folded holds its scheme and host
+    /* A row the scan took for an operation that reads slices of it (reads_spans) is as_is, its
+     * parts slices of it: spans says where, and folded holds its scheme and host
      * folded where they were respelt. No record is made of it. */
     un_spans spans;
     un_buf folded;
@@ -365,12 +365,25 @@ static void put_decoded(un_builder *col, un_result *r, worker *w, const uint8_t 
     commit(col, r, start);
 }
 
+/* The row's query, NULL for none: a slice of the row where the scan took it, else the
+ * record's. */
+static const uint8_t *query_of(const worker *w, size_t *n) {
+    const un_url *u = &w->url;
+    if (w->as_is) return *n = w->spans.query_len, w->spans.has_query ? w->as_is + w->spans.query_start : NULL;
+    return *n = u->query.len, u->has_query ? u->query.data : NULL;
+}
+
+/* The campaign of the row's query into w->campaign. */
+static void campaign_of(const un_batch *b, worker *w) {
+    size_t n;
+    const uint8_t *q = query_of(w, &n);
+    un_campaign_of(&w->ctx, &b->campaign, q, n, &w->campaign);
+}
+
 /* The form-urlencoded pairs of the row's query (un_form_pairs), as the mode asks. */
 static void emit_query(const un_batch *b, un_result *r, worker *w, int64_t row) {
-    const un_url *u = &w->url;
-    const uint8_t *q = u->has_query ? u->query.data : NULL;
-    size_t n = u->has_query ? u->query.len : 0;
-    if (w->as_is) q = w->spans.has_query ? w->as_is + w->spans.query_start : NULL, n = w->spans.query_len;
+    size_t n;
+    const uint8_t *q = query_of(w, &n);
     int found = 0, by_name = b->query_mode == UN_QUERY_ALL || b->query_mode == UN_QUERY_FIRST;
     for (un_form_pair pair; un_next_form_pair(&q, &n, &pair);) {
         if (by_name && !un_form_name_is(&pair, b->name, b->name_len, &w->ctx.scratch, &w->ctx.scratch2)) continue;
@@ -384,10 +397,12 @@ static void emit_query(const un_batch *b, un_result *r, worker *w, int64_t row) 
     if (b->query_mode != UN_QUERY_FIRST) end_list(r, row, 1);
 }
 
-/* The segments of the row's path (core path.segments): none for an empty path. */
-static void emit_segments(un_result *r, const un_url *u, int64_t row) {
-    size_t at = 0, start, len;
-    while (un_next_segment(u->path.data, u->path.len, &at, &start, &len)) put_bytes(&r->text[0], r, u->path.data + start, len);
+/* The segments of the row's path (core path.segments): none for an empty path. A row the scan
+ * took has its path read from the row, each segment a view of it. */
+static void emit_segments(un_result *r, const worker *w, int64_t row) {
+    const uint8_t *path = w->as_is ? w->as_is + w->spans.path_start : w->url.path.data;
+    size_t n = w->as_is ? w->spans.path_len : w->url.path.len, at = 0, start, len;
+    while (un_next_segment(path, n, &at, &start, &len)) put_row_bytes(&r->text[0], r, w, path + start, len);
     end_list(r, row, 1);
 }
 
@@ -516,7 +531,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_PARSE: emit_parse(b, r, w, row); return;
     case UN_OP_HOST: emit_host(b, r, w); return;
     case UN_OP_QUERY: emit_query(b, r, w, row); return;
-    case UN_OP_PATH_SEGMENTS: emit_segments(r, u, row); return;
+    case UN_OP_PATH_SEGMENTS: emit_segments(r, w, row); return;
     case UN_OP_URL_PART: emit_url_part(b, r, w, row); return;
     case UN_OP_FILTER: emit_reason(r, un_filter_reason(u, &b->filters, &w->ctx.scratch)); return;
     case UN_OP_REFERRER: emit_referral(b, r, w); return;
@@ -580,9 +595,10 @@ static int reads_record(const un_batch *b) {
 }
 
 /* Whether all the operation writes of a row is its record's fields, a text part, its query's
- * pairs or its host's: slices of a URL the scan took, which need no record. */
+ * pairs or campaign, its host's or its path's segments: slices of a URL the scan took, which
+ * need no record. */
 static int reads_spans(const un_batch *b) {
-    return b->op == UN_OP_SPLIT || b->op == UN_OP_QUERY || b->op == UN_OP_HOST ||
+    return b->op == UN_OP_SPLIT || b->op == UN_OP_QUERY || b->op == UN_OP_CAMPAIGN || b->op == UN_OP_HOST || b->op == UN_OP_PATH_SEGMENTS ||
            (b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part));
 }
 
@@ -679,7 +695,7 @@ static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
 
 /* A landing page's visit (w->url parsed) and its channel. */
 static int visit(const un_batch *b, worker *w, int64_t row) {
-    un_campaign_of(&w->ctx, &b->campaign, &w->url, &w->campaign);
+    campaign_of(b, w);
     if (!un_visit_from_campaign(&w->ctx, &w->campaign, &w->visit)) {
         int status = visit_by_referrer(b, w, row);
         if (status != UN_OK) return status;
@@ -693,7 +709,7 @@ static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, 
     int status = as_it_is(b, w, p, n);
     if (b->op == UN_OP_REFERRER) return referral(b, w, row, p, n, status);
     if (status < 0) status = parsed(b, w, row, p, n);
-    if (status == UN_OK && b->op == UN_OP_CAMPAIGN) un_campaign_of(&w->ctx, &b->campaign, &w->url, &w->campaign);
+    if (status == UN_OK && b->op == UN_OP_CAMPAIGN) campaign_of(b, w);
     return status == UN_OK && b->op == UN_OP_VISIT ? visit(b, w, row) : status;
 }
 

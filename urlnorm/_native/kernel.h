@@ -158,7 +158,8 @@ typedef struct {
     const uint8_t *network;
     size_t network_len;
 } un_campaign;
-void un_campaign_of(un_ctx *c, const un_campaign_names *t, const un_url *u, un_campaign *out);
+/* The campaign of a page whose query is q[0, n) (NULL for none). */
+void un_campaign_of(un_ctx *c, const un_campaign_names *t, const uint8_t *q, size_t n, un_campaign *out);
 
 /* ---- attribution.c (core/attribution.py, core/channels.py) -------------------------------------- */
 
