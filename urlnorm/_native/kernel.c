@@ -595,10 +595,11 @@ static int reads_record(const un_batch *b) {
 }
 
 /* Whether all the operation writes of a row is its record's fields, a text part, its query's
- * pairs or campaign, its host's or its path's segments: slices of a URL the scan took, which
- * need no record. */
+ * pairs, its campaign or visit, its host's or its path's segments: slices of a URL the scan
+ * took, which need no record. */
 static int reads_spans(const un_batch *b) {
-    return b->op == UN_OP_SPLIT || b->op == UN_OP_QUERY || b->op == UN_OP_CAMPAIGN || b->op == UN_OP_HOST || b->op == UN_OP_PATH_SEGMENTS ||
+    return b->op == UN_OP_SPLIT || b->op == UN_OP_QUERY || b->op == UN_OP_CAMPAIGN || b->op == UN_OP_VISIT || b->op == UN_OP_HOST ||
+           b->op == UN_OP_PATH_SEGMENTS ||
            (b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part));
 }
 
@@ -650,15 +651,18 @@ static int record_of(un_ctx *c, const uint8_t *p, size_t n, int extent, un_url *
     return un_url_failed(u) ? UN_ERR_MEMORY : UN_OK;
 }
 
-/* The page of a referrer's row, parsed as far as its host; NULL for none (null, or invalid). */
-static const un_url *page_of(const un_batch *b, worker *w, int64_t row) {
+/* The host of a referrer's row's page, parsed as far as its host, in either case: a slice of
+ * it where the scan takes it, with no record made of it. 0 for no page (null, or invalid). */
+static int page_host_of(const un_batch *b, worker *w, int64_t row, un_bytes *host) {
     const uint8_t *pp = NULL;
     size_t pn = 0;
-    if (!b->base || b->base->length == 0) return NULL;
+    un_spans spans;
+    if (!b->base || b->base->length == 0) return 0;
     int64_t at = b->base->length == 1 ? 0 : row;
-    if (un_column_get(b->base, at, &pp, &pn) != UN_ROW_VALUE || pn == 0) return NULL;
-    int status = record_of(&w->ctx, pp, pn, UN_EXTENT_AUTHORITY, &w->base);
-    return status == UN_OK ? &w->base : NULL;
+    if (un_column_get(b->base, at, &pp, &pn) != UN_ROW_VALUE || pn == 0) return 0;
+    if (un_normal_form(pp, pn, 0, UN_EXTENT_AUTHORITY, &spans)) return *host = (un_bytes){pp + spans.host_start, spans.host_len}, 1;
+    if (un_whatwg_parse_extent(&w->ctx, pp, pn, UN_EXTENT_AUTHORITY, &w->base) != UN_OK) return 0;
+    return *host = (un_bytes){w->base.host.data, w->base.host.len}, 1;
 }
 
 /* A referrer's medium, source and term. Its record up to the query (as_it_is's or a parse's:
@@ -667,9 +671,10 @@ static const un_url *page_of(const un_batch *b, worker *w, int64_t row) {
 static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n, int status) {
     if (status < 0) status = whatwg_record(w, p, n, UN_EXTENT_NO_QUERY);
     if (status != UN_OK) return status;
-    const un_url *page = page_of(b, w, row);
+    un_bytes page;
+    int has_page = page_host_of(b, w, row, &page);
     w->ctx.text.len = 0;
-    status = un_referral_of(&w->ctx, b->referrers, &w->url, p, n, page, &w->referral, NULL);
+    status = un_referral_of(&w->ctx, b->referrers, &w->url, p, n, has_page ? &page : NULL, &w->referral, NULL);
     if (status != UN_OK || !w->referral.search || !un_text_wanted(b, UN_REFERRER_TERM)) return status;
     status = record_of(&w->ctx, p, n, UN_EXTENT_WHOLE, &w->url);
     return status == UN_OK ? un_referral_term(&w->ctx, b->referrers, &w->url, p, n, &w->referral, &w->ctx.text) : status;
@@ -677,7 +682,7 @@ static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p,
 
 static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n);
 
-/* The visit of a page (w->url) whose campaign does not say where it came from: its referrer
+/* The visit of a page (the row) whose campaign does not say where it came from: its referrer
  * (base), classified without its search term, or none. */
 static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
     const uint8_t *rp = NULL;
@@ -689,11 +694,13 @@ static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
     int status = record_of(&w->ctx, rp, rn, UN_EXTENT_NO_QUERY, &w->base);
     if (status >= UN_ASK_HOST) return status;
     if (status != UN_OK) return un_visit_direct(&w->visit), UN_OK;
-    status = un_referral_of(&w->ctx, b->referrers, &w->base, rp, rn, &w->url, &w->referral, NULL);
+    row_host h = host_of(w);
+    const un_bytes page = {h.p, h.n};
+    status = un_referral_of(&w->ctx, b->referrers, &w->base, rp, rn, &page, &w->referral, NULL);
     return status == UN_OK ? un_visit_from_referrer(&w->referral, &w->visit) : status;
 }
 
-/* A landing page's visit (w->url parsed) and its channel. */
+/* A landing page's visit (the row, parsed or taken by the scan) and its channel. */
 static int visit(const un_batch *b, worker *w, int64_t row) {
     campaign_of(b, w);
     if (!un_visit_from_campaign(&w->ctx, &w->campaign, &w->visit)) {

@@ -108,10 +108,10 @@ typedef struct {
     int has_source, has_term;
     int index, search; /* the source's index, and whether it is a search engine */
 } un_referral;
-/* The referral of the parsed URL u (text[0, n) as written), the page's record if there is
- * one: UN_OK, UN_ASK_TERM (the question in c->question), or UN_ERR_MEMORY. A NULL term
- * leaves the search term unread. */
-int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_url *page,
+/* The referral of the parsed URL u (text[0, n) as written), the page's host if there is a
+ * page (in either case): UN_OK, UN_ASK_TERM (the question in c->question), or UN_ERR_MEMORY.
+ * A NULL term leaves the search term unread. */
+int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_bytes *page_host,
                    un_referral *out, un_buf *term);
 /* The search term of a referral un_referral_of made without one, from u's query and
  * fragment: as un_referral_of's status. */

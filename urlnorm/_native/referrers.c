@@ -452,7 +452,7 @@ static void medium_only(un_referral *out, const char *medium) {
     out->medium = (const uint8_t *)medium, out->medium_len = strlen(medium);
 }
 
-int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_url *page,
+int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_bytes *page_host,
                    un_referral *out, un_buf *term) {
     memset(out, 0, sizeof *out);
     c->trimmed.len = 0;
@@ -462,7 +462,7 @@ int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint
     size_t host_len = c->trimmed.len;
     un_lower_ascii(c->trimmed.data, host_len);
     out->host = host, out->host_len = host_len;
-    int same_page = page && page->host.len == host_len && un_ascii_ieq(or_empty(&page->host), (const char *)host, host_len);
+    int same_page = page_host && page_host->n == host_len && (!host_len || un_ascii_ieq(page_host->p, (const char *)host, host_len));
     if (host_len && (same_page || internal_host(r, host, host_len))) return medium_only(out, "internal"), UN_OK;
     int index = host_len && looked_up(u) ? find(c, r, host, host_len, or_empty(&u->path), u->path.len) : -1;
     if (index < 0) return medium_only(out, "unknown"), UN_OK;

@@ -484,7 +484,8 @@ static void check_referrer_tables(const uint8_t *p, size_t n, uint8_t selector) 
     if (built && un_whatwg_parse(&ctx, p, n, NULL, &url) == UN_OK) {
         un_referral found;
         un_buf term = {0};
-        (void)un_referral_of(&ctx, &r, &url, p, n, &url, &found, &term);
+        const un_bytes page = {url.host.data, url.host.len};
+        (void)un_referral_of(&ctx, &r, &url, p, n, &page, &found, &term);
         un_buf_free(&term);
     }
     un_referrers_free(&r);
