@@ -595,11 +595,11 @@ static int reads_record(const un_batch *b) {
 }
 
 /* Whether all the operation writes of a row is its record's fields, a text part, its query's
- * pairs, its campaign or visit, its host's or its path's segments: slices of a URL the scan
- * took, which need no record. */
+ * pairs, its campaign or visit, its host's, its path's segments or its referral (but for a
+ * search term, parsed then): slices of a URL the scan took, which need no record. */
 static int reads_spans(const un_batch *b) {
     return b->op == UN_OP_SPLIT || b->op == UN_OP_QUERY || b->op == UN_OP_CAMPAIGN || b->op == UN_OP_VISIT || b->op == UN_OP_HOST ||
-           b->op == UN_OP_PATH_SEGMENTS ||
+           b->op == UN_OP_PATH_SEGMENTS || b->op == UN_OP_REFERRER ||
            (b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part));
 }
 
@@ -665,16 +665,24 @@ static int page_host_of(const un_batch *b, worker *w, int64_t row, un_bytes *hos
     return *host = (un_bytes){w->base.host.data, w->base.host.len}, 1;
 }
 
-/* A referrer's medium, source and term. Its record up to the query (as_it_is's or a parse's:
- * the query cannot fail the parse, URL Standard §4.4) finds the source; only a search
- * engine's term needs the query and fragment, parsed then. */
+/* What a referral reads of a row the scan took: slices of it, its scheme and host as folded. */
+static un_referrer_parts sliced_referrer(const worker *w) {
+    const uint8_t *head = head_of(w);
+    const un_spans *s = &w->spans;
+    return (un_referrer_parts){{head, s->scheme_len}, {head + s->host_start, s->host_len}, {w->as_is + s->path_start, s->path_len}};
+}
+
+/* A referrer's medium, source and term. Its parts up to the query (slices of a row the scan
+ * took, or a parse's record: the query cannot fail the parse, URL Standard §4.4) find the
+ * source; only a search engine's term needs the query and fragment, parsed then. */
 static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n, int status) {
     if (status < 0) status = whatwg_record(w, p, n, UN_EXTENT_NO_QUERY);
     if (status != UN_OK) return status;
     un_bytes page;
     int has_page = page_host_of(b, w, row, &page);
+    const un_referrer_parts parts = w->as_is ? sliced_referrer(w) : un_referrer_parts_of(&w->url);
     w->ctx.text.len = 0;
-    status = un_referral_of(&w->ctx, b->referrers, &w->url, p, n, has_page ? &page : NULL, &w->referral, NULL);
+    status = un_referral_of(&w->ctx, b->referrers, &parts, has_page ? &page : NULL, &w->referral);
     if (status != UN_OK || !w->referral.search || !un_text_wanted(b, UN_REFERRER_TERM)) return status;
     status = record_of(&w->ctx, p, n, UN_EXTENT_WHOLE, &w->url);
     return status == UN_OK ? un_referral_term(&w->ctx, b->referrers, &w->url, p, n, &w->referral, &w->ctx.text) : status;
@@ -696,7 +704,8 @@ static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
     if (status != UN_OK) return un_visit_direct(&w->visit), UN_OK;
     row_host h = host_of(w);
     const un_bytes page = {h.p, h.n};
-    status = un_referral_of(&w->ctx, b->referrers, &w->base, rp, rn, &page, &w->referral, NULL);
+    const un_referrer_parts parts = un_referrer_parts_of(&w->base);
+    status = un_referral_of(&w->ctx, b->referrers, &parts, &page, &w->referral);
     return status == UN_OK ? un_visit_from_referrer(&w->referral, &w->visit) : status;
 }
 

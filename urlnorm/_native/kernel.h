@@ -108,13 +108,18 @@ typedef struct {
     int has_source, has_term;
     int index, search; /* the source's index, and whether it is a search engine */
 } un_referral;
-/* The referral of the parsed URL u (text[0, n) as written), the page's host if there is a
- * page (in either case): UN_OK, UN_ASK_TERM (the question in c->question), or UN_ERR_MEMORY.
- * A NULL term leaves the search term unread. */
-int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_bytes *page_host,
-                   un_referral *out, un_buf *term);
-/* The search term of a referral un_referral_of made without one, from u's query and
- * fragment: as un_referral_of's status. */
+/* What a referral reads of a referrer: its scheme (lower case), its host (in either case)
+ * and its path, slices of the URL or of its record. */
+typedef struct {
+    un_bytes scheme, host, path;
+} un_referrer_parts;
+un_referrer_parts un_referrer_parts_of(const un_url *u);
+/* The referral of the parsed URL whose parts are u, without its search term, the page's host
+ * if there is a page (in either case): UN_OK or UN_ERR_MEMORY. */
+int un_referral_of(un_ctx *c, const un_referrers *r, const un_referrer_parts *u, const un_bytes *page_host, un_referral *out);
+/* The search term of a search engine's referral (un_referral_of), from u's query and
+ * fragment (text[0, n) as written): UN_OK, UN_ASK_TERM (the question in c->question), or
+ * UN_ERR_MEMORY. */
 int un_referral_term(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, un_referral *out,
                      un_buf *term);
 

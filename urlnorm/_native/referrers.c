@@ -441,22 +441,27 @@ static int internal_host(const un_referrers *r, const uint8_t *h, size_t n) {
     return 0;
 }
 
-static int scheme_is(const un_url *u, const char *s) {
+static int scheme_is(const un_bytes *scheme, const char *s) {
     size_t n = strlen(s);
-    return u->scheme.len == n && memcmp(u->scheme.data, s, n) == 0;
+    return scheme->n == n && memcmp(scheme->p, s, n) == 0;
 }
 
-static int looked_up(const un_url *u) { return scheme_is(u, "http") || scheme_is(u, "https") || scheme_is(u, "android-app"); }
+static int looked_up(const un_bytes *scheme) {
+    return scheme_is(scheme, "http") || scheme_is(scheme, "https") || scheme_is(scheme, "android-app");
+}
+
+un_referrer_parts un_referrer_parts_of(const un_url *u) {
+    return (un_referrer_parts){{or_empty(&u->scheme), u->scheme.len}, {or_empty(&u->host), u->host.len}, {or_empty(&u->path), u->path.len}};
+}
 
 static void medium_only(un_referral *out, const char *medium) {
     out->medium = (const uint8_t *)medium, out->medium_len = strlen(medium);
 }
 
-int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, const un_bytes *page_host,
-                   un_referral *out, un_buf *term) {
+int un_referral_of(un_ctx *c, const un_referrers *r, const un_referrer_parts *u, const un_bytes *page_host, un_referral *out) {
     memset(out, 0, sizeof *out);
     c->trimmed.len = 0;
-    un_buf_put(&c->trimmed, u->host.data, u->host.len);
+    un_buf_put(&c->trimmed, u->host.p, u->host.n);
     if (c->trimmed.failed) return UN_ERR_MEMORY;
     const uint8_t *host = or_empty(&c->trimmed);
     size_t host_len = c->trimmed.len;
@@ -464,13 +469,13 @@ int un_referral_of(un_ctx *c, const un_referrers *r, const un_url *u, const uint
     out->host = host, out->host_len = host_len;
     int same_page = page_host && page_host->n == host_len && (!host_len || un_ascii_ieq(page_host->p, (const char *)host, host_len));
     if (host_len && (same_page || internal_host(r, host, host_len))) return medium_only(out, "internal"), UN_OK;
-    int index = host_len && looked_up(u) ? find(c, r, host, host_len, or_empty(&u->path), u->path.len) : -1;
+    int index = host_len && looked_up(&u->scheme) ? find(c, r, host, host_len, u->path.p, u->path.n) : -1;
     if (index < 0) return medium_only(out, "unknown"), UN_OK;
     source s = source_at(r, index);
     out->medium = s.medium, out->medium_len = s.medium_len;
     out->source = s.name, out->source_len = s.name_len, out->has_source = 1;
     out->index = index, out->search = s.medium_len == 6 && memcmp(s.medium, "search", 6) == 0;
-    return term && out->search ? search_term(c, r, index, u, text, n, out, term) : UN_OK;
+    return UN_OK;
 }
 
 int un_referral_term(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, un_referral *out,

@@ -485,7 +485,8 @@ static void check_referrer_tables(const uint8_t *p, size_t n, uint8_t selector) 
         un_referral found;
         un_buf term = {0};
         const un_bytes page = {url.host.data, url.host.len};
-        (void)un_referral_of(&ctx, &r, &url, p, n, &page, &found, &term);
+        const un_referrer_parts parts = un_referrer_parts_of(&url);
+        if (un_referral_of(&ctx, &r, &parts, &page, &found) == UN_OK) (void)un_referral_term(&ctx, &r, &url, p, n, &found, &term);
         un_buf_free(&term);
     }
     un_referrers_free(&r);
