@@ -370,7 +370,7 @@ static void put_decoded(un_builder *col, un_result *r, worker *w, const uint8_t 
 static const uint8_t *query_of(const worker *w, size_t *n) {
     const un_url *u = &w->url;
     if (w->as_is) return *n = w->spans.query_len, w->spans.has_query ? w->as_is + w->spans.query_start : NULL;
-    return *n = u->query.len, u->has_query ? u->query.data : NULL;
+    return *n = u->has_query ? u->query.len : 0, u->has_query ? u->query.data : NULL;
 }
 
 /* The campaign of the row's query into w->campaign. */
@@ -514,6 +514,7 @@ static void emit_parse(const un_batch *b, un_result *r, worker *w, int64_t row) 
         un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data);
         commit(&r->text[UN_PARSE_SURT], r, start);
     }
+    if (!wants(b, UN_OUT_HOST_TYPE) && !wants(b, UN_OUT_REGISTERED_DOMAIN)) return;
     row_host h = host_of(w);
     if (wants(b, UN_OUT_HOST_TYPE)) put_text(&r->text[UN_PARSE_HOST_TYPE], r, host_type_name(&h));
     if (wants(b, UN_OUT_REGISTERED_DOMAIN)) put_part(&r->text[UN_PARSE_REGISTERED_DOMAIN], r, w, &h, b->psl_table, UN_PART_REGISTERED);
@@ -643,7 +644,7 @@ static int whatwg_record(worker *w, const uint8_t *p, size_t n, int extent) {
 }
 
 /* A URL's record as un_whatwg_parse_extent makes it, from the normal-form scan where it takes
- * the URL (the batch's other column: a referrer's page, a visit's referrer). */
+ * the URL (a visit's referrer, a referrer's whole record for its search term). */
 static int record_of(un_ctx *c, const uint8_t *p, size_t n, int extent, un_url *u) {
     un_spans spans;
     if (!un_normal_form(p, n, 0, extent, &spans)) return un_whatwg_parse_extent(c, p, n, extent, u);
