@@ -610,10 +610,8 @@ static int sliced(worker *w, const uint8_t *p, size_t n) {
     w->as_is = p, w->as_is_len = n;
     if (w->spans.as_written) return UN_OK;
     size_t head = w->spans.host_start + w->spans.host_len;
-    un_buf_set(&w->folded, p, head);
-    if (w->folded.failed) return UN_ERR_MEMORY;
-    un_lower_ascii(w->folded.data, head);
-    return UN_OK;
+    un_buf_set_lower(&w->folded, p, head);
+    return w->folded.failed ? UN_ERR_MEMORY : UN_OK;
 }
 
 /* A row in normal form (un_normal_form) needs no parse: a normalised URL written so is its

@@ -52,12 +52,7 @@ struct scan {
     uint64_t stop[N_SETS], slash, dot, dot_after;
 };
 
-/* A set's plain bytes as nibble tables, for the vectors: byte b is plain where
- * lo[b & 15] & hi[b >> 4] is not zero. */
-typedef struct {
-    uint8_t lo[16], hi[16];
-} nibbles;
-static nibbles tables[N_SETS];
+static un_nibbles tables[N_SETS];
 
 /* The special indexes of the two schemes nearly every URL has, looked for first. */
 static int http_index = -1, https_index = -1;
@@ -134,7 +129,24 @@ __attribute__((target("avx512bw"))) static void classify_avx512(scan *sc, size_t
     sc->slash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('/'));
     sc->dot = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.'));
 }
+
+/* How many of the 16 bytes at p are plain in t (16 if all are). */
+__attribute__((target("ssse3"))) static size_t plain_prefix_ssse3(const un_nibbles *t, const uint8_t *p) {
+    const __m128i nibble = _mm_set1_epi8(0x0F), v = _mm_loadu_si128((const void *)p);
+    const __m128i lo = _mm_and_si128(v, nibble), hi = _mm_and_si128(_mm_srli_epi16(v, 4), nibble);
+    __m128i plain = _mm_and_si128(_mm_shuffle_epi8(TABLE_128(t->lo), lo), _mm_shuffle_epi8(TABLE_128(t->hi), hi));
+    return (size_t)__builtin_ctz((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(plain, _mm_setzero_si128())) | 0x10000u);
+}
 #endif
+
+size_t un_plain_prefix(const un_nibbles *t, const uint8_t *p) {
+#ifdef NF_VECTORS
+    return plain_prefix_ssse3(t, p);
+#else
+    (void)t, (void)p;
+    return 0;
+#endif
+}
 
 /* The classifier in use, none for the scalar scan. Atomic: a test may pick another between
  * batches while the kernel's threads wait. */
@@ -165,6 +177,8 @@ int un_normal_form_use(int kind) {
 
 int un_normal_form_scan(void) { return scan_kind; }
 
+int un_plain_prefixes(void) { return scan_kind > UN_SCAN_SCALAR; }
+
 /* The block from p[i] on into sc (none for the scalar scan). */
 static void load_block(scan *sc, size_t i) {
     if (!sc->classify) return;
@@ -189,16 +203,15 @@ static size_t next_stop(scan *sc, int set, size_t i) {
     return sc->n;
 }
 
-/* The set's nibble tables: each distinct pattern of plain low nibbles a high nibble has takes
- * a bit; 0 if there are more than eight. */
-static int nibble_tables(uint8_t flag, nibbles *t) {
+/* Each distinct pattern of plain low nibbles a high nibble has takes a bit. */
+int un_nibble_tables(const uint8_t classes[256], uint8_t flag, un_nibbles *t) {
     uint16_t patterns[8];
     int n_patterns = 0;
     memset(t, 0, sizeof *t);
     for (int h = 0; h < 16; h++) {
         uint16_t lows = 0;
         for (int l = 0; l < 16; l++)
-            if (nf[h << 4 | l] & flag) lows |= (uint16_t)(1u << l);
+            if (classes[h << 4 | l] & flag) lows |= (uint16_t)(1u << l);
         int k = 0;
         while (k < n_patterns && patterns[k] != lows) k++;
         if (lows && k == n_patterns && n_patterns == 8) return 0;
@@ -215,7 +228,7 @@ static int nibble_tables(uint8_t flag, nibbles *t) {
  * this CPU has (the scalar one where a set's tables cannot hold it). */
 static void init_classify(void) {
     vectors = 1;
-    for (int set = 0; set < N_SETS; set++) vectors &= nibble_tables(SET_FLAGS[set], &tables[set]);
+    for (int set = 0; set < N_SETS; set++) vectors &= un_nibble_tables(nf, SET_FLAGS[set], &tables[set]);
     http_index = un_special_index((const uint8_t *)"http", 4), https_index = un_special_index((const uint8_t *)"https", 5);
     if (scan_kind >= 0 && un_normal_form_use(scan_kind)) return;
     for (int kind = UN_N_SCANS - 1; !un_normal_form_use(kind); kind--) continue;
@@ -443,12 +456,9 @@ static void set_field(un_buf *field, const uint8_t *p, size_t n) { un_buf_set(fi
 
 void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *u) {
     un_url_reset(u);
-    set_field(&u->scheme, p, s->scheme_len);
-    set_field(&u->host, p + s->host_start, s->host_len);
-    if (!s->as_written && !u->scheme.failed && !u->host.failed) {
-        un_lower_ascii(u->scheme.data, u->scheme.len);
-        if (u->host.len) un_lower_ascii(u->host.data, u->host.len);
-    }
+    void (*head)(un_buf *, const uint8_t *, size_t) = s->as_written ? set_field : un_buf_set_lower;
+    head(&u->scheme, p, s->scheme_len);
+    head(&u->host, p + s->host_start, s->host_len);
     u->has_scheme = u->has_host = 1;
     u->special = s->special;
     u->port = s->port;

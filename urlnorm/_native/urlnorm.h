@@ -89,6 +89,30 @@ static inline void un_lower_ascii(uint8_t *p, size_t n) {
     for (size_t i = 0; i < n; i++) p[i] = un_ascii_lower(p[i]);
 }
 
+/* b set to p[0, n) ASCII-lower-cased, in one pass: a copy folded in place afterwards reads
+ * back the bytes it has just stored, which waits for the stores. */
+static inline void un_buf_set_lower(un_buf *b, const uint8_t *p, size_t n) {
+    b->len = 0;
+    if (n == 0 || !un_buf_reserve(b, n)) return;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++) b->data[i] = un_ascii_lower(p[i]);
+    } else {
+        /* Eight bytes a word, the last word overlapping the one before: a byte's high bit
+         * after adding 0x3F to its low seven bits says it is at least 'A', after adding
+         * 0x25 that it is past 'Z' (no sum carries into the next byte). */
+        const uint64_t ones = 0x0101010101010101u, high = ones * 0x80;
+        for (size_t i = 0;; i = i + 8 > n - 8 ? n - 8 : i + 8) {
+            uint64_t w, low;
+            memcpy(&w, p + i, 8);
+            low = w & ~high;
+            w |= ((low + ones * 0x3F) & ~(low + ones * 0x25) & ~w & high) >> 2;
+            memcpy(b->data + i, &w, 8);
+            if (i == n - 8) break;
+        }
+    }
+    b->len = n;
+}
+
 /* Whether p[0, n) equals the lower-case ASCII text `lower` ignoring ASCII case. */
 static inline int un_ascii_ieq(const uint8_t *p, const char *lower, size_t n) {
     for (size_t i = 0; i < n; i++) {
@@ -624,6 +648,17 @@ enum { UN_SCAN_SCALAR, UN_SCAN_SSSE3, UN_SCAN_AVX2, UN_SCAN_AVX512, UN_N_SCANS }
 extern const char *const UN_SCAN_NAMES[UN_N_SCANS];
 int un_normal_form_use(int kind);
 int un_normal_form_scan(void);
+/* A byte class as nibble tables, for the vector classifiers: byte b is plain where
+ * lo[b & 15] & hi[b >> 4] is not zero. un_nibble_tables: the tables of the bytes whose
+ * classes have flag, 0 if they take more than eight patterns of low nibbles. un_plain_prefix:
+ * how many of the 16 bytes at p are plain (16 if all are), only where un_plain_prefixes says
+ * the scan uses vectors (so that tests of the scalar scan check the scalar loops too). */
+typedef struct {
+    uint8_t lo[16], hi[16];
+} un_nibbles;
+int un_nibble_tables(const uint8_t classes[256], uint8_t flag, un_nibbles *t);
+int un_plain_prefixes(void);
+size_t un_plain_prefix(const un_nibbles *t, const uint8_t *p);
 /* Whether p[0, n) is in normal form under the requirements (a bit a UN_NF_*): then the parse
  * and the rules would give it back as it is, or, where s->as_written is 0, as it is but for
  * the scheme's and host's ASCII case and the port's spelling (the record un_url_from_spans

@@ -85,17 +85,34 @@ static const run_kind RUNS[N_STOPS] = {
 };
 static uint8_t runs[N_STOPS][256];
 
+/* The bytes take_run copies as they are (flagged neither a stop nor to encode, nor '%' where
+ * it writes escapes), by set and escapes, as nibble tables; fits: whether each set's do. */
+static un_nibbles plain_runs[N_STOPS][2];
+static int plain_fits[N_STOPS][2];
+
 void un_whatwg_init(void) {
     for (int s = 0; s < N_STOPS; s++) {
         for (int b = 0; b < 256; b++) runs[s][b] = un_is((uint8_t)b, RUNS[s].encode) ? RUN_ENCODE : 0;
         for (const char *c = RUNS[s].host_stops; *c; c++) runs[s][(uint8_t)*c] = RUN_HOST_STOP;
         for (const char *c = RUNS[s].stops; *c; c++) runs[s][(uint8_t)*c] = RUN_STOP;
         runs[s]['%'] = RUN_PERCENT;
+        for (int escapes = 0; escapes < 2; escapes++) {
+            uint8_t plain[256];
+            for (int b = 0; b < 256; b++) plain[b] = !(runs[s][b] & (RUN_STOP | RUN_ENCODE | (escapes ? RUN_PERCENT : 0)));
+            plain_fits[s][escapes] = un_nibble_tables(plain, 1, &plain_runs[s][escapes]);
+        }
     }
 }
 
 static const uint8_t *run_table(const parser *P, stop_set special_stop, stop_set other_stop) {
     return runs[special(P) ? special_stop : other_stop];
+}
+
+/* The same set's plain bytes as nibble tables, where the scan's vectors are in use; else NULL. */
+static const un_nibbles *plain_table(const parser *P, stop_set special_stop, stop_set other_stop) {
+    stop_set s = special(P) ? special_stop : other_stop;
+    int escapes = P->escapes != 0;
+    return un_plain_prefixes() && plain_fits[s][escapes] ? &plain_runs[s][escapes] : NULL;
 }
 
 /* Whether the open path segment, written up to o, is neither a dot segment (each spelling
@@ -125,6 +142,7 @@ __attribute__((noinline)) static long next_flagged(const uint8_t *t, const uint8
  * all three from the stack a byte (messy rows 3% slower). */
 __attribute__((flatten, noinline)) static void take_run(parser *P, stop_set special_stop, stop_set other_stop, un_buf *to, int segments) {
     const uint8_t *t = run_table(P, special_stop, other_stop), *in = P->in;
+    const un_nibbles *plain = plain_table(P, special_stop, other_stop);
     const uint8_t act = RUN_STOP | RUN_ENCODE | (P->escapes ? RUN_PERCENT : 0);
     size_t n = (size_t)P->n, i = (size_t)P->ptr;
     uint8_t *o = un_reserve_encoded(to, n - i);
@@ -133,6 +151,13 @@ __attribute__((flatten, noinline)) static void take_run(parser *P, stop_set spec
         return;
     }
     while (i < n) {
+        /* Sixteen bytes copied at once, kept as far as they are plain: o has room for three
+         * bytes an input byte left. */
+        if (plain && n - i >= 16) {
+            size_t k = un_plain_prefix(plain, in + i);
+            memcpy(o, in + i, 16), o += k, i += k;
+            if (k == 16) continue;
+        }
         uint8_t b = in[i], flags = t[b] & act;
         if (!flags) {
             *o++ = b, i++;

@@ -251,6 +251,25 @@ static void check_scan_kinds(const uint8_t *p, size_t n, const un_profile *prof)
     if (!un_normal_form_use(in_use)) abort();
 }
 
+/* The parse's record, as it is and with the percent rules applied as it writes, is the same
+ * whether its runs are copied sixteen bytes at a time (with the scan's vectors) or a byte at a
+ * time (with the scalar scan). */
+static void check_run_kinds(const uint8_t *p, size_t n) {
+    static un_url scalar, vector;
+    int in_use = un_normal_form_scan();
+    ctx.recall = fixed_recall;
+    for (int escapes = 0; escapes < 2; escapes++) {
+        if (!un_normal_form_use(UN_SCAN_SCALAR)) abort();
+        int expected = escapes ? un_whatwg_parse_escapes(&ctx, p, n, &scalar) : un_whatwg_parse(&ctx, p, n, NULL, &scalar);
+        for (int kind = UN_SCAN_SCALAR + 1; kind < UN_N_SCANS && un_normal_form_use(kind); kind++) {
+            int status = escapes ? un_whatwg_parse_escapes(&ctx, p, n, &vector) : un_whatwg_parse(&ctx, p, n, NULL, &vector);
+            if (status != expected || (status == UN_OK && !same_record(&scalar, &vector))) abort();
+        }
+    }
+    if (!un_normal_form_use(in_use)) abort();
+    ctx.recall = NULL;
+}
+
 /* A parse that goes on from where the scan stopped (un_whatwg_parse_after) gives the status and
  * record of the whole parse, at every extent, and so does the profile's full path. */
 static void check_parse_after(const uint8_t *p, size_t n, const un_profile *prof) {
@@ -611,6 +630,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     normalize_with_answers(prof, p, n);
     check_normal_form(p, n, prof);
     check_scan_kinds(p, n, prof);
+    check_run_kinds(p, n);
     check_parse_after(p, n, prof);
     check_components_as_is(p, n);
     check_dot_segments(p, n);
