@@ -255,3 +255,71 @@ def test_an_option_is_its_named_fields_exactly(name: str, option: object, error:
 def test_named_fields_run() -> None:
     (part,) = _run_op("split", {"generic": False, "extent": 0, "fields": 0})  # type: ignore[misc]
     assert pl.DataFrame(part).get_column("host").to_list()[0] == "a.example"
+
+
+def _gathered(capsules: object, threads: int, min_rows: int) -> pa.Array:
+    kernel = native.extension.loaded()
+    schema, array = kernel.large_strings(capsules, threads, min_rows)
+    return pa.Array._import_from_c_capsule(schema, array)
+
+
+def _rows(count: int) -> list[str | None]:
+    """Rows of every length a view takes inline, in a data buffer, and past the inline copy, with
+    nulls on both sides of the 64-row tasks' edges."""
+    nulls = [i % 64 in (0, 63) or i % 7 == 3 for i in range(count)]
+    return [None if null else "é" * (i % 40) + str(i) for i, null in enumerate(nulls)]
+
+
+@needs_kernel
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("min_rows", [1, 64, 100_000])
+def test_large_strings_are_the_rows_of_a_view_column(threads: int, min_rows: int) -> None:
+    series = pl.Series(_rows(5_000))
+    got = _gathered(series.__arrow_c_stream__(), threads, min_rows)
+    assert got.type == pa.large_string() and got.offset == 0
+    assert got.null_count == series.null_count()
+    assert got.equals(series.to_arrow(compat_level=pl.CompatLevel.oldest()))
+
+
+@needs_kernel
+@pytest.mark.parametrize(
+    "array",
+    [
+        pa.array(_rows(1_000), pa.string()),
+        pa.array(_rows(1_000), pa.large_string()),
+        pa.array(_rows(1_000), pa.string_view()),
+        pa.array(_rows(1_000), pa.string()).slice(130, 600),
+        pa.array(["x" * 70] * 300, pa.string()),
+        pa.array([None] * 200, pa.string()),
+        pa.array([], pa.string()),
+    ],
+    ids=["string", "large_string", "string_view", "sliced", "long", "nulls", "empty"],
+)
+def test_large_strings_read_every_text_layout(array: pa.Array) -> None:
+    got = _gathered(array.__arrow_c_array__(), 2, 1)
+    assert got.equals(array.cast(pa.large_string()))
+    assert got.buffers()[0] is None or got.null_count > 0
+
+
+@needs_kernel
+def test_large_strings_of_a_column_that_is_not_text_is_a_type_error() -> None:
+    with pytest.raises(TypeError, match="a string column"):
+        _gathered(pa.array([b"http://a/"], pa.binary()).__arrow_c_array__(), 2, 1)
+
+
+@needs_kernel
+def test_the_arrow_front_end_gives_large_strings_gathered_by_the_kernel() -> None:
+    """Enough rows for two threads' tasks (arrow_io.MIN_GATHER_ROWS), in uneven chunks."""
+    chunks = [pa.array(URLS * 9_000), pa.array(URLS[::-1] * 8_000), pa.array(URLS[:1])]
+    assert sum(map(len, chunks)) > 2 * native.arrow_io.MIN_GATHER_ROWS
+    got = urlnorm.arrow.normalize(pa.chunked_array(chunks), "canonical")
+    assert isinstance(got, pa.LargeStringArray)
+    want = {url: _normalized(url) for url in URLS}
+    assert got.to_pylist() == [want[url] for chunk in chunks for url in chunk.to_pylist()]
+
+
+def _normalized(url: str | None) -> str | None:
+    try:
+        return None if url is None else urlnorm.normalize(url, "canonical")
+    except urlnorm.URLError:
+        return None

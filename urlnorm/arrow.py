@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import polars as pl
 import pyarrow as pa
 
-from urlnorm import engine
+from urlnorm import engine, native
 from urlnorm.core import outputs
 from urlnorm.core.profiles import Profile
 from urlnorm.engine import batch
@@ -47,6 +47,8 @@ def on_column(function: ColumnFunction, params: dict[str, Any], urls: ArrowStrin
 
 
 def _arrow(series: pl.Series) -> pa.Array:
+    if series.dtype == pl.String:
+        return native.large_strings(series)
     return series.to_arrow(compat_level=pl.CompatLevel.oldest())
 
 

@@ -55,6 +55,16 @@ static void array_capsule_free(PyObject *capsule) {
     PyMem_Free(array);
 }
 
+/* An array's schema and array (PyMem_Malloc'd) as the Arrow PyCapsule interface's pair of
+ * capsules, which own them; NULL with an exception set (both released). */
+static PyObject *capsule_pair(struct ArrowSchema *schema, struct ArrowArray *array) {
+    PyObject *s = PyCapsule_New(schema, "arrow_schema", schema_capsule_free);
+    if (!s) schema->release(schema), PyMem_Free(schema);
+    PyObject *a = PyCapsule_New(array, "arrow_array", array_capsule_free);
+    if (!a) array->release(array), PyMem_Free(array);
+    return s && a ? Py_BuildValue("(NN)", s, a) : (Py_XDECREF(s), Py_XDECREF(a), NULL);
+}
+
 /* __arrow_c_array__(requested_schema=None): the slice's struct array, moved out (once). */
 static PyObject *slice_arrow_c_array(Slice *self, PyObject *args, PyObject *kwargs) {
     static char *keywords[] = {"requested_schema", NULL};
@@ -69,11 +79,7 @@ static PyObject *slice_arrow_c_array(Slice *self, PyObject *args, PyObject *kwar
     }
     *schema = self->schema, *array = self->array;
     self->schema.release = NULL, self->array.release = NULL;
-    PyObject *s = PyCapsule_New(schema, "arrow_schema", schema_capsule_free);
-    if (!s) schema->release(schema), PyMem_Free(schema);
-    PyObject *a = PyCapsule_New(array, "arrow_array", array_capsule_free);
-    if (!a) array->release(array), PyMem_Free(array);
-    return s && a ? Py_BuildValue("(NN)", s, a) : (Py_XDECREF(s), Py_XDECREF(a), NULL);
+    return capsule_pair(schema, array);
 }
 
 static PyMethodDef slice_methods[] = {
@@ -852,6 +858,37 @@ static PyObject *apply_call(PyObject *self, PyObject *args) {
     return capsule;
 }
 
+/* large_strings(column, threads, min_rows): a text column's PyCapsules as a large_string
+ * array's, its bytes gathered on up to `threads` threads (un_large_strings). */
+static PyObject *large_strings(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *input;
+    int threads;
+    long long min_rows;
+    if (!PyArg_ParseTuple(args, "OiL", &input, &threads, &min_rows)) return NULL;
+    if (threads < 1 || min_rows < 1) return PyErr_Format(PyExc_ValueError, "large_strings: a thread and a row or more");
+    held_column *h = PyMem_Malloc(sizeof *h);
+    struct ArrowSchema *schema = PyMem_Malloc(sizeof *schema);
+    struct ArrowArray *array = PyMem_Malloc(sizeof *array);
+    if (!h || !schema || !array) {
+        PyMem_Free(h), PyMem_Free(schema), PyMem_Free(array);
+        return PyErr_NoMemory();
+    }
+    memset(h, 0, offsetof(held_column, data));
+    int done = -1, read = column_from(input, h) == 0;
+    if (read && !h->text) PyErr_SetString(PyExc_TypeError, "large_strings: a string column");
+    if (read && h->text) {
+        Py_BEGIN_ALLOW_THREADS
+        done = un_large_strings(&h->col, threads, min_rows, schema, array);
+        Py_END_ALLOW_THREADS
+        if (done != 0) PyErr_SetString(PyExc_MemoryError, "large_strings: out of memory, or a malformed array");
+    }
+    release(h);
+    PyMem_Free(h);
+    if (done != 0) return PyMem_Free(schema), PyMem_Free(array), NULL;
+    return capsule_pair(schema, array);
+}
+
 /* slice_rows(length, nbytes, workers, min_slice_bytes, max_slice_bytes): un_slice_rows. */
 static PyObject *slice_rows(PyObject *self, PyObject *args) {
     (void)self;
@@ -982,6 +1019,7 @@ static PyMethodDef methods[] = {
     {"run", run, METH_VARARGS, "Run one operation over a batch of rows."},
     {"compile_call", compile_call, METH_VARARGS, "Compile an operation for Polars to run as the plugin's call."},
     {"apply_call", apply_call, METH_VARARGS, "Run a compiled call over a column's Arrow PyCapsules."},
+    {"large_strings", large_strings, METH_VARARGS, "A text column as a large_string array, its bytes gathered on threads."},
     {"slice_rows", slice_rows, METH_VARARGS, "The rows of each slice of a batch, one a thread."},
     {"set_tables", set_tables, METH_VARARGS, "Give the kernel urlnorm.core's character tables."},
     {"set_psl", set_psl, METH_VARARGS, "Give the kernel the Public Suffix List's rule set."},

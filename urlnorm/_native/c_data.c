@@ -593,3 +593,144 @@ int un_stream_export(struct ArrowSchema *schema, struct ArrowArray *arrays, int 
     };
     return 0;
 }
+
+/* ---- a text column as large_string ------------------------------------------------------ */
+
+/* A column gathered into one large_string array's buffers (offsets, bytes, validity), by
+ * tasks of `rows` rows each (a multiple of 64, so that no two tasks write one validity byte):
+ * in the first pass each counts its bytes and nulls, in the second it writes its offsets, its
+ * bytes from where the tasks before it end, and its validity. */
+typedef struct {
+    const un_column *col;
+    uint64_t longest; /* the size of its largest data buffer: no row is longer */
+    int64_t rows;
+    int64_t *counts; /* a task's bytes and nulls; then its first byte's place and nulls */
+    int64_t *offsets;
+    uint8_t *bytes, *validity;
+    int second;
+} gathering;
+
+typedef struct {
+    void *buffers[3];
+    const void *pointers[3];
+} gathered;
+
+static void gathered_release(struct ArrowArray *a) {
+    gathered *g = a->private_data;
+    for (int i = 0; i < 3; i++) free(g->buffers[i]);
+    free(g);
+    a->release = NULL;
+}
+
+static void gathered_schema_release(struct ArrowSchema *s) { s->release = NULL; }
+
+/* Row i's length as its view or offsets say (read alone: the first pass needs no more), -1 for
+ * a null; -2 if it cannot be (negative, or longer than any data buffer, which bounds what a
+ * malformed array asks to be allocated). The second pass checks the rest of the row. */
+static int64_t row_length(const gathering *g, int64_t i) {
+    const un_column *col = g->col;
+    if (!un_column_valid(col, i)) return -1;
+    uint64_t at = (uint64_t)(col->offset + i);
+    int64_t len;
+    if (col->layout == UN_VIEWS) {
+        int32_t view_len;
+        if ((at + 1) * 16 > col->offsets_size) return -2;
+        memcpy(&view_len, col->offsets + at * 16, 4);
+        len = view_len;
+        if (view_len > 12 && (uint64_t)view_len > g->longest) return -2;
+    } else {
+        size_t width = col->layout == UN_OFFSETS32 ? 4 : 8;
+        if ((at + 2) * width > col->offsets_size) return -2;
+        len = un_read_offset(col->offsets + (at + 1) * width, width) - un_read_offset(col->offsets + at * width, width);
+        if (len > 0 && (uint64_t)len > g->longest) return -2;
+    }
+    return len < 0 ? -2 : len;
+}
+
+/* Copy n bytes, up to 64 of them as overlapping 16-byte words, inline: most URLs are that long,
+ * and a call into the C library a row cost a third of the copying. */
+static void copy_bytes(uint8_t *d, const uint8_t *s, size_t n) {
+    if (n <= 16 || n > 64) return un_copy(d, s, n);
+    memcpy(d, s, 16), memcpy(d + n - 16, s + n - 16, 16);
+    if (n > 32) memcpy(d + 16, s + 16, 16), memcpy(d + n - 32, s + n - 32, 16);
+}
+
+static int count_task(gathering *g, int i, int64_t start, int64_t end) {
+    int64_t bytes = 0, nulls = 0;
+    for (int64_t row = start; row < end; row++) {
+        int64_t n = row_length(g, row);
+        if (n == -2) return -1;
+        bytes += n < 0 ? 0 : n, nulls += n < 0;
+    }
+    g->counts[2 * i] = bytes, g->counts[2 * i + 1] = nulls;
+    return 0;
+}
+
+static int write_task(gathering *g, int i, int64_t start, int64_t end) {
+    int64_t at = g->counts[2 * i];
+    for (int64_t row = start; row < end; row++) {
+        const uint8_t *p;
+        size_t n;
+        un_row kind = un_column_get(g->col, row, &p, &n);
+        if (kind == UN_ROW_MALFORMED) return -1;
+        if (kind == UN_ROW_VALUE) {
+            copy_bytes(g->bytes + at, p, n);
+            at += (int64_t)n;
+            if (g->validity) g->validity[row / 8] |= (uint8_t)(1u << (row % 8));
+        }
+        g->offsets[row + 1] = at;
+    }
+    return 0;
+}
+
+static int gathering_task(void *data, int i) {
+    gathering *g = data;
+    int64_t start = (int64_t)i * g->rows, end = start + g->rows < g->col->length ? start + g->rows : g->col->length;
+    return g->second ? write_task(g, i, start, end) : count_task(g, i, start, end);
+}
+
+/* The first pass's counts as each task's first byte's place; the nulls in all. */
+static int64_t places(int64_t *counts, int tasks, int64_t *bytes) {
+    int64_t at = 0, nulls = 0;
+    for (int i = 0; i < tasks; i++) {
+        int64_t n = counts[2 * i];
+        counts[2 * i] = at, at += n, nulls += counts[2 * i + 1];
+    }
+    *bytes = at;
+    return nulls;
+}
+
+int un_large_strings(const un_column *col, int n_threads, int64_t min_rows, struct ArrowSchema *schema, struct ArrowArray *out) {
+    /* Four tasks a thread, so that one slow to start is not waited for long. */
+    int64_t length = col->length, rows = length / (4 * (int64_t)n_threads) + 1;
+    rows = ((rows < min_rows ? min_rows : rows) + 63) / 64 * 64;
+    int tasks = (int)((length + rows - 1) / rows);
+    gathering g = {.col = col, .rows = rows, .counts = calloc((size_t)(2 * tasks + 2), sizeof(int64_t))};
+    for (int64_t k = 0; k < col->n_data; k++) g.longest = col->data[k].n > g.longest ? col->data[k].n : g.longest;
+    gathered *keep = calloc(1, sizeof *keep);
+    int64_t bytes = 0, nulls = 0;
+    int failed = !g.counts || !keep || un_run_tasks(tasks, n_threads, gathering_task, &g) != 0;
+    if (!failed) nulls = places(g.counts, tasks, &bytes);
+    if (!failed) {
+        g.offsets = keep->buffers[1] = malloc((size_t)(length + 1) * sizeof(int64_t));
+        g.bytes = keep->buffers[2] = malloc(bytes ? (size_t)bytes : 1);
+        g.validity = keep->buffers[0] = nulls ? calloc((size_t)(length + 7) / 8, 1) : NULL;
+        failed = !g.offsets || !g.bytes || (nulls && !g.validity);
+    }
+    if (!failed) {
+        g.offsets[0] = 0, g.second = 1;
+        failed = un_run_tasks(tasks, n_threads, gathering_task, &g) != 0;
+    }
+    free(g.counts);
+    if (failed) {
+        if (keep)
+            for (int i = 0; i < 3; i++) free(keep->buffers[i]);
+        free(keep);
+        return -1;
+    }
+    for (int i = 0; i < 3; i++) keep->pointers[i] = keep->buffers[i];
+    *out = (struct ArrowArray){.length = length, .null_count = nulls, .n_buffers = 3, .buffers = keep->pointers,
+                               .release = gathered_release, .private_data = keep};
+    *schema = (struct ArrowSchema){.format = "U", .name = "", .flags = ARROW_FLAG_NULLABLE, .release = gathered_schema_release};
+    return 0;
+}

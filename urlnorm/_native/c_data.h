@@ -102,4 +102,12 @@ int un_views_join_placed(struct ArrowArray *parts, int n, const uint8_t *views, 
  * the stream (theirs are left released). 0; -1 if memory ran out (nothing moved). */
 int un_stream_export(struct ArrowSchema *schema, struct ArrowArray *arrays, int n, struct ArrowArrayStream *out);
 
+/* A text column (as un_column_import reads any string, binary or view layout) as a
+ * large_string array of buffers of its own, which its release frees: its rows' bytes gathered
+ * side by side on up to n_threads threads, in tasks of at least min_rows rows (a view column,
+ * such as a run's output, has its bytes in many places, and a copy of them all on one thread
+ * was the serial part of a call from Arrow). The schema is static ("U"). 0; -1 if memory ran
+ * out or a row is malformed. */
+int un_large_strings(const un_column *col, int n_threads, int64_t min_rows, struct ArrowSchema *schema, struct ArrowArray *out);
+
 #endif

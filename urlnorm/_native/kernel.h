@@ -287,6 +287,11 @@ typedef struct {
  * threads whatever its chunks. 0, or -1 as un_run_batch, or if a slice is not within its batch. */
 int un_run_slice_table(const un_batch *batches, int n_batches, const un_slice *slices, int n_slices, int n_threads,
                        un_result *results);
+/* task(data, i) for i in [0, n_tasks), on up to n_threads threads (the caller's among them),
+ * the tasks taken in turn; a task's nonzero return stops those not yet begun. 0, or -1 if a
+ * task failed. */
+typedef int (*un_task_fn)(void *data, int i);
+int un_run_tasks(int n_tasks, int n_threads, un_task_fn task, void *data);
 /* The rows of each slice (the last may have fewer) of a batch of `length` rows holding
  * `nbytes` bytes, one slice a thread of `workers`: each slice of min_bytes or more, and of at
  * most max_bytes where the batch allows (at least one row). */

@@ -1,6 +1,6 @@
 /* A batch on several threads (urlnorm/native/slicing.py): its rows cut into slices, each run by
  * un_run_batch into a result of its own, the slices taken in turn by up to n threads, the
- * caller's among them. The helper threads are kept between calls, waiting: starting one costs
+ * caller's among them; and other work cut into tasks the same way (un_run_tasks). The helper threads are kept between calls, waiting: starting one costs
  * tens of microseconds, most of a small batch's time. A call made while another has them
  * runs its slices on its own thread (its callers, such as Polars' thread pool, already run
  * several at once), and a forked child starts helpers of its own. */
@@ -12,11 +12,15 @@
 #include "kernel.h"
 #include "os_threads.h"
 
+/* A call's work: the slices of a column's chunks (batches; each its own batch), or n_slices
+ * tasks (task). */
 typedef struct {
-    const un_batch *batches; /* a column's chunks, each its own batch */
+    const un_batch *batches;
     const un_slice *slices;
     int n_slices;
     un_result *results;
+    un_task_fn task;
+    void *task_data;
     atomic_int next, failed;
 } work;
 
@@ -46,7 +50,7 @@ static int run_slice(const work *w, int i) {
 
 static void take_slices(work *w) {
     for (int i; !atomic_load(&w->failed) && (i = atomic_fetch_add(&w->next, 1)) < w->n_slices;) {
-        if (run_slice(w, i) != 0) atomic_store(&w->failed, 1);
+        if ((w->task ? w->task(w->task_data, i) : run_slice(w, i)) != 0) atomic_store(&w->failed, 1);
     }
 }
 
@@ -191,23 +195,34 @@ int un_run_slices(const un_batch *b, const int64_t *starts, int n_slices, int n_
     return failed;
 }
 
-int un_run_slice_table(const un_batch *batches, int n_batches, const un_slice *slices, int n_slices, int n_threads,
-                       un_result *results) {
+/* The work's slices or tasks on up to n_threads threads, the caller's among them. */
+static int run_work(work *w, int n_threads) {
     static atomic_flag arranged = ATOMIC_FLAG_INIT;
-    if (n_slices < 1 || !slices_within(batches, n_batches, slices, n_slices)) return -1;
-    work w = {.batches = batches, .slices = slices, .n_slices = n_slices, .results = results};
-    atomic_init(&w.next, 0);
-    atomic_init(&w.failed, 0);
-    int wanted = n_threads < n_slices ? n_threads : n_slices;
+    atomic_init(&w->next, 0);
+    atomic_init(&w->failed, 0);
+    int wanted = n_threads < w->n_slices ? n_threads : w->n_slices;
     if (wanted > UN_MAX_THREADS) wanted = UN_MAX_THREADS;
     /* Registered by the first call; a second racing past it before it is done is harmless:
      * only a fork needs it, and the pool has no helpers until a call has registered it. */
     if (!atomic_flag_test_and_set(&arranged)) un_on_fork_child(forget_helpers);
     if (wanted > 1 && un_mutex_trylock(&pool.call) == 0) {
-        with_helpers(&w, wanted - 1);
+        with_helpers(w, wanted - 1);
         un_mutex_unlock(&pool.call);
     } else {
-        take_slices(&w);
+        take_slices(w);
     }
-    return atomic_load(&w.failed) ? -1 : 0;
+    return atomic_load(&w->failed) ? -1 : 0;
+}
+
+int un_run_slice_table(const un_batch *batches, int n_batches, const un_slice *slices, int n_slices, int n_threads,
+                       un_result *results) {
+    if (n_slices < 1 || !slices_within(batches, n_batches, slices, n_slices)) return -1;
+    work w = {.batches = batches, .slices = slices, .n_slices = n_slices, .results = results};
+    return run_work(&w, n_threads);
+}
+
+int un_run_tasks(int n_tasks, int n_threads, un_task_fn task, void *data) {
+    if (n_tasks < 1) return 0;
+    work w = {.n_slices = n_tasks, .task = task, .task_data = data};
+    return run_work(&w, n_threads);
 }

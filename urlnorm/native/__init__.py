@@ -15,7 +15,7 @@ runs itself or Python runs on a column, and :mod:`.fuzz` writes the fuzz harness
 from __future__ import annotations
 
 from urlnorm.native import plugin
-from urlnorm.native.arrow_io import Column, SliceStream, as_kernel_array, frame
+from urlnorm.native.arrow_io import Column, SliceStream, as_kernel_array, frame, large_strings
 from urlnorm.native.extension import KernelMissingWarning, Status, available, status
 from urlnorm.native.fuzz import fuzz_header
 from urlnorm.native.operations import (
@@ -70,6 +70,7 @@ __all__ = [
     "host_column",
     "host_column_op",
     "join",
+    "large_strings",
     "native_prefix",
     "native_profile",
     "normalize",

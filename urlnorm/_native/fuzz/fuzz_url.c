@@ -313,6 +313,60 @@ static un_column column_of(const uint8_t *p, size_t n, int views, int64_t offset
     return col;
 }
 
+/* un_large_strings gives the column's rows as un_column_get reads them, on one thread and on
+ * two in tasks of 64 rows; or it fails, and then a row is malformed. */
+static void check_large_strings(const un_column *col) {
+    for (int threads = 1; threads <= 2; threads++) {
+        struct ArrowSchema s;
+        struct ArrowArray a;
+        int malformed = 0;
+        for (int64_t row = 0; row < col->length; row++) {
+            const uint8_t *p;
+            size_t n;
+            malformed |= un_column_get(col, row, &p, &n) == UN_ROW_MALFORMED;
+        }
+        if (un_large_strings(col, threads, 1, &s, &a) != 0) {
+            if (!malformed) abort();
+            continue;
+        }
+        const int64_t *offsets = a.buffers[1];
+        const uint8_t *validity = a.buffers[0], *bytes = a.buffers[2];
+        int64_t nulls = 0;
+        if (malformed || a.length != col->length || offsets[0] != 0 || strcmp(s.format, "U") != 0) abort();
+        for (int64_t row = 0; row < col->length; row++) {
+            const uint8_t *p;
+            size_t n;
+            int value = un_column_get(col, row, &p, &n) == UN_ROW_VALUE;
+            int64_t len = offsets[row + 1] - offsets[row];
+            nulls += !value;
+            if ((validity ? validity[row / 8] >> (row % 8) & 1 : 1) != value) abort();
+            if (value ? len != (int64_t)n || (n && memcmp(bytes + offsets[row], p, n) != 0) : len != 0) abort();
+        }
+        if (nulls != a.null_count) abort();
+        a.release(&a), s.release(&s);
+    }
+}
+
+/* The input's bytes as columns of many rows for un_large_strings: read as views (arbitrary,
+ * malformed as often as not) over the input as their one data buffer, and as a column of
+ * offsets whose rows are slices of the input, every third null. */
+static void check_gathering(const uint8_t *p, size_t n) {
+    static int64_t offsets[202];
+    static uint8_t validity[26];
+    int64_t rows = n / 16, size = (int64_t)n;
+    un_bytes data = {p, n};
+    un_column views = {UN_VIEWS, rows, 0, NULL, 0, p, (size_t)rows * 16, 1, &data};
+    check_large_strings(&views);
+    rows = n < 200 ? (int64_t)n : 200;
+    memset(validity, 0, sizeof validity);
+    for (int64_t row = 0, at = 0; row <= rows; row++, at = (at * 7 + 13) % (size + 1)) {
+        offsets[row] = row && at < offsets[row - 1] ? offsets[row - 1] : at;
+        if (row % 3) validity[row / 8] |= (uint8_t)(1u << (row % 8));
+    }
+    un_column sliced = {UN_OFFSETS64, rows, 0, validity, sizeof validity, (const uint8_t *)offsets, sizeof offsets, 1, &data};
+    check_large_strings(&sliced);
+}
+
 /* Every text column a result exports reads back, row by row, through the C data interface:
  * its views stay inside the data buffer it hands over. */
 static void read_back(const struct ArrowSchema *s, const struct ArrowArray *a) {
@@ -327,6 +381,7 @@ static void read_back(const struct ArrowSchema *s, const struct ArrowArray *a) {
         size_t n;
         if (un_column_get(&col, row, &p, &n) == UN_ROW_MALFORMED) abort();
     }
+    check_large_strings(&col);
 }
 
 static void export_and_release(const un_batch *b, un_result *r, int64_t rows, int projected) {
@@ -634,6 +689,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_parse_after(p, n, prof);
     check_components_as_is(p, n);
     check_dot_segments(p, n);
+    check_gathering(p, n);
     check_domain_parts(p, n);
     const uint8_t *nl = memchr(p, '\n', n);
     size_t cut = nl ? (size_t)(nl - p) : n / 2;
