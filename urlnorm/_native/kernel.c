@@ -48,9 +48,12 @@ typedef struct {
 /* The scheme and host of a row taken as slices (sliced): as written, or folded. */
 static const uint8_t *head_of(const worker *w) { return w->spans.as_written ? w->as_is : w->folded.data; }
 
-/* The normalised URL of a row taken as slices (sliced): the row, its authority respelt where
- * the scan took it so. */
-static void put_sliced_href(const worker *w, un_buf *out) { un_put_href(w->as_is, w->as_is_len, head_of(w), &w->spans, out); }
+/* The normalised URL of a row taken as slices (sliced): the row, its authority respelt and its
+ * escapes rewritten where the scan took it so. */
+static void put_sliced_href(const worker *w, un_buf *out) { un_put_normal_href(w->as_is, w->as_is_len, head_of(w), &w->spans, out); }
+
+/* Whether the row was taken as its own normal form exactly, so that its normalised URL is it. */
+static int is_own_href(const worker *w) { return w->as_is && w->spans.as_written && !w->spans.rewrite_escapes; }
 
 const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS] = {
     [UN_OUT_NORMALIZED] = "normalized", [UN_OUT_RECORD] = "record", [UN_OUT_SURT] = "surt",
@@ -487,7 +490,7 @@ static void emit_reason(un_result *r, int reason) {
 static void emit_url(const un_batch *b, un_result *r, worker *w, int64_t row) {
     const un_url *u = &w->url;
     size_t start = r->data.len;
-    if (!wants(b, UN_OUT_RECORD) && w->as_is && w->spans.as_written) {
+    if (!wants(b, UN_OUT_RECORD) && is_own_href(w)) {
         if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 1, un_fnv1a(FNV_OFFSET_BASIS, w->as_is, w->as_is_len));
         if (wants(b, UN_OUT_NORMALIZED)) put_row_bytes(&r->text[UN_PARSE_URL], r, w, w->as_is, w->as_is_len);
         return;
@@ -546,7 +549,7 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
         break;
     case UN_OP_SURT: un_surt_key(u, b->with_scheme, b->trailing_comma, &r->data); break;
     default:
-        if (w->as_is && w->spans.as_written) return put_row_bytes(&r->text[0], r, w, w->as_is, w->as_is_len);
+        if (is_own_href(w)) return put_row_bytes(&r->text[0], r, w, w->as_is, w->as_is_len);
         if (w->as_is) put_sliced_href(w, &r->data);
         else un_serialize(u, &r->data); /* straight into the output column */
     }

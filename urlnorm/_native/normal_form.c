@@ -16,6 +16,7 @@ const char *const UN_NF_NAMES[UN_N_NF] = {
     [UN_NF_ESCAPES] = "escapes", [UN_NF_NO_QUERY] = "no_query", [UN_NF_NO_FRAGMENT] = "no_fragment",
     [UN_NF_NO_WWW] = "no_www", [UN_NF_NO_PATH_PARAMETERS] = "no_path_parameters",
     [UN_NF_NOT_HTTPS] = "not_https", [UN_NF_NO_TRAILING_SLASH] = "no_trailing_slash", [UN_NF_AS_WRITTEN] = "as_written",
+    [UN_NF_REWRITE_ESCAPES] = "rewrite_escapes",
 };
 
 /* The bytes each part takes as they are, derived from the URL Standard's encode sets
@@ -50,6 +51,7 @@ struct scan {
     size_t n, base;
     classify_fn classify;
     uint64_t stop[N_SETS], slash, dot, dot_after;
+    int rewrite; /* an escape the percent pair rewrites was taken (UN_NF_REWRITE_ESCAPES) */
 };
 
 static un_nibbles tables[N_SETS];
@@ -327,14 +329,20 @@ static int32_t port_at(const uint8_t *p, size_t n, size_t *end, int special, int
  * that the parser keeps), or 0 where the scan cannot tell the answer unchanged: an escape
  * the percent rules would change (lower-case hex, an unreserved byte, RFC 3986 §6.2.2), a
  * stray '%' the rules would join to what follows, or in a path an escaped '.' that may
- * spell a dot segment (URL Standard §4.4 path state). */
-static size_t escape_len(const uint8_t *p, size_t n, size_t i, unsigned req, int path) {
-    int byte = un_escaped_byte(p, n, i);
+ * spell a dot segment (URL Standard §4.4 path state). With UN_NF_REWRITE_ESCAPES an escape
+ * the pair would change is taken, and noted: with no stray '%' beside it, the pair rewrites
+ * it the same in the text as in each field. */
+static size_t escape_len(scan *sc, size_t i, unsigned req, int path) {
+    const uint8_t *p = sc->p;
+    int byte = un_escaped_byte(p, sc->n, i);
     if (byte < 0) return req & 1u << UN_NF_ESCAPES ? 0 : 1;
     if (path && byte == '.') return 0;
     if (!(req & 1u << UN_NF_ESCAPES)) return 3;
     int lower = (p[i + 1] >= 'a' && p[i + 1] <= 'f') || (p[i + 2] >= 'a' && p[i + 2] <= 'f');
-    return lower || un_is((uint8_t)byte, UN_UNRESERVED) ? 0 : 3;
+    if (!lower && !un_is((uint8_t)byte, UN_UNRESERVED)) return 3;
+    if (!(req & 1u << UN_NF_REWRITE_ESCAPES)) return 0;
+    sc->rewrite = 1;
+    return 3;
 }
 
 /* Whether a dot segment ("." or "..") follows the '/' at p[i]: the parser removes it. */
@@ -354,7 +362,7 @@ static size_t part_end(scan *sc, size_t i, unsigned req, int set) {
     while ((i = next_stop(sc, set, i)) < n) {
         uint8_t c = p[i];
         size_t step = 0;
-        if (c == '%') step = escape_len(p, n, i, req, path);
+        if (c == '%') step = escape_len(sc, i, req, path);
         else if (c == '/' && path) step = !dot_segment_after(p, n, i);
         else if (c == '#' || (c == '?' && path)) break;
         if (!step) return 0;
@@ -423,13 +431,16 @@ static size_t authority(scan *sc, un_spans *s, int any_case, int *file) {
 }
 
 int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {
-    s->parse_from = 0;
+    s->parse_from = 0, s->rewrite_escapes = 0;
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
-    scan sc = {.p = p, .n = n, .classify = atomic_load_explicit(&classify, memory_order_relaxed)};
+    /* Its masks are left unwritten: authority loads the host's block before any is read, and
+     * zeroing the struct cost a string store (rep stos) of some 30 cycles, 10 ns a URL. */
+    scan sc;
+    sc.p = p, sc.n = n, sc.base = 0, sc.rewrite = 0, sc.classify = atomic_load_explicit(&classify, memory_order_relaxed);
     /* The crawl rules read the host and port as written, and the generic split folds nothing:
      * only the others take a respelt one. */
-    size_t at = authority(&sc, s, !(req & ~(1u << UN_NF_ESCAPES)), &file);
+    size_t at = authority(&sc, s, !(req & ~(1u << UN_NF_ESCAPES | 1u << UN_NF_REWRITE_ESCAPES)), &file);
     if (at == 0) return 0;
     s->authority_end = at;
     /* Nothing after the port can fail (URL Standard §4.4: the path, query and fragment states
@@ -449,7 +460,18 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     if (at == 0) return 0;
     s->path_len = at - s->path_start;
     if (extent == UN_EXTENT_NO_QUERY) return 1;
-    return query_and_fragment(&sc, at, req, s) && meets_crawl_rules(p, s, req);
+    int taken = query_and_fragment(&sc, at, req, s) && meets_crawl_rules(p, s, req);
+    s->rewrite_escapes = sc.rewrite;
+    /* A file URL's first segment decoded may spell a drive letter, which the rules respell. */
+    return taken && !(file && sc.rewrite);
+}
+
+void un_put_normal_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out) {
+    size_t start = out->len;
+    ptrdiff_t shift = un_put_href(p, n, head, s, out);
+    if (!s->rewrite_escapes || out->failed) return;
+    size_t path = (size_t)((ptrdiff_t)(start + s->path_start) + shift);
+    out->len = path + un_normalize_escapes(out->data + path, out->len - path);
 }
 
 static void set_field(un_buf *field, const uint8_t *p, size_t n) { un_buf_set(field, p, n); }

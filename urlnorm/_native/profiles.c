@@ -97,6 +97,7 @@ void un_profile_index(un_profile *prof) {
     }
     prof->first_record_rule = first_record_rule(prof);
     prof->parse_escapes = !prof->generic && escape_pair(prof, prof->first_record_rule);
+    if (prof->parse_escapes) prof->normal_form |= 1u << UN_NF_REWRITE_ESCAPES;
     /* Stripping whitespace leaves the text the scan took as it is; unwrapping a redirect does not. */
     prof->goes_on_after_scan = !prof->generic;
     for (int i = 0; i < prof->n_rules; i++) prof->goes_on_after_scan &= prof->rules[i].id != UN_RULE_UNWRAP_REDIRECTS;
@@ -135,9 +136,14 @@ static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, si
     return after ? un_whatwg_parse_after(c, p, n, UN_EXTENT_WHOLE, 0, after, u) : un_whatwg_parse(c, p, n, NULL, u);
 }
 
+static void rewrite_escapes(un_buf *field) {
+    if (field->len) field->len = un_normalize_escapes(field->data, field->len);
+}
+
 void un_normal_record(const un_profile *prof, const uint8_t *p, const un_spans *s, un_url *u) {
     un_url_from_spans(p, s, UN_EXTENT_WHOLE, u);
     if (prof->generic) u->special = -1; /* the generic split knows no special schemes */
+    if (s->rewrite_escapes) rewrite_escapes(&u->path), rewrite_escapes(&u->query), rewrite_escapes(&u->fragment);
 }
 
 /* core Profile.apply: a URL already in the profile's normal form is its own record

@@ -622,10 +622,15 @@ int un_join(un_ctx *c, int mode, const uint8_t *base, size_t base_n, const uint8
  * normal form: a bit for each, in the order of UN_NF_NAMES (the core's REQUIREMENTS). A
  * generic profile asks its scheme, host and port as written (UN_NF_AS_WRITTEN): the generic
  * split folds none of them, its rules do, and a profile may stop before them.
+ * UN_NF_REWRITE_ESCAPES is not a requirement but leave to meet UN_NF_ESCAPES otherwise: a
+ * profile whose rules begin with the percent pair (un_profile.parse_escapes) gives a URL that
+ * is its own normal form but for escapes the pair rewrites as the URL with them rewritten, so
+ * the scan takes it (un_spans.rewrite_escapes).
  * UN_NF_NEVER: a rule the scan cannot vouch for (a URL of the profile is always parsed). */
 enum {
     UN_NF_ESCAPES, UN_NF_NO_QUERY, UN_NF_NO_FRAGMENT, UN_NF_NO_WWW, UN_NF_NO_PATH_PARAMETERS,
-    UN_NF_NOT_HTTPS, UN_NF_NO_TRAILING_SLASH, UN_NF_AS_WRITTEN, UN_N_NF, UN_NF_NEVER = UN_N_NF,
+    UN_NF_NOT_HTTPS, UN_NF_NO_TRAILING_SLASH, UN_NF_AS_WRITTEN, UN_NF_REWRITE_ESCAPES, UN_N_NF,
+    UN_NF_NEVER = UN_N_NF,
 };
 extern const char *const UN_NF_NAMES[UN_N_NF];
 /* Where the parts of a URL in normal form lie in it. */
@@ -639,6 +644,8 @@ typedef struct un_spans {
                           (un_whatwg_parse_after); 0 if it may not */
     int as_written; /* the text is its own serialisation; else its scheme or host has upper-case
                        letters, or its port is empty, the default or has leading zeros */
+    int rewrite_escapes; /* (UN_NF_REWRITE_ESCAPES) its path, query and fragment have escapes the
+                            percent pair rewrites: its normal form is it with them rewritten */
 } un_spans;
 void un_normal_form_init(void); /* its byte classes, from un_t: after each un_set_tables */
 /* The scan's byte classifier (normal_form.c): scalar, or the vector instructions the CPU has,
@@ -667,6 +674,9 @@ size_t un_plain_prefix(const un_nibbles *t, const uint8_t *p);
  * no requirements, may ask less: that the parts it keeps are as the parse leaves them (the
  * parts it does not keep are not in *s). */
 int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent, un_spans *s);
+/* The normal form of p[0, n), which un_normal_form took (*s): un_put_href (url_parts.c), with
+ * the escapes rewritten where s says so. head is its scheme and host as folded. */
+void un_put_normal_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out);
 /* url_parts.c: a text part (not a list) of a URL un_normal_form took (p[0, n), its spans s to
  * the part's extent), as un_url_part gives it from the record. un_url_part_slice: where it is
  * one piece of the input itself, p[*from, *from + *len), 1; else 0 (a null part, a respelt

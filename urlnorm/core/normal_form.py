@@ -7,7 +7,9 @@ accepts only what it can prove the parse and the profile's rules leave unchanged
 scheme in lower case, ``//``, a lower-case domain whose last label starts with a letter (or,
 for ``file``, none), a port that is not the default, and a path, query and fragment of bytes
 no encode set holds, with no dot segment and, where the profile has the percent rules, only
-upper-case escapes of reserved bytes. Anything else is parsed.
+upper-case escapes of reserved bytes. A profile whose rules begin with the percent pair also
+takes a URL whose only other escapes are those the pair rewrites: its normal form is the URL
+with them rewritten (``escapes_written`` is then false). Anything else is parsed.
 
 This module is the scan's reference, not a fast path of the core: the core always parses,
 so that the tests can prove, row by row, that every URL the scan accepts is one the core
@@ -25,7 +27,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .percent import ALPHA, DIGIT, FRAGMENT, PATH, SPECIAL_QUERY, UNRESERVED, EncodeSet
+from .percent import (
+    ALPHA,
+    DIGIT,
+    FRAGMENT,
+    PATH,
+    SPECIAL_QUERY,
+    UNRESERVED,
+    EncodeSet,
+    decode_unreserved,
+    uppercase_escapes,
+)
 from .profiles import RFC3986, Profile
 from .rules import DEFAULT_PORTS, Rule, TextRule
 from .whatwg import SPECIAL_SCHEMES
@@ -43,7 +55,14 @@ REQUIREMENTS = (
     # A generic profile's: the generic split folds no case and reads no port (its rules do,
     # and a profile may stop before them), so its scheme, host and port must be as written.
     "as_written",
+    # Not a requirement but leave to meet "escapes" otherwise: where the rules begin with the
+    # percent pair, a URL whose escapes the pair rewrites is taken, its normal form them
+    # rewritten.
+    "rewrite_escapes",
 )
+# The percent pair, in its order: a profile whose record rules begin with it applies it as the
+# parse writes (the kernel's parse_escapes).
+_PAIR = ["uppercase_percent_hex", "decode_unreserved"]
 # Each kernel rule's requirement (None: it leaves every URL the scan accepts as it is); a rule
 # not named here can change any URL, so a profile that has it is always parsed. The rfc3986
 # profile's rules are the standards' equivalences, each of which such a URL already meets, but
@@ -98,6 +117,7 @@ class Spans:
     query: str | None
     fragment: str | None
     as_written: bool = True
+    escapes_written: bool = True
 
 
 def requirements(profile: Profile) -> frozenset[str] | None:
@@ -105,10 +125,15 @@ def requirements(profile: Profile) -> frozenset[str] | None:
 
     >>> from urlnorm.core.crawl import CRAWL
     >>> sorted(requirements(CRAWL))
-    ['escapes', 'no_fragment', 'no_path_parameters', 'no_query', 'no_www']
+    ['escapes', 'no_fragment', 'no_path_parameters', 'no_query', 'no_www', 'rewrite_escapes']
     """
     asked = _requirements(profile.rules)
-    return asked | {"as_written"} if asked is not None and profile.mode == "generic" else asked
+    if asked is None:
+        return None
+    if profile.mode == "generic":
+        return asked | {"as_written"}
+    record_rules = [rule.name for rule in profile.rules if not isinstance(rule, TextRule)]
+    return asked | {"rewrite_escapes"} if record_rules[:2] == _PAIR else asked
 
 
 def _requirements(rules: Iterable[Rule | TextRule]) -> frozenset[str] | None:
@@ -130,13 +155,21 @@ def normal_form(text: str, asked: frozenset[str] | None) -> Spans | None:
     letters, a default or empty port, leading zeros): its parts are then the parse's (folded
     and read) and ``as_written`` is false.
 
+    A profile whose rules begin with the percent pair takes a URL whose escapes the pair
+    rewrites: its parts are then rewritten and ``escapes_written`` is false.
+
     >>> normal_form("HTTP://Example.com:0081/a", frozenset())  # doctest: +NORMALIZE_WHITESPACE
     Spans(scheme='http', host='example.com', port=81, path='/a', query=None, fragment=None,
-          as_written=False)
+          as_written=False, escapes_written=True)
+    >>> from urlnorm.core.profiles import CANONICAL
+    >>> normal_form("https://a.example/%7e?q=%2f", requirements(CANONICAL))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    Spans(scheme='https', host='a.example', port=None, path='/~', query='q=%2F', fragment=None,
+          as_written=True, escapes_written=False)
     """
     if asked is None:
         return None
-    any_case = asked <= {"escapes"}
+    any_case = asked <= {"escapes", "rewrite_escapes"}
     scheme = _scheme(text, any_case)
     file = scheme == "file"
     host_start = len(scheme) + 3 if scheme else 0
@@ -156,8 +189,20 @@ def normal_form(text: str, asked: frozenset[str] | None) -> Spans | None:
     if after is None:
         return None
     written = port_written and text[: len(scheme)] == scheme and host == host.lower()
-    spans = Spans(scheme, host.lower(), port, text[path_start:path_end], *after, written)
+    path, (query, fragment) = text[path_start:path_end], after
+    if "rewrite_escapes" in asked:
+        path = _pair(path)
+        query, fragment = (None if part is None else _pair(part) for part in (query, fragment))
+    escapes_written = (path, query, fragment) == (text[path_start:path_end], *after)
+    if file and not escapes_written:  # a decoded first segment may spell a drive letter
+        return None
+    spans = Spans(scheme, host.lower(), port, path, query, fragment, written, escapes_written)
     return spans if _meets_crawl_rules(spans, asked) else None
+
+
+def _pair(part: str) -> str:
+    """The percent pair on a part, in its order (RFC 3986 §6.2.2.1, §6.2.2.2)."""
+    return decode_unreserved(uppercase_escapes(part))
 
 
 def _scheme(text: str, any_case: bool) -> str:
@@ -219,7 +264,7 @@ def _escape_len(text: str, i: int, asked: frozenset[str], path: bool) -> int:
     byte = chr(int(escape, 16))
     if path and byte == ".":
         return 0
-    if "escapes" not in asked:
+    if "escapes" not in asked or "rewrite_escapes" in asked:
         return 3
     return 0 if escape != escape.upper() or byte in UNRESERVED else 3
 

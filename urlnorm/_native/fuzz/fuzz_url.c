@@ -207,7 +207,7 @@ static void check_components_as_is(const uint8_t *p, size_t n) {
 /* A URL the normal-form scan takes (normal_form.c) is what the full path gives back: the
  * parse at every extent gives the record its spans make (its host a domain, or empty), and
  * the profile's full path gives the same record, which serialises to the href written from
- * the spans (un_put_href): the input where the scan says it is written so. */
+ * the spans (un_put_normal_href): the input where the scan says it is written so. */
 static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof) {
     static un_url spanned;
     static un_buf href;
@@ -226,8 +226,9 @@ static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof
         if (!same_record(&spanned, &url)) abort();
         check_href(&url);
         href.len = 0;
-        un_put_href(p, n, folded_head(p, &spans), &spans, &href);
-        if (!same_field(&href, &out) || (spans.as_written && (out.len != n || memcmp(out.data, p, n) != 0))) abort();
+        un_put_normal_href(p, n, folded_head(p, &spans), &spans, &href);
+        int own = spans.as_written && !spans.rewrite_escapes;
+        if (!same_field(&href, &out) || (own && (out.len != n || memcmp(out.data, p, n) != 0))) abort();
     }
     ctx.recall = NULL;
 }
