@@ -136,14 +136,10 @@ static int parse_in_mode(un_ctx *c, const un_profile *prof, const uint8_t *p, si
     return after ? un_whatwg_parse_after(c, p, n, UN_EXTENT_WHOLE, 0, after, u) : un_whatwg_parse(c, p, n, NULL, u);
 }
 
-static void rewrite_escapes(un_buf *field) {
-    if (field->len) field->len = un_normalize_escapes(field->data, field->len);
-}
-
 void un_normal_record(const un_profile *prof, const uint8_t *p, const un_spans *s, un_url *u) {
     un_url_from_spans(p, s, UN_EXTENT_WHOLE, u);
     if (prof->generic) u->special = -1; /* the generic split knows no special schemes */
-    if (s->rewrite_escapes) rewrite_escapes(&u->path), rewrite_escapes(&u->query), rewrite_escapes(&u->fragment);
+    if (s->rewrite_escapes) un_apply_percent_rules_to_record(u);
 }
 
 /* core Profile.apply: a URL already in the profile's normal form is its own record

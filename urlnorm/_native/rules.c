@@ -181,6 +181,8 @@ int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u) {
 /* uppercase_percent_hex then decode_unreserved, in one pass over the escapes. */
 void un_apply_percent_rules(un_ctx *c, un_url *u) { map_text_fields(c, u, un_normalize_escapes); }
 
+void un_apply_percent_rules_to_record(un_url *u) { map_fields(u, un_normalize_escapes, 6); }
+
 /* A special URL's host has no escape: the host parser decoded them, and '%' is forbidden. */
 void un_apply_percent_rules_to_authority(un_url *u) {
     map_field(&u->username, u->has_username, un_normalize_escapes);

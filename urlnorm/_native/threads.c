@@ -1,7 +1,8 @@
 /* A batch on several threads (urlnorm/native/slicing.py): its rows cut into slices, each run by
  * un_run_batch into a result of its own, the slices taken in turn by up to n threads, the
- * caller's among them; and other work cut into tasks the same way (un_run_tasks). The helper threads are kept between calls, waiting: starting one costs
- * tens of microseconds, most of a small batch's time. A call made while another has them
+ * caller's among them; and other work cut into tasks the same way (un_run_tasks). The helper
+ * threads are kept between calls, waiting: starting one costs tens of microseconds, most of a
+ * small batch's time. A call made while another has them
  * runs its slices on its own thread (its callers, such as Polars' thread pool, already run
  * several at once), and a forked child starts helpers of its own. */
 #define _POSIX_C_SOURCE 200809L

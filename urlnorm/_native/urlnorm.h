@@ -489,6 +489,7 @@ void un_profile_index(un_profile *prof); /* every rule's un_params_index, and th
 int un_apply_standard_rule(un_ctx *c, un_rule_id id, un_url *u); /* UN_OK for another file's */
 void un_apply_percent_rules(un_ctx *c, un_url *u);
 void un_apply_percent_rules_to_authority(un_url *u); /* userinfo and host only */
+void un_apply_percent_rules_to_record(un_url *u); /* every text component, '%' in the input or not */
 void un_drop_default_port(un_url *u); /* RFC 3986 §6.2.3 */
 /* crawl.c (core/crawl.py) */
 void un_params_index(un_params *params);

@@ -317,15 +317,15 @@ static un_column column_of(const uint8_t *p, size_t n, int views, int64_t offset
 /* un_large_strings gives the column's rows as un_column_get reads them, on one thread and on
  * two in tasks of 64 rows; or it fails, and then a row is malformed. */
 static void check_large_strings(const un_column *col) {
+    int malformed = 0;
+    for (int64_t row = 0; row < col->length; row++) {
+        const uint8_t *p;
+        size_t n;
+        malformed |= un_column_get(col, row, &p, &n) == UN_ROW_MALFORMED;
+    }
     for (int threads = 1; threads <= 2; threads++) {
         struct ArrowSchema s;
         struct ArrowArray a;
-        int malformed = 0;
-        for (int64_t row = 0; row < col->length; row++) {
-            const uint8_t *p;
-            size_t n;
-            malformed |= un_column_get(col, row, &p, &n) == UN_ROW_MALFORMED;
-        }
         if (un_large_strings(col, threads, 1, &s, &a) != 0) {
             if (!malformed) abort();
             continue;
