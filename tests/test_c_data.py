@@ -128,12 +128,18 @@ def test_a_stream_takes_slices_only_and_each_once() -> None:
 
 
 PARQUET_JOB = """
-import sys
+import os, sys
 import polars as pl
 from urlnorm import cli
 pl.DataFrame({{"url": {urls!r} * 50}}).write_parquet(sys.argv[1])
 for options in ([], ["--split"], ["--dedup", "--profile", "crawl"]):
     assert cli.main(["normalize", sys.argv[1], sys.argv[2], "--quiet", *options]) == 0
+lake = sys.argv[1] + ".lake"
+os.makedirs(lake + "/day=1")
+pl.DataFrame({{"url": {urls!r}}}).write_parquet(lake + "/day=1/part.parquet")
+out = sys.argv[2] + ".lake/"
+assert cli.main(["normalize", lake, out, "--partition-by", "registered_domain", "--quiet"]) == 0
+assert cli.main(["normalize", lake, out, "--mode", "append", "--quiet"]) == 0
 print(sorted(m for m in ("pyarrow", "numpy") if m in sys.modules))
 """
 
@@ -141,7 +147,8 @@ print(sorted(m for m in ("pyarrow", "numpy") if m in sys.modules))
 @needs_kernel
 def test_a_parquet_job_never_imports_pyarrow(tmp_path: object) -> None:
     # Polars hands the kernel its own arrays and takes back the kernel's: a job over
-    # Parquet needs neither pyarrow nor NumPy (a sixth of a second, and NumPy's BLAS threads).
+    # Parquet needs neither pyarrow nor NumPy (a sixth of a second, and NumPy's BLAS threads),
+    # nor does a local dataset's listing, marker and ledger.
     job = PARQUET_JOB.format(urls=URLS)
     source, target = f"{tmp_path}/in.parquet", f"{tmp_path}/out.parquet"
     run = subprocess.run(

@@ -17,6 +17,8 @@ import polars as pl
 import pytest
 
 from tests.s3_server import free_port, s3_options, s3_server
+from urlnorm.choices import InputError
+from urlnorm.lake import storage
 from urlnorm.lake.seen import SeenKeys
 
 URLNORM = str(Path(sys.executable).with_name("urlnorm"))
@@ -64,6 +66,23 @@ def test_glob_and_hive_folder_read_every_file_with_partition_columns(tmp_path: P
         assert table.height == 21
         assert table["day"].n_unique() == 3  # the Hive partition column is kept
         assert table.filter(pl.col("url") == URLS[1])["normalized"][0] == "http://example.com/a/b"
+
+
+def test_a_local_listing_is_what_arrow_lists(tmp_path: Path) -> None:
+    # A local dataset is listed by the operating system, not Arrow: the same files and sizes,
+    # in the same order; nothing for a missing folder; an error naming a file listed as one.
+    import pyarrow.fs as pafs
+
+    lake = hive_lake(tmp_path / "in")
+    (lake / "_SUCCESS").write_bytes(b"")
+    (lake / "day=2024-01-01" / "nested").mkdir()
+    (lake / "day=2024-01-01" / "nested" / "x.parquet").write_bytes(b"12345")
+    infos = pafs.LocalFileSystem().get_file_info(pafs.FileSelector(str(lake), recursive=True))
+    arrow = sorted((str(Path(i.path)), i.size) for i in infos if i.type == pafs.FileType.File)
+    assert storage.files_below(str(lake), {}) == arrow
+    assert storage.files_below(str(tmp_path / "missing"), {}) == []
+    with pytest.raises(InputError, match=r"p\.parquet: not a folder"):
+        storage.files_below(str(lake / "day=2024-01-01" / "p.parquet"), {})
 
 
 def test_empty_glob_and_missing_folder_are_one_line(tmp_path: Path) -> None:

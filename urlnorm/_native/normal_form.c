@@ -431,7 +431,10 @@ static size_t authority(scan *sc, un_spans *s, int any_case, int *file) {
 }
 
 int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {
-    s->parse_from = 0, s->rewrite_escapes = 0;
+    /* A scan to a shorter extent sets no query or fragment: none, for a cut of the href that
+     * finds where they would be (un_url_part_cut's netloc) rather than reading a previous
+     * row's. */
+    s->parse_from = 0, s->rewrite_escapes = 0, s->has_query = s->has_fragment = 0;
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
     /* Its masks are left unwritten: authority loads the host's block before any is read, and

@@ -4,8 +4,9 @@ Polars reads and writes the data itself, through its own object-store client, wi
 ``storage_options`` given here (and the standard environment variables, which it reads on its
 own). urlnorm needs a store only for what Polars does not do: list the files of a prefix, read
 a line-format file's bytes, and put, find and remove the ``_SUCCESS`` marker and the run
-ledger. Those calls go through Arrow's file systems (``pyarrow.fs``), configured from the same
-options, so one ``--storage-option`` reaches both clients.
+ledger. On a store those calls go through Arrow's file systems (``pyarrow.fs``), configured
+from the same options, so one ``--storage-option`` reaches both clients; on local disk they
+are the operating system's, and a local run never loads Arrow.
 """
 
 from __future__ import annotations
@@ -144,11 +145,9 @@ class Store:
 
 
 def store(location: str, options: Mapping[str, str]) -> Store:
-    """The file system that holds ``location`` (a remote URL or a local path)."""
+    """Arrow's file system that holds the remote ``location``, and its path in it."""
     import pyarrow.fs as pafs
 
-    if not is_remote(location):
-        return Store(pafs.LocalFileSystem(), str(Path(location).absolute()))
     scheme, path = split_location(location)
     if scheme in ("s3", "s3a"):
         return Store(_s3(options), path)
@@ -220,6 +219,8 @@ def failure(location: str, exc: BaseException) -> InputError:
 
 def files_below(location: str, options: Mapping[str, str]) -> list[tuple[str, int]]:
     """Every file below ``location`` with its size, as full locations, in name order."""
+    if not is_remote(location):
+        return _local_files_below(location)
     import pyarrow.fs as pafs
 
     where = store(location, options)
@@ -234,6 +235,38 @@ def files_below(location: str, options: Mapping[str, str]) -> list[tuple[str, in
         _check_bucket(location, where)
     base = where.path.rstrip("/")
     return sorted((join(location, p[len(base) + 1 :]), size) for p, size in found)
+
+
+def _local_files_below(location: str) -> list[tuple[str, int]]:
+    """``files_below`` of a local folder, asked of the operating system.
+
+    Loading Arrow for a listing (and NumPy with it, whose BLAS threads then spin) cost a lake
+    run some 0.2 s of CPU.
+    """
+    root = Path(location)
+    if not root.exists():
+        return []
+    if not root.is_dir():
+        raise failure(location, NotADirectoryError("not a folder"))
+    found = []
+    try:
+        for folder, _, names in os.walk(root, onerror=_unreadable):
+            for name in names:
+                path = os.path.join(folder, name)
+                size = _local_size(path)
+                if size is not None:
+                    found.append((join(location, os.path.relpath(path, root)), size))
+    except OSError as exc:
+        raise failure(location, exc) from None
+    return sorted(found)
+
+
+def _unreadable(exc: OSError) -> None:
+    """Fail the listing at a folder that cannot be listed, as Arrow's does.
+
+    ``os.walk`` would skip it, and its files would be missing without a word.
+    """
+    raise exc
 
 
 def _check_bucket(location: str, where: Store) -> None:
@@ -251,6 +284,8 @@ def _check_bucket(location: str, where: Store) -> None:
 
 def exists(location: str, options: Mapping[str, str]) -> bool:
     """Whether a file is at ``location``."""
+    if not is_remote(location):
+        return _local_size(location) is not None
     import pyarrow.fs as pafs
 
     where = store(location, options)
@@ -291,10 +326,12 @@ def _local_size(location: str) -> int | None:
 
 def put(location: str, data: bytes, options: Mapping[str, str]) -> None:
     """Write ``data`` as the whole object (or file) at ``location``."""
-    where = store(location, options)
-    if not is_remote(location):
-        Path(where.path).parent.mkdir(parents=True, exist_ok=True)
     try:
+        if not is_remote(location):
+            Path(location).parent.mkdir(parents=True, exist_ok=True)
+            Path(location).write_bytes(data)
+            return
+        where = store(location, options)
         with where.fs.open_output_stream(where.path) as stream:
             stream.write(data)
     except (OSError, ValueError) as exc:
@@ -303,8 +340,10 @@ def put(location: str, data: bytes, options: Mapping[str, str]) -> None:
 
 def get(location: str, options: Mapping[str, str]) -> bytes:
     """The whole object (or file) at ``location``."""
-    where = store(location, options)
     try:
+        if not is_remote(location):
+            return Path(location).read_bytes()
+        where = store(location, options)
         with where.fs.open_input_stream(where.path) as stream:
             return bytes(stream.read())
     except (OSError, ValueError) as exc:
@@ -314,9 +353,12 @@ def get(location: str, options: Mapping[str, str]) -> bytes:
 def remove(locations: Sequence[str], options: Mapping[str, str]) -> None:
     """Delete each file at ``locations`` (those already gone are no error)."""
     for location in locations:
-        where = store(location, options)
         try:
-            where.fs.delete_file(where.path)
+            if is_remote(location):
+                where = store(location, options)
+                where.fs.delete_file(where.path)
+            else:
+                Path(location).unlink()
         except FileNotFoundError:
             continue
         except (OSError, ValueError) as exc:
