@@ -130,8 +130,7 @@ static void field_or_not_set(un_ctx *c, const un_campaign *k, int field, un_buf 
 static void engine_name(const un_referral *f, un_buf *out) {
     size_t n = 0;
     while (n < f->source_len && f->source[n] != '!' && f->source[n] != ' ' && !(f->source[n] >= '\t' && f->source[n] <= '\r')) n++;
-    un_buf_set(out, f->source, n);
-    if (out->data) un_lower_ascii(out->data, out->len);
+    un_buf_set_lower(out, f->source, n);
 }
 
 /* The referring site as GA4 names a referral's source: its host without "www.". */
@@ -182,13 +181,14 @@ void un_visit_direct(un_visit *v) {
     set_text(&v->source, "(direct)"), set_text(&v->medium, "(none)"), set_text(&v->campaign, "(direct)");
 }
 
-/* The channel of a present visit: its values folded to ASCII lower case, its source's category. */
+/* The channel of a present visit: its values folded to ASCII lower case as they are copied
+ * (copied, then folded a byte at a time, they were a sixth of channel_group's time), its
+ * source's category. */
 int un_visit_channel(const un_referrers *r, un_visit *v) {
     un_buf *parts[3] = {&v->lower[0], &v->lower[1], &v->lower[2]};
     const un_buf *from[3] = {&v->source, &v->medium, &v->campaign};
     for (int i = 0; i < 3; i++) {
-        un_buf_set(parts[i], text_of(from[i]), i == 0 && !v->has_source ? 0 : from[i]->len);
-        if (parts[i]->data) un_lower_ascii(parts[i]->data, parts[i]->len);
+        un_buf_set_lower(parts[i], text_of(from[i]), i == 0 && !v->has_source ? 0 : from[i]->len);
         if (parts[i]->failed) return -1;
     }
     return un_channel(parts[0], parts[1], parts[2], un_source_category(r, text_of(parts[0]), parts[0]->len));
