@@ -251,3 +251,35 @@ def test_every_module_imports_first_in_a_fresh_process() -> None:
         [sys.executable, "-c", script, *modules], capture_output=True, text=True, check=True
     )
     assert result.stdout.split() == []
+
+
+CSV_JOB = """
+import ctypes, sys
+import polars as pl
+from urlnorm import cli
+pl.DataFrame({"url": ["http://a.example/x", "HTTP://B.example:80/./y"] * 50}).write_csv(sys.argv[1])
+assert cli.main(["normalize", sys.argv[1], sys.argv[2], "--quiet"]) == 0
+assert "numpy" in sys.modules
+maps = open("/proc/self/maps").read().splitlines()
+found = sorted({line.split()[-1] for line in maps if "openblas" in line.split()[-1]})
+names = ("openblas_get_num_threads", "scipy_openblas_get_num_threads64_")
+calls = [getattr(ctypes.CDLL(found[0]), n, None) for n in names] if found else []
+print(next((call() for call in calls if call is not None), -1))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="finds OpenBLAS in /proc")
+def test_a_csv_job_starts_no_blas_threads(tmp_path: Path) -> None:
+    # Reading CSV loads NumPy (through pyarrow), whose OpenBLAS would start a thread a core
+    # that spins while the run starts: the command asks for one BLAS thread, unless told.
+    def blas_threads(**env: str) -> int:
+        given = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"} | env
+        job = [sys.executable, "-c", CSV_JOB, str(tmp_path / "in.csv"), str(tmp_path / "o.parquet")]
+        run = subprocess.run(job, env=given, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+        return int(run.stdout.split()[-1])
+
+    if blas_threads(OPENBLAS_NUM_THREADS="2") < 0:
+        pytest.skip("NumPy here is not built on OpenBLAS")
+    assert blas_threads() == 1
+    assert blas_threads(OPENBLAS_NUM_THREADS="2") == 2  # a setting of the user's stands
