@@ -181,9 +181,8 @@ void un_visit_direct(un_visit *v) {
     set_text(&v->source, "(direct)"), set_text(&v->medium, "(none)"), set_text(&v->campaign, "(direct)");
 }
 
-/* The channel of a present visit: its values folded to ASCII lower case as they are copied
- * (copied, then folded a byte at a time, they were a sixth of channel_group's time), its
- * source's category. */
+/* The channel of a present visit: its values folded to ASCII lower case as they are copied,
+ * its source's category. */
 int un_visit_channel(const un_referrers *r, un_visit *v) {
     un_buf *parts[3] = {&v->lower[0], &v->lower[1], &v->lower[2]};
     const un_buf *from[3] = {&v->source, &v->medium, &v->campaign};

@@ -237,7 +237,7 @@ static int record_field(const un_url *u, int i, un_bytes *f) {
 
 /* The same of a URL un_normal_form took, as a slice of it or of head (its scheme and host as
  * folded): the record un_url_from_spans would make (the scan takes no userinfo). One field at
- * a time: making all seven for a column of one cost some 10% of `scheme` on clean rows. */
+ * a time: making all seven for a column of one cost some 8% of `scheme` on clean rows. */
 static int sliced_field(const uint8_t *p, const uint8_t *head, const un_spans *s, int i, un_bytes *f) {
     switch (i) {
     case UN_FIELD_SCHEME: *f = (un_bytes){head, s->scheme_len}; return 1;

@@ -354,11 +354,11 @@ def remove(locations: Sequence[str], options: Mapping[str, str]) -> None:
     """Delete each file at ``locations`` (those already gone are no error)."""
     for location in locations:
         try:
-            if is_remote(location):
-                where = store(location, options)
-                where.fs.delete_file(where.path)
-            else:
+            if not is_remote(location):
                 Path(location).unlink()
+                continue
+            where = store(location, options)
+            where.fs.delete_file(where.path)
         except FileNotFoundError:
             continue
         except (OSError, ValueError) as exc:
