@@ -267,6 +267,8 @@ void un_result_init(un_result *r);
 void un_result_free(un_result *r);
 /* 0, or -1 if an array is malformed or memory ran out for the outputs. */
 int un_run_batch(const un_batch *b, un_result *r);
+/* How many rows the normal-form scan has been put to in this process (kernel.c's scan_policy). */
+unsigned long long un_rows_scanned(void);
 
 /* ---- threads.c ---------------------------------------------------------------------------- */
 
