@@ -992,7 +992,8 @@ static PyObject *rows_read(PyObject *self, PyObject *args) {
 /* normal_form(profile, urls): the profile's requirements (a bit for each of NF_NAMES; None: no
  * profile, the parse's own form alone) and, for each URL (bytes), whether the kernel's scan
  * takes it under them (normal_form.c): 0 not, 1 as written, 2 respelt (un_spans.as_written),
- * and 2 more where its escapes are rewritten (un_spans.rewrite_escapes).
+ * 2 more where its escapes are rewritten (un_spans.rewrite_escapes), and 4 more where its dot
+ * segments are removed (un_spans.remove_dots).
  * For the tests that hold the scan against its twin in the core. */
 static PyObject *normal_form(PyObject *self, PyObject *args) {
     (void)self;
@@ -1007,7 +1008,7 @@ static PyObject *normal_form(PyObject *self, PyObject *args) {
         un_spans spans;
         if (PyBytes_AsStringAndSize(PyList_GetItem(urls, i), &p, &n) < 0) Py_CLEAR(accepted);
         else if (!un_normal_form((const uint8_t *)p, (size_t)n, prof.normal_form, UN_EXTENT_WHOLE, &spans)) PyList_SetItem(accepted, i, PyLong_FromLong(0));
-        else PyList_SetItem(accepted, i, PyLong_FromLong((spans.as_written ? 1 : 2) + 2 * spans.rewrite_escapes));
+        else PyList_SetItem(accepted, i, PyLong_FromLong((spans.as_written ? 1 : 2) + 2 * spans.rewrite_escapes + 4 * spans.remove_dots));
     }
     return accepted ? Py_BuildValue("(IN)", prof.normal_form, accepted) : NULL;
 }

@@ -73,7 +73,9 @@ static const uint8_t *head_of(const worker *w) { return w->spans.as_written ? w-
 static void put_sliced_href(const worker *w, un_buf *out) { un_put_normal_href(w->as_is, w->as_is_len, head_of(w), &w->spans, out); }
 
 /* Whether the row was taken as its own normal form exactly, so that its normalised URL is it. */
-static int is_own_href(const worker *w) { return w->as_is && w->spans.as_written && !w->spans.rewrite_escapes; }
+static int is_own_href(const worker *w) {
+    return w->as_is && w->spans.as_written && !w->spans.rewrite_escapes && !w->spans.remove_dots;
+}
 
 const char *const UN_OUTPUT_NAMES[UN_N_OUTPUTS] = {
     [UN_OUT_NORMALIZED] = "normalized", [UN_OUT_RECORD] = "record", [UN_OUT_SURT] = "surt",

@@ -16,7 +16,7 @@ const char *const UN_NF_NAMES[UN_N_NF] = {
     [UN_NF_ESCAPES] = "escapes", [UN_NF_NO_QUERY] = "no_query", [UN_NF_NO_FRAGMENT] = "no_fragment",
     [UN_NF_NO_WWW] = "no_www", [UN_NF_NO_PATH_PARAMETERS] = "no_path_parameters",
     [UN_NF_NOT_HTTPS] = "not_https", [UN_NF_NO_TRAILING_SLASH] = "no_trailing_slash", [UN_NF_AS_WRITTEN] = "as_written",
-    [UN_NF_REWRITE_ESCAPES] = "rewrite_escapes",
+    [UN_NF_REWRITE_ESCAPES] = "rewrite_escapes", [UN_NF_DOT_SEGMENTS] = "dot_segments",
 };
 
 /* The bytes each part takes as they are, derived from the URL Standard's encode sets
@@ -52,6 +52,7 @@ struct scan {
     classify_fn classify;
     uint64_t stop[N_SETS], slash, dot, dot_after;
     int rewrite; /* an escape the percent pair rewrites was taken (UN_NF_REWRITE_ESCAPES) */
+    int dots;    /* a dot segment was taken (UN_NF_DOT_SEGMENTS) */
 };
 
 static un_nibbles tables[N_SETS];
@@ -352,9 +353,18 @@ static int dot_segment_after(const uint8_t *p, size_t n, size_t i) {
     return end == n || p[end] == '/' || p[end] == '?' || p[end] == '#';
 }
 
+/* How far the '/' before a dot segment takes the scan: past it, noted, where the
+ * requirements leave it to take dot segments (UN_NF_DOT_SEGMENTS); else 0. */
+static size_t dot_segment_step(scan *sc, unsigned req) {
+    if (!(req & 1u << UN_NF_DOT_SEGMENTS)) return 0;
+    sc->dots = 1;
+    return 1;
+}
+
 /* The end of a part from p[i] on: the bytes flag marks, checked escapes and, in a path,
- * slashes before segments that are not dot segments, up to the part's end ('?' or '#' for a
- * path, '#' for a query, the input's end); 0 at a byte the parse or the rules would change. */
+ * slashes before segments that are not dot segments (or, with UN_NF_DOT_SEGMENTS, any
+ * segment: noted), up to the part's end ('?' or '#' for a path, '#' for a query, the input's
+ * end); 0 at a byte the parse or the rules would change. */
 static size_t part_end(scan *sc, size_t i, unsigned req, int set) {
     const uint8_t *p = sc->p;
     size_t n = sc->n;
@@ -363,7 +373,7 @@ static size_t part_end(scan *sc, size_t i, unsigned req, int set) {
         uint8_t c = p[i];
         size_t step = 0;
         if (c == '%') step = escape_len(sc, i, req, path);
-        else if (c == '/' && path) step = !dot_segment_after(p, n, i);
+        else if (c == '/' && path) step = dot_segment_after(p, n, i) ? dot_segment_step(sc, req) : 1;
         else if (c == '#' || (c == '?' && path)) break;
         if (!step) return 0;
         i += step;
@@ -379,7 +389,8 @@ static int meets_crawl_rules(const uint8_t *p, const un_spans *s, unsigned req) 
     if (req & 1u << UN_NF_NO_FRAGMENT && s->has_fragment) return 0;
     if (req & 1u << UN_NF_NO_WWW && s->host_len >= 3 && memcmp(host, "www", 3) == 0) return 0;
     if (req & 1u << UN_NF_NOT_HTTPS && s->scheme_len == 5 && memcmp(p, "https", 5) == 0) return 0;
-    if (req & 1u << UN_NF_NO_TRAILING_SLASH && s->path_len > 1 && path[s->path_len - 1] == '/') return 0;
+    /* Removing dot segments can leave a trailing slash ("/a/b/.." is "/a/"). */
+    if (req & 1u << UN_NF_NO_TRAILING_SLASH && ((s->path_len > 1 && path[s->path_len - 1] == '/') || s->remove_dots)) return 0;
     if (req & 1u << UN_NF_NO_PATH_PARAMETERS && (memchr(path, ';', s->path_len) || memchr(path, '(', s->path_len))) return 0;
     return 1;
 }
@@ -434,16 +445,16 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     /* A scan to a shorter extent sets no query or fragment: none, for a cut of the href that
      * finds where they would be (un_url_part_cut's netloc) rather than reading a previous
      * row's. */
-    s->parse_from = 0, s->rewrite_escapes = 0, s->has_query = s->has_fragment = 0;
+    s->parse_from = 0, s->rewrite_escapes = s->remove_dots = 0, s->has_query = s->has_fragment = 0;
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
     /* Its masks are left unwritten: authority loads the host's block before any is read, and
      * zeroing the struct cost a string store (rep stos) of some 30 cycles, 10 ns a URL. */
     scan sc;
-    sc.p = p, sc.n = n, sc.base = 0, sc.rewrite = 0, sc.classify = atomic_load_explicit(&classify, memory_order_relaxed);
+    sc.p = p, sc.n = n, sc.base = 0, sc.rewrite = sc.dots = 0, sc.classify = atomic_load_explicit(&classify, memory_order_relaxed);
     /* The crawl rules read the host and port as written, and the generic split folds nothing:
      * only the others take a respelt one. */
-    size_t at = authority(&sc, s, !(req & ~(1u << UN_NF_ESCAPES | 1u << UN_NF_REWRITE_ESCAPES)), &file);
+    size_t at = authority(&sc, s, !(req & ~(1u << UN_NF_ESCAPES | 1u << UN_NF_REWRITE_ESCAPES | 1u << UN_NF_DOT_SEGMENTS)), &file);
     if (at == 0) return 0;
     s->authority_end = at;
     /* Nothing after the port can fail (URL Standard §4.4: the path, query and fragment states
@@ -460,8 +471,10 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     s->path_start = at;
     if (file && !file_as_is(p, n, s)) return 0;
     at = part_end(&sc, at, req, SET_PATH);
-    if (at == 0) return 0;
+    /* A file URL's ".." stops at a drive letter (URL Standard §4.4, shorten a path). */
+    if (at == 0 || (file && sc.dots)) return 0;
     s->path_len = at - s->path_start;
+    s->remove_dots = sc.dots;
     if (extent == UN_EXTENT_NO_QUERY) return 1;
     int taken = query_and_fragment(&sc, at, req, s) && meets_crawl_rules(p, s, req);
     s->rewrite_escapes = sc.rewrite;
@@ -470,8 +483,12 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
 }
 
 void un_put_normal_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out) {
-    size_t start = out->len;
-    ptrdiff_t shift = un_put_href(p, n, head, s, out);
+    size_t start = out->len, path_end = s->path_start + s->path_len;
+    ptrdiff_t shift = un_put_href(p, s->remove_dots ? s->path_start : n, head, s, out);
+    if (s->remove_dots) {
+        un_remove_dot_segments(out, p + s->path_start, s->path_len);
+        un_buf_put(out, p + path_end, n - path_end);
+    }
     if (!s->rewrite_escapes || out->failed) return;
     size_t path = (size_t)((ptrdiff_t)(start + s->path_start) + shift);
     out->len = path + un_normalize_escapes(out->data + path, out->len - path);
@@ -487,7 +504,10 @@ void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *
     u->has_scheme = u->has_host = 1;
     u->special = s->special;
     u->port = s->port;
-    if (extent == UN_EXTENT_WHOLE || extent == UN_EXTENT_NO_QUERY) set_field(&u->path, p + s->path_start, s->path_len);
+    if (extent == UN_EXTENT_WHOLE || extent == UN_EXTENT_NO_QUERY) {
+        if (s->remove_dots) un_remove_dot_segments(&u->path, p + s->path_start, s->path_len);
+        else set_field(&u->path, p + s->path_start, s->path_len);
+    }
     if (extent != UN_EXTENT_WHOLE && extent != UN_EXTENT_NO_PATH) return;
     if ((u->has_query = s->has_query)) set_field(&u->query, p + s->query_start, s->query_len);
     if ((u->has_fragment = s->has_fragment)) set_field(&u->fragment, p + s->fragment_start, s->fragment_len);

@@ -98,6 +98,8 @@ void un_profile_index(un_profile *prof) {
     prof->first_record_rule = first_record_rule(prof);
     prof->parse_escapes = !prof->generic && escape_pair(prof, prof->first_record_rule);
     if (prof->parse_escapes) prof->normal_form |= 1u << UN_NF_REWRITE_ESCAPES;
+    /* The WHATWG parse removes dot segments; the generic split keeps them (its rules do not). */
+    if (!prof->generic) prof->normal_form |= 1u << UN_NF_DOT_SEGMENTS;
     /* Stripping whitespace leaves the text the scan took as it is; unwrapping a redirect does not. */
     prof->goes_on_after_scan = !prof->generic;
     for (int i = 0; i < prof->n_rules; i++) prof->goes_on_after_scan &= prof->rules[i].id != UN_RULE_UNWRAP_REDIRECTS;

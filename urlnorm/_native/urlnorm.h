@@ -627,10 +627,13 @@ int un_join(un_ctx *c, int mode, const uint8_t *base, size_t base_n, const uint8
  * profile whose rules begin with the percent pair (un_profile.parse_escapes) gives a URL that
  * is its own normal form but for escapes the pair rewrites as the URL with them rewritten, so
  * the scan takes it (un_spans.rewrite_escapes).
+ * UN_NF_DOT_SEGMENTS is leave too: a WHATWG profile's parse removes a path's dot segments, so
+ * the scan takes a URL whose path has some, its normal form them removed
+ * (un_spans.remove_dots).
  * UN_NF_NEVER: a rule the scan cannot vouch for (a URL of the profile is always parsed). */
 enum {
     UN_NF_ESCAPES, UN_NF_NO_QUERY, UN_NF_NO_FRAGMENT, UN_NF_NO_WWW, UN_NF_NO_PATH_PARAMETERS,
-    UN_NF_NOT_HTTPS, UN_NF_NO_TRAILING_SLASH, UN_NF_AS_WRITTEN, UN_NF_REWRITE_ESCAPES, UN_N_NF,
+    UN_NF_NOT_HTTPS, UN_NF_NO_TRAILING_SLASH, UN_NF_AS_WRITTEN, UN_NF_REWRITE_ESCAPES, UN_NF_DOT_SEGMENTS, UN_N_NF,
     UN_NF_NEVER = UN_N_NF,
 };
 extern const char *const UN_NF_NAMES[UN_N_NF];
@@ -647,6 +650,8 @@ typedef struct un_spans {
                        letters, or its port is empty, the default or has leading zeros */
     int rewrite_escapes; /* (UN_NF_REWRITE_ESCAPES) its path, query and fragment have escapes the
                             percent pair rewrites: its normal form is it with them rewritten */
+    int remove_dots; /* (UN_NF_DOT_SEGMENTS) its path has dot segments ("." or ".."): its
+                        normal form has them removed (RFC 3986 §5.2.4, as the parse does) */
 } un_spans;
 void un_normal_form_init(void); /* its byte classes, from un_t: after each un_set_tables */
 /* The scan's byte classifier (normal_form.c): scalar, or the vector instructions the CPU has,
@@ -676,7 +681,7 @@ size_t un_plain_prefix(const un_nibbles *t, const uint8_t *p);
  * parts it does not keep are not in *s). */
 int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent, un_spans *s);
 /* The normal form of p[0, n), which un_normal_form took (*s): un_put_href (url_parts.c), with
- * the escapes rewritten where s says so. head is its scheme and host as folded. */
+ * the dot segments removed and the escapes rewritten where s says so. head is its scheme and host as folded. */
 void un_put_normal_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out);
 /* url_parts.c: a text part (not a list) of a URL un_normal_form took (p[0, n), its spans s to
  * the part's extent), as un_url_part gives it from the record. un_url_part_slice: where it is

@@ -9,7 +9,10 @@ for ``file``, none), a port that is not the default, and a path, query and fragm
 no encode set holds, with no dot segment and, where the profile has the percent rules, only
 upper-case escapes of reserved bytes. A profile whose rules begin with the percent pair also
 takes a URL whose only other escapes are those the pair rewrites: its normal form is the URL
-with them rewritten (``escapes_written`` is then false). Anything else is parsed.
+with them rewritten (``escapes_written`` is then false). A WHATWG profile also takes a path
+with dot segments (``.`` and ``..`` as written, not escaped): its normal form has them
+removed, as the parse removes them (``segments_written`` is then false). Anything else is
+parsed.
 
 This module is the scan's reference, not a fast path of the core: the core always parses,
 so that the tests can prove, row by row, that every URL the scan accepts is one the core
@@ -20,6 +23,8 @@ gives back unchanged.
 Spans(scheme='https', host='example.com', port=None, path='/a', query='b=1', fragment='c', ...)
 >>> normal_form("https://example.com/a/../b", frozenset()) is None
 True
+>>> normal_form("https://example.com/a/../b", requirements(CANONICAL)).path
+'/b'
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .path import remove_dot_segments
 from .percent import (
     ALPHA,
     DIGIT,
@@ -59,6 +65,9 @@ REQUIREMENTS = (
     # percent pair, a URL whose escapes the pair rewrites is taken, its normal form them
     # rewritten.
     "rewrite_escapes",
+    # Leave too: a WHATWG profile's parse removes a path's dot segments, so a URL whose path
+    # has some is taken, its normal form them removed.
+    "dot_segments",
 )
 # The percent pair, in its order: a profile whose record rules begin with it applies it as the
 # parse writes (the kernel's parse_escapes).
@@ -118,22 +127,25 @@ class Spans:
     fragment: str | None
     as_written: bool = True
     escapes_written: bool = True
+    segments_written: bool = True
 
 
 def requirements(profile: Profile) -> frozenset[str] | None:
     """What ``profile``'s rules ask of a URL to leave it as it is; None if a rule may change any.
 
     >>> from urlnorm.core.crawl import CRAWL
-    >>> sorted(requirements(CRAWL))
-    ['escapes', 'no_fragment', 'no_path_parameters', 'no_query', 'no_www', 'rewrite_escapes']
+    >>> sorted(requirements(CRAWL))  # doctest: +NORMALIZE_WHITESPACE
+    ['dot_segments', 'escapes', 'no_fragment', 'no_path_parameters', 'no_query', 'no_www',
+     'rewrite_escapes']
     """
     asked = _requirements(profile.rules)
     if asked is None:
         return None
-    if profile.mode == "generic":
+    if profile.mode == "generic":  # the generic split keeps dot segments (its rules do not)
         return asked | {"as_written"}
     record_rules = [rule.name for rule in profile.rules if not isinstance(rule, TextRule)]
-    return asked | {"rewrite_escapes"} if record_rules[:2] == _PAIR else asked
+    pair = {"rewrite_escapes"} if record_rules[:2] == _PAIR else set()
+    return asked | pair | {"dot_segments"}
 
 
 def _requirements(rules: Iterable[Rule | TextRule]) -> frozenset[str] | None:
@@ -156,20 +168,22 @@ def normal_form(text: str, asked: frozenset[str] | None) -> Spans | None:
     and read) and ``as_written`` is false.
 
     A profile whose rules begin with the percent pair takes a URL whose escapes the pair
-    rewrites: its parts are then rewritten and ``escapes_written`` is false.
+    rewrites: its parts are then rewritten and ``escapes_written`` is false. A WHATWG
+    profile (whose requirements leave ``dot_segments``) takes a path with dot segments: its
+    path is then without them and ``segments_written`` is false.
 
     >>> normal_form("HTTP://Example.com:0081/a", frozenset())  # doctest: +NORMALIZE_WHITESPACE
     Spans(scheme='http', host='example.com', port=81, path='/a', query=None, fragment=None,
-          as_written=False, escapes_written=True)
+          as_written=False, escapes_written=True, segments_written=True)
     >>> from urlnorm.core.profiles import CANONICAL
     >>> normal_form("https://a.example/%7e?q=%2f", requirements(CANONICAL))
     ... # doctest: +NORMALIZE_WHITESPACE
     Spans(scheme='https', host='a.example', port=None, path='/~', query='q=%2F', fragment=None,
-          as_written=True, escapes_written=False)
+          as_written=True, escapes_written=False, segments_written=True)
     """
     if asked is None:
         return None
-    any_case = asked <= {"escapes", "rewrite_escapes"}
+    any_case = asked <= {"escapes", "rewrite_escapes", "dot_segments"}
     scheme = _scheme(text, any_case)
     file = scheme == "file"
     host_start = len(scheme) + 3 if scheme else 0
@@ -189,20 +203,27 @@ def normal_form(text: str, asked: frozenset[str] | None) -> Spans | None:
     if after is None:
         return None
     written = port_written and text[: len(scheme)] == scheme and host == host.lower()
-    path, (query, fragment) = text[path_start:path_end], after
+    raw, (query, fragment) = text[path_start:path_end], after
+    path = remove_dot_segments(raw) if "dot_segments" in asked else raw
+    segments_written, escapes_written = path == raw, True
     if "rewrite_escapes" in asked:
-        path = _pair(path)
-        query, fragment = (None if part is None else _pair(part) for part in (query, fragment))
-    escapes_written = (path, query, fragment) == (text[path_start:path_end], *after)
-    if file and not escapes_written:  # a decoded first segment may spell a drive letter
+        escapes_written = (_pair(raw), *map(_pair_or_none, after)) == (raw, *after)
+        path, query, fragment = _pair(path), _pair_or_none(query), _pair_or_none(fragment)
+    # A decoded first segment may spell a drive letter, at which ".." stops.
+    if file and not (escapes_written and segments_written):
         return None
-    spans = Spans(scheme, host.lower(), port, path, query, fragment, written, escapes_written)
-    return spans if _meets_crawl_rules(spans, asked) else None
+    respelt = (written, escapes_written, segments_written)
+    spans = Spans(scheme, host.lower(), port, path, query, fragment, *respelt)
+    return spans if _meets_crawl_rules(spans, raw, asked) else None
 
 
 def _pair(part: str) -> str:
     """The percent pair on a part, in its order (RFC 3986 §6.2.2.1, §6.2.2.2)."""
     return decode_unreserved(uppercase_escapes(part))
+
+
+def _pair_or_none(part: str | None) -> str | None:
+    return None if part is None else _pair(part)
 
 
 def _scheme(text: str, any_case: bool) -> str:
@@ -285,7 +306,7 @@ def _part_end(text: str, i: int, asked: frozenset[str], part: frozenset[str]) ->
         if c == "%":
             step = _escape_len(text, i, asked, part is _PATH)
         elif c == "/" and part is _PATH:
-            step = 0 if _dot_segment_after(text, i) else 1
+            step = 0 if _dot_segment_after(text, i) and "dot_segments" not in asked else 1
         elif (c == "#" and part is not _FRAGMENT) or (c == "?" and part is _PATH):
             break
         if not step:
@@ -311,14 +332,17 @@ def _query_and_fragment(
     return query, text[at + 1 :]
 
 
-def _meets_crawl_rules(spans: Spans, asked: frozenset[str]) -> bool:
-    """Whether what each crawl rule asked for is absent."""
-    path = spans.path
+def _meets_crawl_rules(spans: Spans, path: str, asked: frozenset[str]) -> bool:
+    """Whether what each crawl rule asked for is absent, the path read as written (``path``).
+
+    Removing dot segments can leave a trailing slash (``/a/b/..`` is ``/a/``).
+    """
+    trailing_slash = (len(path) > 1 and path.endswith("/")) or not spans.segments_written
     return not (
         ("no_query" in asked and spans.query is not None)
         or ("no_fragment" in asked and spans.fragment is not None)
         or ("no_www" in asked and spans.host.startswith("www"))
         or ("not_https" in asked and spans.scheme == "https")
-        or ("no_trailing_slash" in asked and len(path) > 1 and path.endswith("/"))
+        or ("no_trailing_slash" in asked and trailing_slash)
         or ("no_path_parameters" in asked and (";" in path or "(" in path))
     )
