@@ -122,3 +122,37 @@ def test_answers_are_the_cores_whichever_rows_are_scanned() -> None:
     for field in ("scheme", "host", "path", "query", "fragment"):
         want = [getattr(url, field) if isinstance(url, urlnorm.URL) else None for url in expected]
         assert split[field].to_list() == want, field
+
+
+def idn(i: int) -> str:
+    """A URL whose host is not ASCII: ten hosts, each answered once (UTS #46) a batch."""
+    return f"https://bücher{i % 10}.example/p{i}?q={i}"
+
+
+@pytest.mark.parametrize("op", OPERATIONS)
+def test_rows_whose_host_is_not_ascii_pass_once_it_is_answered(op: str) -> None:
+    series = pl.Series("u", [idn(i) for i in range(ROWS)])
+    # Missed, every row would be sampled after the first window.
+    assert scanned(lambda: OPERATIONS[op](series)) == ROWS
+
+
+def test_rows_whose_host_is_not_ascii_are_the_cores() -> None:
+    # Mapped, folded, deviations, a ligature, digits, an A-label, a joiner, a space.
+    hosts = ["bücher", "BÜCHER", "faß", "ﬁ", "١٢٣", "xn--bcher-kva", "a\u200db", "exa mple"]
+    rows = [
+        f"{scheme}://{host}{i % 3}.{tld}{port}{path}"
+        for i, host in enumerate(hosts * 40)
+        for scheme, tld, port, path in [
+            ("https", "example", "", f"/a/../p{i}?q#f"),
+            ("HTTP", "de", ":80", "/%7e"),
+            ("wss", "例え", ":8080", "/"),
+            ("file", "example", "", "/x"),
+        ]
+    ]
+    series = pl.Series("u", rows)
+    urls, errors = series.url.normalize("canonical"), series.url.error("canonical")
+    got = [url if error is None else error for url, error in zip(urls, errors, strict=True)]
+    assert got == [core_or_error(lambda v: urlnorm.normalize(v, "canonical"), v) for v in rows]
+    split = [core_or_error(lambda v: urlnorm.split(v, "whatwg"), v) for v in rows]
+    want = [url.host if isinstance(url, urlnorm.URL) else None for url in split]
+    assert series.url.split("whatwg").struct.field("host").to_list() == want

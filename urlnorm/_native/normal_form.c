@@ -433,6 +433,7 @@ static size_t authority(scan *sc, un_spans *s, int any_case, int *file) {
     s->host_start = at + 3;
     load_block(sc, s->host_start);
     at = host_end(sc, s->host_start, any_case, &respelt);
+    s->non_ascii_host = any_case && at < n && p[at] >= 0x80;
     if (at == s->host_start && !*file) return 0;
     s->host_len = at - s->host_start;
     s->port = -1;
@@ -445,7 +446,7 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     /* A scan to a shorter extent sets no query or fragment: none, for a cut of the href that
      * finds where they would be (un_url_part_cut's netloc) rather than reading a previous
      * row's. */
-    s->parse_from = 0, s->rewrite_escapes = s->remove_dots = 0, s->has_query = s->has_fragment = 0;
+    s->parse_from = 0, s->rewrite_escapes = s->remove_dots = s->non_ascii_host = 0, s->has_query = s->has_fragment = 0;
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
     /* Its masks are left unwritten: authority loads the host's block before any is read, and
@@ -492,6 +493,25 @@ void un_put_normal_href(const uint8_t *p, size_t n, const uint8_t *head, const u
     if (!s->rewrite_escapes || out->failed) return;
     size_t path = (size_t)((ptrdiff_t)(start + s->path_start) + shift);
     out->len = path + un_normalize_escapes(out->data + path, out->len - path);
+}
+
+size_t un_non_ascii_host_end(const uint8_t *p, size_t n, const un_spans *s) {
+    size_t i = s->host_start;
+    if (!s->non_ascii_host) return 0;
+    for (; i < n; i++) {
+        uint8_t c = p[i];
+        if (c == '/' || c == '?' || c == '#' || c == '\\' || c == ':') break;
+        if (c <= 0x20 || c == 0x7F || c == '@' || c == '%' || c == '[') return 0;
+    }
+    return i > s->host_start ? i : 0;
+}
+
+void un_put_answered_host(const uint8_t *p, size_t n, const un_spans *s, size_t host_end, const uint8_t *host, size_t len,
+                          un_buf *out) {
+    un_buf_set_lower(out, p, s->scheme_len);
+    un_buf_puts(out, "://");
+    un_buf_put(out, host, len);
+    un_buf_put(out, p + host_end, n - host_end);
 }
 
 static void set_field(un_buf *field, const uint8_t *p, size_t n) { un_buf_set(field, p, n); }

@@ -652,6 +652,8 @@ typedef struct un_spans {
                             percent pair rewrites: its normal form is it with them rewritten */
     int remove_dots; /* (UN_NF_DOT_SEGMENTS) its path has dot segments ("." or ".."): its
                         normal form has them removed (RFC 3986 §5.2.4, as the parse does) */
+    int non_ascii_host; /* not taken: the scan, which would take a respelt host, stopped at a
+                           byte of the host that is not ASCII (UTS #46 maps it) */
 } un_spans;
 void un_normal_form_init(void); /* its byte classes, from un_t: after each un_set_tables */
 /* The scan's byte classifier (normal_form.c): scalar, or the vector instructions the CPU has,
@@ -697,6 +699,17 @@ int un_url_part_cut(const uint8_t *p, size_t n, const uint8_t *head, const un_sp
  * writes it (URL Standard §4.5), then the rest of the input as it is. How many bytes longer
  * than the input it is. */
 ptrdiff_t un_put_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out);
+/* A URL the scan did not take because its host is not ASCII (s->non_ascii_host), its host
+ * replaced with the host parser's answer for it (domain to ASCII, URL Standard §3.3), which
+ * the scan may take: what follows a host parses the same whatever it is (§4.4).
+ * un_non_ascii_host_end: where the host ends (a special URL's host state: at '/', '?', '#',
+ * '\\', ':' or the end): p[s->host_start, end) is what the parser asks about; 0 where the
+ * parse would read it otherwise (empty, userinfo, escapes, brackets, whitespace or controls).
+ * un_put_answered_host: the URL into out, its scheme in lower case, "://", then host[0, len)
+ * in place of the host. */
+size_t un_non_ascii_host_end(const uint8_t *p, size_t n, const un_spans *s);
+void un_put_answered_host(const uint8_t *p, size_t n, const un_spans *s, size_t host_end, const uint8_t *host, size_t len,
+                          un_buf *out);
 /* The record of a URL in normal form, as un_whatwg_parse_extent gives it for extent. */
 void un_url_from_spans(const uint8_t *p, const un_spans *s, int extent, un_url *u);
 /* whatwg.c: the parse of p[0, n) as un_whatwg_parse_extent makes it (with escapes, as

@@ -233,6 +233,31 @@ static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof
     ctx.recall = NULL;
 }
 
+/* A URL whose host is not ASCII, its host replaced with the answer for it (the kernel's
+ * host_answered), is what the parse gives back with that answer where the scan takes it: the
+ * parse's record (no requirements) and the profile's normalisation of it are the text's. */
+static void check_answered_host(const uint8_t *p, size_t n, const un_profile *prof) {
+    static const uint8_t answer[] = "example.com"; /* fixed_recall's */
+    static un_buf text;
+    static un_url spanned;
+    un_spans spans;
+    ctx.recall = fixed_recall;
+    for (int profiled = 0; profiled < 2; profiled++) {
+        unsigned req = profiled ? prof->normal_form : 0;
+        if (un_normal_form(p, n, req, UN_EXTENT_WHOLE, &spans)) continue;
+        size_t end = un_non_ascii_host_end(p, n, &spans);
+        if (!end) continue;
+        un_put_answered_host(p, n, &spans, end, answer, sizeof answer - 1, &text);
+        if (text.failed) abort();
+        if (!un_normal_form(text.data, text.len, req, UN_EXTENT_WHOLE, &spans)) continue;
+        if (profiled) un_normal_record(prof, text.data, &spans, &spanned);
+        else un_url_from_spans(text.data, &spans, UN_EXTENT_WHOLE, &spanned);
+        int status = profiled ? un_normalize(&ctx, prof, p, n, &url) : un_whatwg_parse(&ctx, p, n, NULL, &url);
+        if (status != UN_OK || !same_record(&spanned, &url)) abort();
+    }
+    ctx.recall = NULL;
+}
+
 /* The scan's answer (its return and every span, parse_from among them) is the same with each
  * byte classifier this CPU has as with the scalar one, for every extent and the profile's
  * requirements. */
@@ -685,6 +710,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const un_profile *prof = &profiles[selector % FUZZ_N_PROFILES];
     normalize_with_answers(prof, p, n);
     check_normal_form(p, n, prof);
+    check_answered_host(p, n, prof);
     check_scan_kinds(p, n, prof);
     check_run_kinds(p, n);
     check_parse_after(p, n, prof);
