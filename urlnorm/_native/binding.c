@@ -1021,7 +1021,7 @@ static PyObject *rows_scanned(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "The normal-form scan's byte classifier in use; with a name, use that one."},
     {"rows_read", rows_read, METH_NOARGS, "How many rows the kernel has run over in this process."},
-    {"rows_scanned", rows_scanned, METH_NOARGS, "How many rows the kernel has put to its normal-form scan in this process."},
+    {"rows_scanned", rows_scanned, METH_NOARGS, "How many rows the kernel has put to its normal-form scan in this process: each row once, counted a window at a time (null rows among them)."},
     {"normal_form", normal_form, METH_VARARGS, "A profile's requirements, and which URLs the kernel's scan takes as their own normal form."},
     {"stream", stream, METH_O, "A run's slices as one Arrow stream's PyCapsule, a chunk a slice."},
     {"run", run, METH_VARARGS, "Run one operation over a batch of rows."},

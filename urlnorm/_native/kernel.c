@@ -30,6 +30,7 @@ typedef struct {
     unsigned pays;       /* the misses a take pays for */
     int64_t start, ends; /* the window's first and last rows */
     unsigned misses;     /* rows of the window the scan did not take */
+    int64_t missed;      /* the last of them: a row that asked runs again (answered_status) */
     int64_t scanned;     /* rows put to the scan in the windows before */
 } scan_policy;
 
@@ -683,8 +684,8 @@ static int scanned(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
 /* The policy for the batch's operation: none for one the scan does not serve. */
 static scan_policy scan_policy_for(const un_batch *b) {
     int extent = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE ? UN_EXTENT_WHOLE : whatwg_extent(b);
-    if (extent < 0) return (scan_policy){.mode = SCAN_NONE, .ends = -1};
-    return (scan_policy){.pays = extent == UN_EXTENT_AUTHORITY || extent == UN_EXTENT_NO_PATH ? 2 : 6, .ends = SCAN_WINDOW - 1};
+    if (extent < 0) return (scan_policy){.mode = SCAN_NONE, .ends = -1, .missed = -1};
+    return (scan_policy){.pays = extent == UN_EXTENT_AUTHORITY || extent == UN_EXTENT_NO_PATH ? 2 : 6, .ends = SCAN_WINDOW - 1, .missed = -1};
 }
 
 /* How many of the window's rows up to row the policy put to the scan. */
@@ -710,7 +711,7 @@ __attribute__((cold)) static int sampled(const scan_policy *s, int64_t row) { re
 
 /* A scanned row counted: only a miss, or a sampled row, can end the window. */
 __attribute__((cold)) static void scan_counted(scan_policy *s, int64_t row, int missed) {
-    s->misses += (unsigned)missed;
+    if (missed && row != s->missed) s->misses++, s->missed = row;
     if (row >= s->ends) scan_window_end(s, row);
 }
 

@@ -53,6 +53,7 @@ struct scan {
     uint64_t stop[N_SETS], slash, dot, dot_after;
     int rewrite; /* an escape the percent pair rewrites was taken (UN_NF_REWRITE_ESCAPES) */
     int dots;    /* a dot segment was taken (UN_NF_DOT_SEGMENTS) */
+    int non_ascii; /* a host refused for its labels stopped at a byte that is not ASCII */
 };
 
 static un_nibbles tables[N_SETS];
@@ -305,8 +306,10 @@ static size_t host_end(scan *sc, size_t i, int any_case, int *folded) {
         j = next_stop(sc, SET_HOST_ANY_CASE, j);
     }
     size_t last = last_label(sc, i, j);
-    if (j == i || last == j || !un_is(p[last], UN_ALPHA)) return i;
-    return j;
+    if (j != i && last != j && un_is(p[last], UN_ALPHA)) return j;
+    /* A host refused for its labels may yet go on past them ("example.рф", "www.例え.jp"). */
+    sc->non_ascii = j < sc->n && p[j] >= 0x80;
+    return i;
 }
 
 /* The port after a ':' (URL Standard §4.4 port state), from p[*end]: its value, or -1 for a
@@ -433,7 +436,7 @@ static size_t authority(scan *sc, un_spans *s, int any_case, int *file) {
     s->host_start = at + 3;
     load_block(sc, s->host_start);
     at = host_end(sc, s->host_start, any_case, &respelt);
-    s->non_ascii_host = any_case && at < n && p[at] >= 0x80;
+    s->non_ascii_host = any_case && (at == s->host_start ? sc->non_ascii : at < n && p[at] >= 0x80);
     if (at == s->host_start && !*file) return 0;
     s->host_len = at - s->host_start;
     s->port = -1;
