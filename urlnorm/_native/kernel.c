@@ -646,10 +646,11 @@ static int sliced(worker *w, const uint8_t *p, size_t n) {
 /* A row whose host is not ASCII (the scan's non_ascii_host) as the text with that host's
  * answer in its place (un_put_answered_host), once the batch has had it (domain to ASCII, URL
  * Standard §3.3: UTS #46 in Python), where the scan takes that text. The parse of what
- * follows a host does not depend on it (§4.4), so the row's record is that text's. *p and *n are then the text (w->respelt), and
- * w->spans its parts; else w->spans has no parse_from (which would be into the text). A host
- * first met asks its question in the parse, and is answered here when its row runs again:
- * an IDN host costs the parse once a batch, not once a row (12% of clickstream's rows). */
+ * follows a host does not depend on it (§4.4), so the row's record is that text's. *p and *n
+ * are then the text (w->respelt), and w->spans its parts; else w->spans has no parse_from
+ * (which would be into the text). A host first met asks its question in the parse, and is
+ * answered here when its row runs again: an IDN host costs the parse once a batch, not once
+ * a row (11% of clickstream's rows). */
 static int host_answered(worker *w, const uint8_t **p, size_t *n, unsigned req, int extent) {
     const un_spans *s = &w->spans;
     un_answer a;
