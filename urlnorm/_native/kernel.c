@@ -664,14 +664,19 @@ static int host_answered(worker *w, const uint8_t **p, size_t *n, unsigned req, 
     return 1;
 }
 
+/* How far the operation's scan reads a row: the whole of it for a normalisation (the profile's
+ * rules), else as far as its parse goes (-1 for one the scan does not serve). */
+static int scan_extent(const un_batch *b) {
+    return b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE ? UN_EXTENT_WHOLE : whatwg_extent(b);
+}
+
 /* A row in normal form (un_normal_form) needs no parse: a normalised URL written so is its
  * input, and a parse's record its parts. The row's status if it was one, else -1; the full
  * path then goes on from where the scan stopped (w->spans.parse_from), so no row is scanned
  * twice. */
 static int scanned(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
-    int whole = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE;
+    int whole = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE, extent = scan_extent(b);
     unsigned req = whole ? b->profile->normal_form : 0;
-    int extent = whole ? UN_EXTENT_WHOLE : whatwg_extent(b);
     if (!un_normal_form(p, n, req, extent, &w->spans) && !host_answered(w, &p, &n, req, extent)) return -1;
     if (whole && reads_record(b)) {
         un_normal_record(b->profile, p, &w->spans, &w->url);
@@ -684,7 +689,7 @@ static int scanned(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
 
 /* The policy for the batch's operation: none for one the scan does not serve. */
 static scan_policy scan_policy_for(const un_batch *b) {
-    int extent = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE ? UN_EXTENT_WHOLE : whatwg_extent(b);
+    int extent = scan_extent(b);
     if (extent < 0) return (scan_policy){.mode = SCAN_NONE, .ends = -1, .missed = -1};
     return (scan_policy){.pays = extent == UN_EXTENT_AUTHORITY || extent == UN_EXTENT_NO_PATH ? 2 : 6, .ends = SCAN_WINDOW - 1, .missed = -1};
 }
