@@ -468,7 +468,6 @@ def test_a_row_group_sized_batch_reuses_the_blocks_of_the_one_before() -> None:
     assert second < first / 4, (first, second)
 
 
-
 # A 50,000-row batch on two threads, each writing a slice of its rewritten URLs (some 1.5 MiB,
 # under the 1 MiB a block was kept from before): the minor page faults of each of six calls.
 SLICE_CALLS = """
@@ -494,6 +493,7 @@ def test_a_threads_slices_reuse_the_blocks_of_the_call_before() -> None:
     first, *later = map(int, run_python(SLICE_CALLS, env).stdout.split())
     assert first > 500, first
     assert max(later) < first / 10, (first, later)
+
 
 BAD_BYTES = [
     b"http://example.com/caf\xe9",
