@@ -281,6 +281,52 @@ def test_slices_built_in_place_keep_every_kind_of_row() -> None:
     assert out.to_list() == batch.normalize(series, "canonical").to_list()
 
 
+def _struct_on_threads(series: pl.Series, expr: pl.Expr, threads: int) -> pl.Series:
+    """``expr`` of the column ``u`` holding ``series``, through the plugin on ``threads``."""
+    native.set_threads(threads)
+    try:
+        return pl.DataFrame({"u": series}).select(expr).to_series()
+    finally:
+        native.set_threads(None)
+
+
+def test_a_structs_slices_come_back_as_one_chunk_a_chunk() -> None:
+    # A struct of every kind of column (text placed where its slices are, an error's text,
+    # integers with nulls), over rows handed back as views, rewritten, null and failing:
+    # each of its columns one chunk a chunk of the input, as the column came in (a chunk a
+    # slice made Polars gather a row at a time), and the answers one thread gives.
+    kinds = [
+        "https://example.com/already/normal/{i}",
+        "http://a.b:8{i}/",
+        "HTTP://Host.example/./x/{i}/",
+        None,
+        "http://[{i}/",
+    ]
+    rows = [kind and kind.format(i=i % 900) for i, kind in zip(range(60_000), cycle(kinds))]
+    series = _uneven_chunks(pl.Series("u", rows), [35_000])
+    outputs = ["normalized", "key_hash", "port", "error", "host_type", "registered_domain"]
+    parse = pl.col("u").url.parse("canonical", outputs)
+    out = _struct_on_threads(series, parse, 2)
+    assert [out.struct.field(name).n_chunks() for name in outputs] == [2] * len(outputs)
+    assert out.struct.field("port").null_count() > 0
+    assert out.equals(_struct_on_threads(series, parse, 1))
+    # The partitioned lake's parse, whose URLs in normal form are views of the input.
+    lake = pl.col("u").url.parse("canonical", ["normalized", "registered_domain"])
+    out = _struct_on_threads(series, lake, 2)
+    assert out.struct.field("normalized").n_chunks() == 2
+    assert _data_buffers(out.struct.field("normalized")) & _data_buffers(series)
+    assert out.equals(_struct_on_threads(series, lake, 1))
+    # The Series method runs the same call: one chunk of the column's, not one a slice.
+    whole = series.rechunk()
+    native.set_threads(2)
+    try:
+        method = whole.url.parse("canonical", ["normalized", "registered_domain"])
+    finally:
+        native.set_threads(None)
+    assert method.struct.field("normalized").n_chunks() == 1
+    assert method.equals(out)
+
+
 def test_one_column_that_is_not_text_is_not_built_in_place() -> None:
     # A call that hands back one column of ports, from a split that writes one text field
     # too: only a call's one text column is built in place and joined, and a port column's

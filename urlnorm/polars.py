@@ -70,10 +70,10 @@ def _series_method(function: ColumnFunction) -> Callable[..., pl.Series]:
     def method(self: UrlSeriesNamespace, *args: Any, **kwargs: Any) -> pl.Series:
         params = bound(sig, args, kwargs)
         series = self._series
-        # Only a text column comes back as one chunk (the kernel joins its slices' views):
-        # other outputs of a large batch would be a chunk a slice, which a forked worker
-        # (Spark's, Ray's) could not rechunk without Polars' thread pool.
-        if function.other_url is None and function.returns == "str":
+        # Only a text column and parse's struct come back as one chunk (the kernel joins its
+        # slices): other outputs of a large batch would be a chunk a slice, which a forked
+        # worker (Spark's, Ray's) could not rechunk without Polars' thread pool.
+        if function.other_url is None and function.returns in ("str", "fields"):
             # As Polars' own Series methods forward to their expressions: the kernel's call
             # where there is one, with no Python between the rows and the kernel.
             done = batch.apply(function, params, series)

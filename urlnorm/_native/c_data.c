@@ -511,6 +511,137 @@ int un_views_join_placed(struct ArrowArray *parts, int n, const uint8_t *views, 
     return 0;
 }
 
+/* ---- a run's struct slices joined into one struct ------------------------------------------------
+ * A struct left a chunk a slice cost its consumer more than joining it: Polars gathers rows
+ * of a column of several chunks one value at a time, copying each, where it copies only the
+ * views of one chunk (a 100,000-row text column, a third of its rows: 0.62 ms against 0.09),
+ * and a partitioned write gathers every row of every column. */
+
+typedef struct {
+    int64_t n;
+    struct ArrowArray *columns, **kids;
+    const void *buffers[1];
+} joined_struct;
+
+static void joined_struct_free(joined_struct *j) {
+    for (int64_t i = 0; i < j->n; i++)
+        if (j->columns[i].release) j->columns[i].release(&j->columns[i]);
+    free(j->columns), free(j->kids), free(j);
+}
+
+static void struct_release(struct ArrowArray *a) {
+    joined_struct_free(a->private_data);
+    a->release = NULL;
+}
+
+/* The bytes a value of a fixed-width Arrow format takes; 0 for another format. */
+static size_t fixed_width(const char *format) {
+    if (!format[0] || format[1]) return 0;
+    switch (format[0]) {
+    case 'c':
+    case 'C': return 1;
+    case 's':
+    case 'S': return 2;
+    case 'i':
+    case 'I':
+    case 'f': return 4;
+    case 'l':
+    case 'L':
+    case 'g': return 8;
+    default: return 0;
+    }
+}
+
+typedef struct {
+    uint8_t *validity, *values;
+    const void *buffers[2];
+} fixed_values;
+
+static void fixed_release(struct ArrowArray *a) {
+    fixed_values *f = a->private_data;
+    free(f->validity), free(f->values), free(f);
+    a->release = NULL;
+}
+
+/* Fixed-width columns parts[0..n) as one, their values and validity copied (a few bytes a
+ * row); the parts are released. 0; -1 if memory ran out (nothing released). */
+static int fixed_join(struct ArrowArray *parts, int n, size_t width, struct ArrowArray *out) {
+    int64_t rows = 0, nulls = 0;
+    for (int i = 0; i < n; i++) rows += parts[i].length, nulls += parts[i].null_count;
+    fixed_values *f = calloc(1, sizeof *f);
+    if (!f) return -1;
+    f->values = malloc((size_t)rows * width + 1), f->validity = nulls ? calloc((size_t)rows / 8 + 1, 1) : NULL;
+    if (!f->values || (nulls && !f->validity)) {
+        free(f->values), free(f->validity), free(f);
+        return -1;
+    }
+    for (int64_t i = 0, at = 0; i < n; at += parts[i].length, i++) {
+        const uint8_t *values = parts[i].buffers[1];
+        if (parts[i].length) memcpy(f->values + (size_t)at * width, values + (size_t)parts[i].offset * width, (size_t)parts[i].length * width);
+        if (nulls) copy_validity(&parts[i], at, f->validity);
+    }
+    for (int i = 0; i < n; i++) parts[i].release(&parts[i]);
+    f->buffers[0] = f->validity, f->buffers[1] = f->values;
+    *out = (struct ArrowArray){
+        .length = rows, .null_count = nulls, .n_buffers = 2, .buffers = f->buffers, .release = fixed_release, .private_data = f,
+    };
+    return 0;
+}
+
+/* Whether the struct slices parts[0..n) join column by column: no nulls of their own (the
+ * kernel's structs have none), and each column text views or of a fixed width. */
+static int joinable_struct(const struct ArrowArray *parts, int n, const struct ArrowSchema *schema) {
+    if (strcmp(schema->format, "+s") != 0) return 0;
+    for (int i = 0; i < n; i++)
+        if (!parts[i].release || parts[i].n_children != schema->n_children || parts[i].null_count != 0 || parts[i].offset != 0) return 0;
+    for (int64_t f = 0; f < schema->n_children; f++)
+        if (strcmp(schema->children[f]->format, "vu") != 0 && !fixed_width(schema->children[f]->format)) return 0;
+    return 1;
+}
+
+/* The slices' column f as one: copied where it is of a fixed width; else its views, joined in
+ * place where the first slice's views start one of placed[0..n_placed), else copied. The
+ * slices' own are left released. 0; -1 if memory ran out (the slices' own left as they were). */
+static int join_column(struct ArrowArray *parts, int n, int64_t f, const char *format, const uint8_t *const *placed, int n_placed,
+                       un_hold *lender, struct ArrowArray *moved, struct ArrowArray *out) {
+    for (int i = 0; i < n; i++) moved[i] = *parts[i].children[f];
+    size_t width = fixed_width(format);
+    int k = 0;
+    while (k < n_placed && moved[0].buffers[1] != placed[k]) k++;
+    int done = width ? fixed_join(moved, n, width, out)
+               : k < n_placed ? un_views_join_placed(moved, n, placed[k], lender, out)
+                              : un_views_join(moved, n, out);
+    if (done == 0)
+        for (int i = 0; i < n; i++) parts[i].children[f]->release = NULL;
+    return done;
+}
+
+int un_struct_join(struct ArrowArray *parts, int n, const struct ArrowSchema *schema, const uint8_t *const *placed, int n_placed,
+                   un_hold *lender, struct ArrowArray *out) {
+    if (!joinable_struct(parts, n, schema)) return 0;
+    int64_t columns = schema->n_children, rows = 0;
+    for (int i = 0; i < n; i++) rows += parts[i].length;
+    joined_struct *j = calloc(1, sizeof *j);
+    struct ArrowArray *moved = malloc((size_t)n * sizeof *moved);
+    if (j) j->columns = calloc((size_t)columns + 1, sizeof *j->columns), j->kids = malloc(((size_t)columns + 1) * sizeof *j->kids);
+    int done = j && moved && j->columns && j->kids ? 0 : -1;
+    for (int64_t f = 0; done == 0 && f < columns; f++) {
+        done = join_column(parts, n, f, schema->children[f]->format, placed, n_placed, lender, moved, &j->columns[f]);
+        if (done == 0) j->kids[f] = &j->columns[f], j->n = f + 1;
+    }
+    free(moved);
+    if (done != 0) {
+        if (j) joined_struct_free(j);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) parts[i].release(&parts[i]);
+    *out = (struct ArrowArray){
+        .length = rows, .n_buffers = 1, .buffers = j->buffers, .n_children = columns, .children = j->kids,
+        .release = struct_release, .private_data = j,
+    };
+    return 1;
+}
+
 /* ---- a run's slices out as one stream --------------------------------------------------------- */
 
 typedef struct {

@@ -97,6 +97,16 @@ int un_views_join(struct ArrowArray *parts, int n, struct ArrowArray *out);
  * lists and holds the lender (NULL: none) where a part borrowed from it. */
 int un_views_join_placed(struct ArrowArray *parts, int n, const uint8_t *views, un_hold *lender, struct ArrowArray *out);
 
+/* The struct slices parts[0..n) (a slice's struct of columns, of the one schema) as one struct,
+ * each column joined: a text column as un_views_join_placed joins it where its first slice's
+ * views start one of placed[0..n_placed) (lender as there), else as un_views_join does; one
+ * of a fixed width by copying its values. The parts are left released. 1; 0 where a column is
+ * of another kind, or a part has nulls of its own (the kernel's structs have none; nothing
+ * moved); -1 if memory ran out (the parts may have lost columns, and are still to be
+ * released). */
+int un_struct_join(struct ArrowArray *parts, int n, const struct ArrowSchema *schema, const uint8_t *const *placed, int n_placed,
+                   un_hold *lender, struct ArrowArray *out);
+
 /* The arrays of a run's n slices (n >= 1, all of one schema) as one stream, a chunk a slice in
  * order, so that a consumer takes them over in one call. The schema and the arrays move into
  * the stream (theirs are left released). 0; -1 if memory ran out (nothing moved). */

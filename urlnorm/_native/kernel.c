@@ -596,7 +596,7 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
     }
     if (b->quiet) return;
     un_buf_putc(&r->status, (uint8_t)(status < 0 ? 0 : status));
-    if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->error_names, 0, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
+    if (status > 0 && status < UN_N_ERRORS) un_builder_view(&r->errors, &r->error_names, r->data_index, r->error_at[status], strlen(UN_ERROR_NAMES[status]));
     else un_builder_null(&r->errors);
 }
 

@@ -252,7 +252,8 @@ typedef struct {
     un_hold *placed;              /* what keeps the memory a text column is placed in (un_builder_place) */
     /* Where its text columns' views say their bytes are: r->data is the output's data buffer
      * data_index, the lender's data[k] its buffer 1 + lent_skip + k. 0 and 0 (its data, then
-     * the lender's), but for slices built in place into their chunk's column (plugin.c). */
+     * the lender's), but for slices built in place into their chunk's column (plugin.c). The
+     * error column's views name error_names as buffer data_index. */
     int32_t data_index, lent_skip;
 } un_result;
 

@@ -192,9 +192,18 @@ static int64_t balanced_slices(int64_t bytes, int threads) {
     return (each < BALANCE_SLICES ? each : BALANCE_SLICES) * threads;
 }
 
+/* Whether the call's output is one text column. */
+static int text_output(const un_call *c, const struct ArrowSchema *field) { return c->single && strcmp(field->format, "vu") == 0; }
+
 /* Whether the call's slices are joined into one array a chunk (join_slices): its output is
- * one text column. */
-static int joins_slices(const un_call *c, const struct ArrowSchema *field) { return c->single && strcmp(field->format, "vu") == 0; }
+ * one text column, or a struct (whose columns un_struct_join may still refuse). */
+static int joins_slices(const un_call *c, const struct ArrowSchema *field) { return text_output(c, field) || strcmp(field->format, "+s") == 0; }
+
+/* Where a chunk's slices were placed (place_slices): the views of each text column placed. */
+typedef struct {
+    const uint8_t *views[UN_N_COLUMNS + 1];
+    int n;
+} placed_views;
 
 /* The rows a slice holds (un_slice_rows), by the rows and bytes of every chunk together: the
  * slices are cut by rows across the column, not a thread's share of each chunk. Where they
@@ -225,15 +234,23 @@ static size_t slices_of(const un_column *cols, size_t n, int64_t rows) {
     return total;
 }
 
-/* A chunk's last n slices of one text column as one array, as the chunk came in: a column
- * of many chunks would run a later query on Polars' thread pool, which a forked worker
- * (Spark's, Ray's) does not have. The text is not copied, nor the views where the slices
- * were placed in one block (place_slices). If memory runs out, copied slices stay chunks of
- * their own; placed ones, whose views name the joined column's buffers, fail the call (-1). */
-static int join_slices(const un_call *c, output *o, int n, const uint8_t *placed, un_hold *lender) {
+/* A chunk's last n slices of one text column, or of a struct, as one array, as the chunk came
+ * in: a column of many chunks would run a later query on Polars' thread pool, which a forked
+ * worker (Spark's, Ray's) does not have. The text is not copied, nor the views where the
+ * slices were placed in one block (place_slices). If memory runs out, copied slices of a text
+ * column stay chunks of their own; placed ones, whose views name the joined column's buffers,
+ * and a struct's, fail the call (-1). */
+static int join_slices(const un_call *c, output *o, int n, const placed_views *placed, un_hold *lender) {
     struct ArrowArray joined, *parts = &o->arrays[o->n - (size_t)n];
-    if (placed && un_views_join_placed(parts, n, placed, lender, &joined) != 0) return -1; /* the parts alone are not columns */
-    if (!placed && (!joins_slices(c, &o->field) || un_views_join(parts, n, &joined) != 0)) return 0;
+    if (!joins_slices(c, &o->field)) return 0;
+    if (!text_output(c, &o->field)) {
+        int done = un_struct_join(parts, n, &o->field, placed->views, placed->n, lender, &joined);
+        if (done <= 0) return done;
+    } else if (placed->n && un_views_join_placed(parts, n, placed->views[0], lender, &joined) != 0) {
+        return -1; /* the parts alone are not columns */
+    } else if (!placed->n && un_views_join(parts, n, &joined) != 0) {
+        return 0;
+    }
     o->n -= (size_t)n;
     o->arrays[o->n++] = joined;
     return 0;
@@ -265,27 +282,33 @@ static void plan(const un_call *c, const un_column *cols, un_hold *const *lender
  * one block for the chunk, naming the buffers the joined column will have, and the join
  * copies nothing. */
 
-/* The text column the call's slices are placed for: its one output column (field), where
- * that is a text column of one view a row; -1 where there is none. Quiet, its one column of
- * views is a text column, and the one wanted. */
-static int placed_column(const un_call *c, const struct ArrowSchema *field, const un_batch *b) {
-    if (!joins_slices(c, field) || !b->quiet || un_list_out(b)) return -1;
-    int found = -1, wanted = 0;
+/* The text columns the call's slices are placed for (columns[0..n), the count): its one
+ * output column (field), where that is a text column of one view a row, or every text column
+ * of a struct but a list's (and its error column: place_slices). Quiet, a call's one column of
+ * views is a text column, and the one wanted. A slice's text columns are all placed or none:
+ * their views name their data by the same index (un_result's data_index). */
+static int placed_columns(const un_call *c, const struct ArrowSchema *field, const un_batch *b, int *columns) {
+    int n = 0;
+    if (!joins_slices(c, field) || un_list_out(b) || (text_output(c, field) && !b->quiet)) return 0;
     for (int i = 0; i < un_text_columns(b); i++)
-        if (un_text_wanted(b, i)) found = i, wanted++;
-    return wanted == 1 ? found : -1;
+        if (un_text_wanted(b, i)) columns[n++] = i;
+    return text_output(c, field) && n != 1 ? 0 : n;
 }
+
+/* The bytes of a placed column's views and validity for `rows` rows. */
+static size_t placed_bytes(int64_t rows) { return (size_t)rows * 16 + (size_t)rows / 8 + 1; }
 
 static void block_release(un_hold *h) {
     un_buf_free(h->owner);
     free(h->owner), free(h);
 }
 
-/* A column's block of `rows` rows: its views, then its validity; NULL if memory ran out. */
-static un_hold *column_block(int64_t rows) {
+/* The block of `columns` columns of `rows` rows: each its views, then its validity; NULL if
+ * memory ran out. */
+static un_hold *column_block(int64_t rows, int columns) {
     un_hold *h = malloc(sizeof *h);
     un_buf *block = calloc(1, sizeof *block);
-    if (!h || !block || !un_buf_reserve(block, (size_t)rows * 16 + (size_t)rows / 8 + 1)) {
+    if (!h || !block || !un_buf_reserve(block, placed_bytes(rows) * (size_t)columns)) {
         if (block) un_buf_free(block);
         return free(block), free(h), NULL;
     }
@@ -296,31 +319,40 @@ static un_hold *column_block(int64_t rows) {
 
 /* The slices [first, end) of batch b, one chunk's, placed in a block of its rows, each slice's
  * result holding it, and their views naming the buffers of the column they are joined into:
- * each slice's data, then the lender's (un_views_join_placed). The block's views, or NULL
- * where they are not placed (one slice, no such column, a slice that does not start on a byte
- * of validity, or no memory). */
-static const uint8_t *place_slices(const un_call *c, const struct ArrowSchema *field, const un_batch *b, const un_slice *slices,
-                                   size_t first, size_t end, un_result *results) {
-    int column = placed_column(c, field, b);
-    if (end - first < 2 || column < 0) return NULL;
+ * each slice's data, then the lender's (un_views_join_placed). The views of each column
+ * placed; none where they are not placed (one slice, no such column, a slice that does not
+ * start on a byte of validity, or no memory). */
+static placed_views place_slices(const un_call *c, const struct ArrowSchema *field, const un_batch *b, const un_slice *slices,
+                                 size_t first, size_t end, un_result *results) {
+    placed_views placed = {.n = 0};
+    int columns[UN_N_COLUMNS], n = placed_columns(c, field, b, columns);
+    if (end - first < 2 || n == 0) return placed;
     for (size_t i = first; i < end; i++)
-        if (slices[i].start % 8 != 0) return NULL;
-    un_hold *h = column_block(b->input.length);
-    if (!h) return NULL;
-    uint8_t *views = ((un_buf *)h->owner)->data, *validity = views + 16 * b->input.length;
+        if (slices[i].start % 8 != 0) return placed;
+    /* A struct's error column too, whose views name each slice's error names as its data. */
+    int errors = !text_output(c, field) && !b->quiet;
+    un_hold *h = column_block(b->input.length, n + errors);
+    if (!h) return placed;
+    for (int k = 0; k < n + errors; k++) {
+        uint8_t *views = ((un_buf *)h->owner)->data + placed_bytes(b->input.length) * (size_t)k, *validity = views + 16 * b->input.length;
+        for (size_t i = first; i < end; i++) {
+            const un_slice *s = &slices[i];
+            un_builder *column = k < n ? &results[i].text[columns[k]] : &results[i].errors;
+            un_builder_place(column, views + 16 * s->start, validity + s->start / 8, (size_t)(s->end - s->start));
+        }
+        placed.views[placed.n++] = views;
+    }
     for (size_t i = first; i < end; i++) {
-        const un_slice *s = &slices[i];
-        un_builder_place(&results[i].text[column], views + 16 * s->start, validity + s->start / 8, (size_t)(s->end - s->start));
         un_hold_take(results[i].placed = h);
         results[i].data_index = (int32_t)(i - first), results[i].lent_skip = (int32_t)(end - first - 1);
     }
     un_hold_drop(h);
-    return views;
+    return placed;
 }
 
-/* The slices of each chunk that has several placed (place_slices); placed[k], chunk k's views. */
+/* The slices of each chunk that has several placed (place_slices); placed[k], chunk k's. */
 static void place_chunks(const un_call *c, const struct ArrowSchema *field, const un_batch *batches, const un_slice *slices,
-                         size_t n, un_result *results, const uint8_t **placed) {
+                         size_t n, un_result *results, placed_views *placed) {
     for (size_t first = 0, end; first < n; first = end) {
         for (end = first + 1; end < n && slices[end].batch == slices[first].batch;) end++;
         placed[slices[first].batch] = place_slices(c, field, &batches[slices[first].batch], slices, first, end, results);
@@ -329,14 +361,14 @@ static void place_chunks(const un_call *c, const struct ArrowSchema *field, cons
 
 /* Each slice's result exported into o's next array, a chunk's slices joined. 0, or -1. */
 static int export_slices(const un_call *c, const un_batch *batches, const un_slice *slices, size_t n, un_result *results,
-                         const uint8_t *const *placed, output *o) {
+                         const placed_views *placed, output *o) {
     for (size_t i = 0, first = 0; i < n; i++) {
         struct ArrowSchema s;
         if (exported(c, &batches[slices[i].batch], &results[i], slices[i].end - slices[i].start, &s, &o->arrays[o->n]) != 0) return -1;
         o->n++, s.release(&s);
         if (i + 1 < n && slices[i + 1].batch == slices[i].batch) continue;
         const un_batch *b = &batches[slices[i].batch];
-        if (i > first && join_slices(c, o, (int)(i - first + 1), placed[slices[i].batch], b->lender) != 0) return -1;
+        if (i > first && join_slices(c, o, (int)(i - first + 1), &placed[slices[i].batch], b->lender) != 0) return -1;
         first = i + 1;
     }
     return 0;
@@ -350,7 +382,7 @@ static int run_chunks(const un_call *c, const un_column *cols, un_hold *const *l
     un_batch *batches = malloc(n_chunks * sizeof *batches);
     un_slice *slices = malloc(n * sizeof *slices);
     un_result *results = calloc(n, sizeof *results);
-    const uint8_t **placed = calloc(n_chunks, sizeof *placed);
+    placed_views *placed = calloc(n_chunks, sizeof *placed);
     char why[400] = "urlnorm: out of memory";
     int done = batches && slices && results && placed ? 0 : -1;
     if (done == 0) {

@@ -603,36 +603,52 @@ static int run_on_threads(const un_call *c, un_batch *batches, int n_batches, co
 }
 
 /* Normalise by a profile into its one text column (slices built in place and joined), or
- * into a struct of the text and error columns; on four threads, slices of a byte or more, so
- * that a chunk of 24 rows is several slices (of whole bytes of validity), in one chunk or two.
- * Call 2 is call 0 in one slice, the answer call 0 must give. */
-static un_call calls[3];
-static const uint8_t call_keys[3] = {0, 1, 2};
+ * into a struct of the text and error columns (the struct's slices joined, its text column
+ * built in place); on four threads, slices of a byte or more, so that a chunk of 24 rows is
+ * several slices (of whole bytes of validity), in one chunk or two. Calls 2 and 3 are calls 0
+ * and 1 in one slice, the answers those must give. */
+static un_call calls[4];
+static const uint8_t call_keys[4] = {0, 1, 2, 3};
 
 static void register_calls(void) {
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
+        int text = i % 2 == 0;
         calls[i] = (un_call){.key = &call_keys[i], .key_len = 1, .batch = {.op = UN_OP_NORMALIZE, .profile = &profiles[i % 2 % FUZZ_N_PROFILES]},
-                             .columns = i == 1 ? "text\0error" : "text", .columns_len = i == 1 ? 10 : 4, .single = i != 1, .utf8 = UN_UTF8_ERROR,
-                             .threads = i == 2 ? 1 : 4, .min_slice_bytes = 1, .max_slice_bytes = 1 << 29, .run = run_on_threads};
+                             .columns = text ? "text" : "text\0error", .columns_len = text ? 4 : 10, .single = text, .utf8 = UN_UTF8_ERROR,
+                             .threads = i >= 2 ? 1 : 4, .min_slice_bytes = 1, .max_slice_bytes = 1 << 29, .run = run_on_threads};
         if (un_call_register(&calls[i]) != i) abort();
     }
 }
 
-/* Whether two calls' outputs hold the same rows, chunk for chunk. */
-static int same_rows(const series_export *a, const series_export *b) {
+/* Whether two text columns hold the same rows. */
+static int same_text(const struct ArrowSchema *s, const struct ArrowArray *a, const struct ArrowArray *b) {
     static un_bytes data[2][UN_MAX_DATA_BUFFERS];
+    un_column x, y;
+    int text;
+    if (un_column_import(s, a, data[0], &x, &text) != UN_IMPORTED) return 0;
+    if (un_column_import(s, b, data[1], &y, &text) != UN_IMPORTED || x.length != y.length) return 0;
+    for (int64_t row = 0; row < x.length; row++) {
+        const uint8_t *p, *q;
+        size_t n, m;
+        un_row i = un_column_get(&x, row, &p, &n), j = un_column_get(&y, row, &q, &m);
+        if (i != j || (i == UN_ROW_VALUE && (n != m || (n && memcmp(p, q, n) != 0)))) return 0;
+    }
+    return 1;
+}
+
+/* Whether two calls' outputs hold the same rows, chunk for chunk: a struct's, column for
+ * column (its columns are text). */
+static int same_rows(const series_export *a, const series_export *b) {
     if (a->len != b->len) return 0;
     for (size_t k = 0; k < a->len; k++) {
-        un_column x, y;
-        int text;
-        if (un_column_import(a->field, a->arrays[k], data[0], &x, &text) != UN_IMPORTED) return 0;
-        if (un_column_import(b->field, b->arrays[k], data[1], &y, &text) != UN_IMPORTED || x.length != y.length) return 0;
-        for (int64_t row = 0; row < x.length; row++) {
-            const uint8_t *p, *q;
-            size_t n, m;
-            un_row i = un_column_get(&x, row, &p, &n), j = un_column_get(&y, row, &q, &m);
-            if (i != j || (i == UN_ROW_VALUE && (n != m || (n && memcmp(p, q, n) != 0)))) return 0;
+        const struct ArrowArray *x = a->arrays[k], *y = b->arrays[k];
+        if (strcmp(a->field->format, "+s") != 0) {
+            if (!same_text(a->field, x, y)) return 0;
+            continue;
         }
+        if (x->length != y->length || x->n_children != a->field->n_children || y->n_children != x->n_children) return 0;
+        for (int64_t c = 0; c < x->n_children; c++)
+            if (!same_text(a->field->children[c], x->children[c], y->children[c])) return 0;
     }
     return 1;
 }
@@ -644,7 +660,7 @@ static void release_output(series_export *out) {
 
 /* Up to 24 rows keyed by the input's first bytes (int8 keys, some out of range or negative)
  * into a dictionary of the input and an empty row: a Categorical as Polars hands it over,
- * or with selector bit 1 those two rows twelve times over; in one chunk or two. The text
+ * or with selector bit 1 those two rows twelve times over; in one chunk or two. Each
  * call's slices must give what one slice gives. */
 static void plugin_call(const uint8_t *p, size_t n, uint8_t selector) {
     int64_t offsets[3];
@@ -669,10 +685,10 @@ static void plugin_call(const uint8_t *p, size_t n, uint8_t selector) {
     if (field.release) field.release(&field);
     if (!out.private_data && !_polars_plugin_get_last_error_message()[0]) abort();
     for (size_t i = 0; out.private_data && i < out.len; i++) read_back(out.field, out.arrays[i]);
-    if (!(selector >> 3 & 1)) {
+    {
         series_export one = {0};
         chunks[0] = chunks[1] = selector & 2 ? rows : keys; /* the call before took them */
-        _polars_plugin_call(&in, 1, &call_keys[2], 1, &one, NULL);
+        _polars_plugin_call(&in, 1, &call_keys[2 + (selector >> 3 & 1)], 1, &one, NULL);
         if (!out.private_data != !one.private_data || (out.private_data && !same_rows(&out, &one))) abort();
         release_output(&one);
     }
