@@ -207,9 +207,9 @@ typedef struct {
 
 /* The rows a slice holds (un_slice_rows), by the rows and bytes of every chunk together: the
  * slices are cut by rows across the column, not a thread's share of each chunk. Where they
- * are joined, more than the threads (balanced_slices; a struct's would come back as as many
- * chunks); where there are several, a whole number of bytes of validity each, so that each
- * writes its own in place (place_slices). */
+ * are joined (a text column, a struct), more than the threads (balanced_slices); where there
+ * are several, a whole number of bytes of validity each, so that each writes its own in place
+ * (place_slices). */
 static int64_t slice_rows(const un_call *c, const un_column *cols, size_t n, int joined) {
     int64_t rows = 0, bytes = 0;
     for (size_t i = 0; i < n; i++) rows += cols[i].length, bytes += chunk_bytes(&cols[i]);
