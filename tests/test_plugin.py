@@ -327,6 +327,24 @@ def test_a_structs_slices_come_back_as_one_chunk_a_chunk() -> None:
     assert method.equals(out)
 
 
+def _views_address(column: pl.Series) -> int:
+    """Where the views of the column's one chunk lie."""
+    (chunk,) = column.get_chunks()
+    return chunk.to_arrow(compat_level=NEWEST).buffers()[1].address
+
+
+def test_a_structs_placed_columns_are_handed_over_aligned() -> None:
+    # Each text column of a chunk's slices is placed in one block, the next column's views
+    # after the last one's validity: unaligned there (a 25,000-row column's second lay 2
+    # bytes past a multiple of 4), Polars copies them on import rather than take them.
+    rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}" for i in range(25_000)]
+    lake = pl.col("u").url.parse("canonical", ["normalized", "registered_domain"])
+    out = _struct_on_threads(pl.Series("u", rows), lake, 2)
+    first, second = (_views_address(out.struct.field(name)) for name in out.struct.fields)
+    assert first % 16 == 0 and second % 16 == 0, (first, second)
+    assert second - first == -(-(25_000 * 16 + 25_000 // 8 + 1) // 64) * 64
+
+
 def test_one_column_that_is_not_text_is_not_built_in_place() -> None:
     # A call that hands back one column of ports, from a split that writes one text field
     # too: only a call's one text column is built in place and joined, and a port column's

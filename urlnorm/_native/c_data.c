@@ -588,15 +588,19 @@ static int fixed_join(struct ArrowArray *parts, int n, size_t width, struct Arro
     return 0;
 }
 
-/* Whether the struct slices parts[0..n) join column by column: no nulls of their own (the
- * kernel's structs have none), and each column text views or of a fixed width. */
-static int joinable_struct(const struct ArrowArray *parts, int n, const struct ArrowSchema *schema) {
+int un_struct_joins(const struct ArrowSchema *schema) {
     if (strcmp(schema->format, "+s") != 0) return 0;
-    for (int i = 0; i < n; i++)
-        if (!parts[i].release || parts[i].n_children != schema->n_children || parts[i].null_count != 0 || parts[i].offset != 0) return 0;
     for (int64_t f = 0; f < schema->n_children; f++)
         if (strcmp(schema->children[f]->format, "vu") != 0 && !fixed_width(schema->children[f]->format)) return 0;
     return 1;
+}
+
+/* Whether the struct slices parts[0..n) join column by column (un_struct_joins): no nulls of
+ * their own (the kernel's structs have none). */
+static int joinable_struct(const struct ArrowArray *parts, int n, const struct ArrowSchema *schema) {
+    for (int i = 0; i < n; i++)
+        if (!parts[i].release || parts[i].n_children != schema->n_children || parts[i].null_count != 0 || parts[i].offset != 0) return 0;
+    return un_struct_joins(schema);
 }
 
 /* The slices' column f as one: copied where it is of a fixed width; else its views, joined in

@@ -106,6 +106,8 @@ int un_views_join_placed(struct ArrowArray *parts, int n, const uint8_t *views, 
  * released). */
 int un_struct_join(struct ArrowArray *parts, int n, const struct ArrowSchema *schema, const uint8_t *const *placed, int n_placed,
                    un_hold *lender, struct ArrowArray *out);
+/* Whether a struct of this schema joins (un_struct_join): each column text or fixed-width. */
+int un_struct_joins(const struct ArrowSchema *schema);
 
 /* The arrays of a run's n slices (n >= 1, all of one schema) as one stream, a chunk a slice in
  * order, so that a consumer takes them over in one call. The schema and the arrays move into

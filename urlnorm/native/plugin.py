@@ -83,8 +83,8 @@ def apply(call: Call, column: Input) -> pl.Series | None:
     """``call``'s output for each row of ``column``, run on this thread's share of the threads.
 
     The call Polars would run, from Python: the column goes to the kernel and its output
-    comes back as Arrow C data, one chunk for each of the column's (a chunk a slice for
-    outputs that are not text), with the GIL released meanwhile. ``column`` is a Series (of
+    comes back as Arrow C data, one chunk for each of the column's (a chunk a slice for a list
+    or a struct holding one), with the GIL released meanwhile. ``column`` is a Series (of
     any type: other than text and binary, read as text), an Arrow array or a chunked array. None
     once the process has compiled ``MAX_CALLS`` calls, or for a chunked array of no chunks.
     """
