@@ -441,56 +441,51 @@ def test_reused_output_blocks_carry_nothing_over() -> None:
     assert whole.struct.field("username").null_count() == rows
 
 
-# A batch the size of a Parquet row group (1,000,000 rows of 90 bytes to rewrite: a 128 MiB
-# block for the text, 16 MiB ones for the views) run twice on one thread, in a process of its
-# own: the minor page faults of each call.
-ROW_GROUP_CALLS = """
+# Canonical normalize of `rows` URLs to rewrite, whose path ends in `page`, on `threads`
+# threads, `calls` times, in a process of its own: the minor page faults of each call.
+FAULTS_PER_CALL = """
 import resource, sys
 import polars as pl
 from urlnorm import native
-native.set_threads(1)
-path = "/a/./b/%7euser/articles/2024/a-longer-title-of-a-page"
-urls = pl.Series([f"HTTP://Host{i % 97}.Example:80{path}/{i}?q={i}" for i in range(1_000_000)])
-for _ in range(2):
+threads, rows, calls, page = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+native.set_threads(threads)
+path = "/a/./b/%7euser/articles/2024/" + page
+urls = pl.Series([f"HTTP://Host{i % 97}.Example:80{path}/{i}?q={i}" for i in range(rows)])
+for _ in range(calls):
     before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
     urls.url.normalize("canonical")
     print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
 """
+
+
+def faults_per_call(threads: int, rows: int, calls: int, page: str) -> list[int]:
+    """The minor page faults of each call of :data:`FAULTS_PER_CALL`, Polars' pool as wide."""
+    argv = [sys.executable, "-c", FAULTS_PER_CALL, str(threads), str(rows), str(calls), page]
+    env = {**os.environ, "POLARS_MAX_THREADS": str(threads)}
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=True, env=env)
+    return [int(line) for line in done.stdout.split()]
 
 
 @needs_kernel
 @pytest.mark.skipif(sys.platform != "linux", reason="counts Linux's minor page faults")
 def test_a_row_group_sized_batch_reuses_the_blocks_of_the_one_before() -> None:
-    # Fresh memory faults in a page at a time; the second call must write into the blocks the
-    # first one freed (under a bound below one batch's outputs, it faulted ~80% as much).
-    first, second = map(int, run_python(ROW_GROUP_CALLS).stdout.split())
+    # A batch the size of a Parquet row group (1,000,000 rows of 90 bytes to rewrite: a 128 MiB
+    # block for the text, 16 MiB ones for the views), twice on one thread. Fresh memory faults
+    # in a page at a time; the second call must write into the blocks the first one freed
+    # (under a bound below one batch's outputs, it faulted ~80% as much).
+    first, second = faults_per_call(1, 1_000_000, 2, "a-longer-title-of-a-page")
     assert first > 15_000, first  # the outputs (about 100 MB) were new memory once
     assert second < first / 4, (first, second)
-
-
-# A 50,000-row batch on two threads, each writing a slice of its rewritten URLs (some 1.5 MiB,
-# under the 1 MiB a block was kept from before): the minor page faults of each of six calls.
-SLICE_CALLS = """
-import resource
-import polars as pl
-from urlnorm import native
-native.set_threads(2)
-path = "/a/./b/%7euser/articles/2024/page"
-urls = pl.Series([f"HTTP://Host{i % 97}.Example:80{path}/{i}?q={i}" for i in range(50_000)])
-for _ in range(6):
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-    urls.url.normalize("canonical")
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before)
-"""
 
 
 @needs_kernel
 @pytest.mark.skipif(sys.platform != "linux", reason="counts Linux's minor page faults")
 def test_a_threads_slices_reuse_the_blocks_of_the_call_before() -> None:
-    # A kernel thread's malloc arena gives a freed block above 128 KiB back to the system: kept
-    # only from 1 MiB, a slice's outputs faulted in a third of the first call's pages each call.
-    env = {**os.environ, "POLARS_MAX_THREADS": "2"}
-    first, *later = map(int, run_python(SLICE_CALLS, env).stdout.split())
+    # A 50,000-row batch on two threads, each writing a slice of its rewritten URLs (some 1.5
+    # MiB, under the 1 MiB a block was kept from before), six times. A kernel thread's malloc
+    # arena gives a freed block above 128 KiB back to the system: kept only from 1 MiB, a
+    # slice's outputs faulted in a third of the first call's pages each call.
+    first, *later = faults_per_call(2, 50_000, 6, "page")
     assert first > 500, first
     assert max(later) < first / 10, (first, later)
 
