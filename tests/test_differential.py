@@ -455,6 +455,31 @@ def test_url_parts_match_core_on_the_corpora() -> None:
     check_url_parts(values[::4])  # a quarter: twelve functions on two paths, row by row
 
 
+# Paths with dot segments, the scheme, host and port in every spelling the parse respells: the
+# kernel takes them without a parse for a part that reads the path, with the segments removed
+# as the parse removes them (URL Standard §4.4 path state), and its parts slices of that text.
+DOTTED = [
+    f"{scheme}://{host}{port}{path}{rest}"
+    for scheme in ("https", "HTTPS")
+    for host in ("example.com", "WWW.Example.COM", "bücher.example")
+    for port in ("", ":443", ":8080", ":0443")
+    for path in (
+        *("/.", "/..", "/a/./b", "/a/../b", "/a/b/..", "/a/b/.", "/../a", "/a/..//b", "/./"),
+        *("/a/./b/../../../c", "/a/.../b", "/a/.b/..c", "/a/.%2e/b", "/a/%7e/../b", "/a;p/../b"),
+    )
+    for rest in ("", "?q=1", "#f", "?q=/./#/../")
+]
+
+
+def test_url_parts_of_paths_with_dot_segments_match_core() -> None:
+    check_url_parts(DOTTED)
+    check_record_functions(DOTTED)
+    split = pl.Series("u", DOTTED).url.split("whatwg").to_list()
+    for url, record in zip(DOTTED, split, strict=True):
+        core = urlnorm.split(url, "whatwg")
+        assert record == {name: getattr(core, name) for name in urlnorm.engine.RECORD_FIELDS}
+
+
 # ---- one record field a column: the split asks the kernel for that field alone ----------------
 
 RECORD_FUNCTIONS = ("scheme", "port", "path", "query", "fragment")

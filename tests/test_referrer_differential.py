@@ -92,7 +92,11 @@ def generated(db: referrers.Referrers, seed: int, count: int = 4000) -> list[str
             host = host.replace(".com", ".co." + rng.choice(codes))
         scheme = rng.choice(["https", "http", "https", "android-app", "ftp"])
         tail = rng.choice(
-            ["", "/", "/x", "/s/term%20here", "/search/web", "/" + path, f"/{path}/more"]
+            # Dot segments too, which the parse removes before the path key is looked up.
+            [
+                *("", "/", "/x", "/s/term%20here", "/search/web", "/" + path, f"/{path}/more"),
+                *(f"/x/../{path}", f"/./{path}/.", f"/{path}/..", "/search/./web"),
+            ]
         )
         query = rng.choice(
             ["", "?q=a+b", "?Q=upper&q=", "?p=x&query=%C3%A9", "?text=t&q=+%20+", "?q"]

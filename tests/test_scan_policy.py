@@ -81,6 +81,29 @@ def test_every_row_is_scanned_again_once_rows_pass(op: str) -> None:
     assert sampled + ROWS - 2 * WINDOW * SAMPLE <= count <= sampled + ROWS
 
 
+def dotted(i: int) -> str:
+    """A URL whose path has dot segments, its scheme, host and port respelt by the parse."""
+    return f"HTTPS://Example{i % 97}.COM:443/a/./b/../p{i}/..?q={i}#f"
+
+
+# Operations that read the path: the scan takes a path's dot segments, which the parse removes.
+PATH_OPERATIONS: dict[str, Callable[[pl.Series], object]] = {
+    "split": lambda s: s.url.split("whatwg"),
+    "path": lambda s: s.url.path(),
+    "path_full": lambda s: s.url.path_full(),
+    "cut_fragment": lambda s: s.url.cut_fragment(),
+    "path_segments": lambda s: s.url.path_segments(),
+    "path_hierarchy": lambda s: s.url.path_hierarchy(),
+    "referrer": lambda s: s.url.referrer(),
+}
+
+
+@pytest.mark.parametrize("op", PATH_OPERATIONS)
+def test_rows_with_dot_segments_are_taken_where_the_path_is_read(op: str) -> None:
+    series = pl.Series("u", [dotted(i) for i in range(ROWS)])
+    assert scanned(lambda: PATH_OPERATIONS[op](series)) == ROWS
+
+
 @pytest.mark.parametrize("op", ["split", "host"])
 def test_few_passing_rows_are_sampled_many_are_not(op: str) -> None:
     """A take pays for six misses of a whole parse, two of one as far as the port."""

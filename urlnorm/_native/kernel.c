@@ -58,6 +58,7 @@ typedef struct {
     un_spans spans;
     un_buf folded;
     un_buf respelt; /* a row whose host was not ASCII, with its host's answer (host_answered) */
+    un_buf undotted; /* a row whose path has dot segments, without them (undotted) */
     /* The row's bytes as the lender holds them (row `lent_row` of `lender`, the batch's input),
      * for views of them; lent is NULL where the batch lends nothing or the row was repaired. */
     const uint8_t *lent;
@@ -152,6 +153,7 @@ static void worker_free(worker *w) {
     un_buf_free(&w->name);
     un_buf_free(&w->folded);
     un_buf_free(&w->respelt);
+    un_buf_free(&w->undotted);
     un_answers_free(&w->cache);
     un_visit_free(&w->visit);
 }
@@ -670,14 +672,40 @@ static int scan_extent(const un_batch *b) {
     return b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE ? UN_EXTENT_WHOLE : whatwg_extent(b);
 }
 
+/* What the scan leaves an operation's row to meet: the profile's normal form for a
+ * normalisation; else nothing, but that a parse of the path takes its dot segments,
+ * which it removes (URL Standard §4.4 path state) as the normal form's respelling does. A
+ * tenth of clickstream's rows have one, and each was parsed from its path on: `path` cost
+ * 195 ns a dotted row against 73 a plain one. */
+static unsigned scan_requirements(const un_batch *b, int extent) {
+    if (b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE) return b->profile->normal_form;
+    return extent == UN_EXTENT_WHOLE || extent == UN_EXTENT_NO_QUERY ? 1u << UN_NF_DOT_SEGMENTS : 0;
+}
+
+/* A row the scan took with dot segments (w->spans.remove_dots), for an operation that reads
+ * slices of it: the text the parse would serialise, its dot segments removed and its scheme,
+ * host and port respelt, with its spans there (un_put_undotted), so that its parts are slices
+ * of that text. *p and *n are then the text (w->undotted). Scanning that text again cost as
+ * much as the first scan, some 40 ns a row. */
+static int undotted(worker *w, const uint8_t **p, size_t *n) {
+    un_spans *s = &w->spans;
+    un_buf *t = &w->undotted;
+    if (!s->as_written) un_buf_set_lower(&w->folded, *p, s->host_start + s->host_len);
+    un_put_undotted(*p, *n, s->as_written ? *p : w->folded.data, s, t, s);
+    if (w->folded.failed || t->failed) return UN_ERR_MEMORY;
+    *p = t->data, *n = t->len;
+    return UN_OK;
+}
+
 /* A row in normal form (un_normal_form) needs no parse: a normalised URL written so is its
  * input, and a parse's record its parts. The row's status if it was one, else -1; the full
  * path then goes on from where the scan stopped (w->spans.parse_from), so no row is scanned
  * twice. */
 static int scanned(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     int whole = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE, extent = scan_extent(b);
-    unsigned req = whole ? b->profile->normal_form : 0;
+    unsigned req = scan_requirements(b, extent);
     if (!un_normal_form(p, n, req, extent, &w->spans) && !host_answered(w, &p, &n, req, extent)) return -1;
+    if (!whole && reads_spans(b) && w->spans.remove_dots && undotted(w, &p, &n) != UN_OK) return UN_ERR_MEMORY;
     if (whole && reads_record(b)) {
         un_normal_record(b->profile, p, &w->spans, &w->url);
         return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;

@@ -468,7 +468,8 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     /* The parse's record to here is the scan's (a file URL's host state differs): where what
      * follows fails the scan, the parse goes on from the path start state. */
     if (!file && (ends || p[at] == '\\')) s->parse_from = at;
-    if (req || file) extent = UN_EXTENT_WHOLE;
+    /* Taking dot segments asks for nothing past the path (the kernel's parts that read it). */
+    if ((req & ~(1u << UN_NF_DOT_SEGMENTS)) || file) extent = UN_EXTENT_WHOLE;
     if (extent == UN_EXTENT_AUTHORITY) return ends;
     if (extent == UN_EXTENT_NO_PATH) return ends && query_and_fragment(&sc, un_path_stop(p, n, at), req, s);
     if (at == n || p[at] != '/') return 0;
@@ -496,6 +497,24 @@ void un_put_normal_href(const uint8_t *p, size_t n, const uint8_t *head, const u
     if (!s->rewrite_escapes || out->failed) return;
     size_t path = (size_t)((ptrdiff_t)(start + s->path_start) + shift);
     out->len = path + un_normalize_escapes(out->data + path, out->len - path);
+}
+
+/* Where a piece at `at` of the input, past its path, lies once the text before it moved. */
+static size_t shifted(size_t at, ptrdiff_t by) { return (size_t)((ptrdiff_t)at + by); }
+
+void un_put_undotted(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out, un_spans *t) {
+    size_t path_end = s->path_start + s->path_len;
+    out->len = 0;
+    un_put_href(p, s->path_start, head, s, out);
+    size_t path = out->len;
+    un_remove_dot_segments(out, p + s->path_start, s->path_len);
+    un_buf_put(out, p + path_end, n - path_end);
+    *t = *s;
+    t->authority_end = t->path_start = path, t->path_len = out->len - (n - path_end) - path;
+    ptrdiff_t by = (ptrdiff_t)(path + t->path_len) - (ptrdiff_t)path_end;
+    if (s->has_query) t->query_start = shifted(s->query_start, by);
+    if (s->has_fragment) t->fragment_start = shifted(s->fragment_start, by);
+    t->as_written = 1, t->remove_dots = 0, t->parse_from = 0, t->non_ascii_host = 0;
 }
 
 size_t un_non_ascii_host_end(const uint8_t *p, size_t n, const un_spans *s) {

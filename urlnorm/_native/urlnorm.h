@@ -685,6 +685,10 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent
 /* The normal form of p[0, n), which un_normal_form took (*s): un_put_href (url_parts.c), with
  * the dot segments removed and the escapes rewritten where s says so. head is its scheme and host as folded. */
 void un_put_normal_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out);
+/* The same of a URL taken with dot segments and no escape to rewrite, into out (emptied first),
+ * and *t its spans there, as un_normal_form would find them: as written, no dot segment left
+ * (t may be s). */
+void un_put_undotted(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out, un_spans *t);
 /* url_parts.c: a text part (not a list) of a URL un_normal_form took (p[0, n), its spans s to
  * the part's extent), as un_url_part gives it from the record. un_url_part_slice: where it is
  * one piece of the input itself, p[*from, *from + *len), 1; else 0 (a null part, a respelt

@@ -233,6 +233,38 @@ static void check_normal_form(const uint8_t *p, size_t n, const un_profile *prof
     ctx.recall = NULL;
 }
 
+/* Whether b is the spans a's text holds where the scan found them: every span a has. */
+static int same_spans(const un_spans *a, const un_spans *b) {
+    return a->scheme_len == b->scheme_len && a->host_start == b->host_start && a->host_len == b->host_len &&
+           a->authority_end == b->authority_end && a->path_start == b->path_start && a->path_len == b->path_len &&
+           a->has_query == b->has_query && a->has_fragment == b->has_fragment && a->special == b->special && a->port == b->port &&
+           a->as_written == b->as_written && a->remove_dots == b->remove_dots && a->rewrite_escapes == b->rewrite_escapes &&
+           (!a->has_query || (a->query_start == b->query_start && a->query_len == b->query_len)) &&
+           (!a->has_fragment || (a->fragment_start == b->fragment_start && a->fragment_len == b->fragment_len));
+}
+
+/* A URL the scan takes with its path's dot segments, for a part that reads the path (the
+ * kernel's scan_requirements), is what the parse to that extent gives back: the record its
+ * spans make; and the text written without them (un_put_undotted) has the spans the scan finds
+ * there, and each part of the record as a slice or a cut of it. */
+static void check_dotted_parts(const uint8_t *p, size_t n) {
+    static const int extents[] = {UN_EXTENT_NO_QUERY, UN_EXTENT_WHOLE};
+    static un_url spanned;
+    static un_buf text;
+    ctx.recall = fixed_recall;
+    for (size_t k = 0; k < sizeof extents / sizeof *extents; k++) {
+        un_spans spans, undotted, found;
+        if (!un_normal_form(p, n, 1u << UN_NF_DOT_SEGMENTS, extents[k], &spans)) continue;
+        un_url_from_spans(p, &spans, extents[k], &spanned);
+        if (un_whatwg_parse_extent(&ctx, p, n, extents[k], &url) != UN_OK || !same_record(&spanned, &url)) abort();
+        if (!spans.remove_dots) continue;
+        un_put_undotted(p, n, folded_head(p, &spans), &spans, &text, &undotted);
+        if (text.failed || !un_normal_form(text.data, text.len, 0, extents[k], &found) || !same_spans(&found, &undotted)) abort();
+        check_parts_of_spans(text.data, text.len, &undotted, extents[k], &url);
+    }
+    ctx.recall = NULL;
+}
+
 /* A URL whose host is not ASCII, its host replaced with the answer for it (the kernel's
  * host_answered), is what the parse gives back with that answer where the scan takes it: the
  * parse's record (no requirements) and the profile's normalisation of it are the text's. */
@@ -259,13 +291,13 @@ static void check_answered_host(const uint8_t *p, size_t n, const un_profile *pr
 }
 
 /* The scan's answer (its return and every span, parse_from among them) is the same with each
- * byte classifier this CPU has as with the scalar one, for every extent and the profile's
- * requirements. */
+ * byte classifier this CPU has as with the scalar one, for every extent, with none and with the
+ * dot segments' requirement, and for the profile's requirements. */
 static void check_scan_kinds(const uint8_t *p, size_t n, const un_profile *prof) {
     int in_use = un_normal_form_scan();
     for (int kind = UN_SCAN_SCALAR + 1; kind < UN_N_SCANS; kind++) {
-        for (int extent = 0; extent <= UN_N_EXTENTS; extent++) {
-            unsigned req = extent == UN_N_EXTENTS ? prof->normal_form : 0;
+        for (int extent = 0; extent <= 2 * UN_N_EXTENTS; extent++) {
+            unsigned req = extent == 2 * UN_N_EXTENTS ? prof->normal_form : extent >= UN_N_EXTENTS ? 1u << UN_NF_DOT_SEGMENTS : 0;
             un_spans scalar, vector;
             memset(&scalar, 0, sizeof scalar), memset(&vector, 0, sizeof vector);
             if (!un_normal_form_use(UN_SCAN_SCALAR)) abort();
@@ -732,6 +764,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check_parse_after(p, n, prof);
     check_components_as_is(p, n);
     check_dot_segments(p, n);
+    check_dotted_parts(p, n);
     check_gathering(p, n);
     check_domain_parts(p, n);
     const uint8_t *nl = memchr(p, '\n', n);
