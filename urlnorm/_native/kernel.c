@@ -270,8 +270,12 @@ static int sliced_field(const uint8_t *p, const uint8_t *head, const un_spans *s
     case UN_FIELD_SCHEME: *f = (un_bytes){head, s->scheme_len}; return 1;
     case UN_FIELD_HOST: *f = (un_bytes){head + s->host_start, s->host_len}; return 1;
     case UN_FIELD_PATH: *f = (un_bytes){p + s->path_start, s->path_len}; return 1;
-    case UN_FIELD_QUERY: *f = (un_bytes){p + s->query_start, s->query_len}; return s->has_query;
-    case UN_FIELD_FRAGMENT: *f = (un_bytes){p + s->fragment_start, s->fragment_len}; return s->has_fragment;
+    /* An absent query's or fragment's start is not kept (a scan to a shorter extent, a text
+     * written anew) and may lie past the text: no pointer is made from it. */
+    case UN_FIELD_QUERY: *f = s->has_query ? (un_bytes){p + s->query_start, s->query_len} : (un_bytes){NULL, 0}; return s->has_query;
+    case UN_FIELD_FRAGMENT:
+        *f = s->has_fragment ? (un_bytes){p + s->fragment_start, s->fragment_len} : (un_bytes){NULL, 0};
+        return s->has_fragment;
     default: *f = (un_bytes){NULL, 0}; return 0;
     }
 }
@@ -683,16 +687,18 @@ static unsigned scan_requirements(const un_batch *b, int extent) {
 }
 
 /* A row the scan took with dot segments (w->spans.remove_dots), for an operation that reads
- * slices of it: the text the parse would serialise, its dot segments removed and its scheme,
- * host and port respelt, with its spans there (un_put_undotted), so that its parts are slices
- * of that text. *p and *n are then the text (w->undotted). Scanning that text again cost as
- * much as the first scan, some 40 ns a row. */
+ * slices of it: the row as the parse serialises it to the operation's extent, its dot
+ * segments removed and its scheme, host and port respelt (what lies past the extent copied as
+ * written, and never read), with its spans there (un_put_undotted), so that its parts are
+ * slices of that text. *p and *n are then the text (w->undotted). Scanning that text again
+ * cost as much as the first scan, some 40 ns a row. */
 static int undotted(worker *w, const uint8_t **p, size_t *n) {
     un_spans *s = &w->spans;
     un_buf *t = &w->undotted;
-    if (!s->as_written) un_buf_set_lower(&w->folded, *p, s->host_start + s->host_len);
-    un_put_undotted(*p, *n, s->as_written ? *p : w->folded.data, s, t, s);
-    if (w->folded.failed || t->failed) return UN_ERR_MEMORY;
+    int fold = !s->as_written;
+    if (fold) un_buf_set_lower(&w->folded, *p, s->host_start + s->host_len);
+    un_put_undotted(*p, *n, fold ? w->folded.data : *p, s, t, s);
+    if ((fold && w->folded.failed) || t->failed) return UN_ERR_MEMORY;
     *p = t->data, *n = t->len;
     return UN_OK;
 }

@@ -245,22 +245,25 @@ static int same_spans(const un_spans *a, const un_spans *b) {
 
 /* A URL the scan takes with its path's dot segments, for a part that reads the path (the
  * kernel's scan_requirements), is what the parse to that extent gives back: the record its
- * spans make; and the text written without them (un_put_undotted) has the spans the scan finds
- * there, and each part of the record as a slice or a cut of it. */
+ * spans make; and the text written without them (un_put_undotted, its spans written over the
+ * scan's as the kernel writes them) has the spans the scan finds there, the same record, and
+ * each part of the record as a slice or a cut of it. */
 static void check_dotted_parts(const uint8_t *p, size_t n) {
     static const int extents[] = {UN_EXTENT_NO_QUERY, UN_EXTENT_WHOLE};
     static un_url spanned;
     static un_buf text;
     ctx.recall = fixed_recall;
     for (size_t k = 0; k < sizeof extents / sizeof *extents; k++) {
-        un_spans spans, undotted, found;
+        un_spans spans, found;
         if (!un_normal_form(p, n, 1u << UN_NF_DOT_SEGMENTS, extents[k], &spans)) continue;
         un_url_from_spans(p, &spans, extents[k], &spanned);
         if (un_whatwg_parse_extent(&ctx, p, n, extents[k], &url) != UN_OK || !same_record(&spanned, &url)) abort();
         if (!spans.remove_dots) continue;
-        un_put_undotted(p, n, folded_head(p, &spans), &spans, &text, &undotted);
-        if (text.failed || !un_normal_form(text.data, text.len, 0, extents[k], &found) || !same_spans(&found, &undotted)) abort();
-        check_parts_of_spans(text.data, text.len, &undotted, extents[k], &url);
+        un_put_undotted(p, n, folded_head(p, &spans), &spans, &text, &spans);
+        if (text.failed || !un_normal_form(text.data, text.len, 0, extents[k], &found) || !same_spans(&found, &spans)) abort();
+        un_url_from_spans(text.data, &spans, extents[k], &spanned);
+        if (!same_record(&spanned, &url)) abort();
+        check_parts_of_spans(text.data, text.len, &spans, extents[k], &url);
     }
     ctx.recall = NULL;
 }
