@@ -2,12 +2,13 @@
 
 The same process start and imports, and Polars reading and writing the same rows with a
 trivial string operation of the same output shape (``plain``: two string columns;
-``split``: and the record's eight; ``dedup``: grouped; ``lake``: a Hive-partitioned dataset in,
+``split``: and the record's eight; ``identity``: plain's with no string operation at all, the
+URL column written back as it is; ``dedup``: grouped; ``lake``: a Hive-partitioned dataset in,
 and out partitioned by registered domain, taken from the input's ``rd`` column so that the
 floor writes the same partitions without computing them). Object-store locations are read
 and written through Polars' own client, configured by the standard environment variables.
 
-``python benchmarks/floor.py IN OUT plain|split|dedup|lake``
+``python benchmarks/floor.py IN OUT plain|identity|split|dedup|lake``
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ RECORD_TEXT = ("scheme", "username", "password", "host", "path", "query", "fragm
 def main(source: str, target: str, shape: str) -> None:
     """Read ``source``, add the columns of ``shape``, write ``target``."""
     url = pl.col("url")
-    columns = [url.str.to_lowercase().alias("normalized"), pl.lit(None, pl.String).alias("error")]
+    normalized = url if shape == "identity" else url.str.to_lowercase()
+    columns = [normalized.alias("normalized"), pl.lit(None, pl.String).alias("error")]
     if shape == "split":
         columns += [url.str.slice(0, 5).alias(name) for name in RECORD_TEXT]
         columns += [url.str.len_bytes().cast(pl.UInt16, strict=False).alias("port")]

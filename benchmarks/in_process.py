@@ -28,15 +28,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
+from floor import main as write_floor
 
 from urlnorm import io, jobs
 
 
 def floor(source: str, target: str) -> None:
     """The rows read and written back, the URL column as the normalised one."""
-    url = pl.col("url")
-    columns = [url.alias("normalized"), pl.lit(None, pl.String).alias("error")]
-    pl.scan_parquet(source).with_columns(columns).sink_parquet(target)
+    write_floor(source, target, "identity")
 
 
 def plan(source: str, target: str) -> None:

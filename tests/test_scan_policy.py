@@ -87,14 +87,17 @@ def dotted(i: int) -> str:
 
 
 # Operations that read the path: the scan takes a path's dot segments, which the parse removes.
+PATH_FUNCTIONS = (
+    "path",
+    "path_full",
+    "cut_fragment",
+    "path_segments",
+    "path_hierarchy",
+    "referrer",
+)
 PATH_OPERATIONS: dict[str, Callable[[pl.Series], object]] = {
-    "split": lambda s: s.url.split("whatwg"),
-    "path": lambda s: s.url.path(),
-    "path_full": lambda s: s.url.path_full(),
-    "cut_fragment": lambda s: s.url.cut_fragment(),
-    "path_segments": lambda s: s.url.path_segments(),
-    "path_hierarchy": lambda s: s.url.path_hierarchy(),
-    "referrer": lambda s: s.url.referrer(),
+    "split": OPERATIONS["split"],
+    **{name: (lambda s, name=name: getattr(s.url, name)()) for name in PATH_FUNCTIONS},
 }
 
 
