@@ -480,6 +480,36 @@ def test_url_parts_of_paths_with_dot_segments_match_core() -> None:
         assert record == {name: getattr(core, name) for name in urlnorm.engine.RECORD_FIELDS}
 
 
+# Each row a different kind, so that rows the kernel writes straight from its scan (a row in
+# normal form, or a slice of one) alternate with rows it leaves to the full path with the
+# scan's answer: respelt, dotted, answered, refused, invalid, null (kernel.c, lane_row).
+INTERLEAVED: list[str | None] = [
+    row
+    for i in range(40)
+    for row in (
+        f"https://example{i}.com/p{i}?q={i}#f",
+        f"HTTP://Example{i}.COM:80/p{i}",
+        f"https://example.com/a/../p{i}?q#f",
+        f"https://bücher{i % 3}.example/p{i}",
+        f"https://ex%41mple{i}.com/p{i}",
+        f"https://u:p@example{i}.com/p{i}",
+        f"http://[::{i}]/p",
+        f"https://exa mple{i}.com/",
+        None,
+        f"file:///C:/p{i}",
+        f"https://example{i}.com",
+    )
+]
+
+
+def test_rows_left_to_the_full_path_between_rows_taken_match_core() -> None:
+    check_all(INTERLEAVED)
+    check_url_parts(INTERLEAVED)
+    check_record_functions(INTERLEAVED)
+    host = pl.Series("u", INTERLEAVED, dtype=pl.String).url.host().to_list()
+    assert host == [_core_field(v, "host", "whatwg") for v in INTERLEAVED]
+
+
 # ---- one record field a column: the split asks the kernel for that field alone ----------------
 
 RECORD_FUNCTIONS = ("scheme", "port", "path", "query", "fragment")
