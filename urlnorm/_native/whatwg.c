@@ -151,15 +151,16 @@ __attribute__((flatten, noinline)) static void take_run(parser *P, stop_set spec
         return;
     }
     while (i < n) {
-        /* Sixteen bytes copied at once, kept as far as they are plain: o has room for three
-         * bytes an input byte left. */
-        if (plain && n - i >= 16) {
-            size_t k = un_plain_prefix(plain, in + i);
-            memcpy(o, in + i, 16), o += k, i += k;
-            if (k == 16) continue;
-        }
         uint8_t b = in[i], flags = t[b] & act;
-        if (!flags) {
+        /* From a plain byte, sixteen bytes copied at once, kept as far as they are plain: o
+         * has room for three bytes an input byte left. Not from a byte to act on: in an
+         * escaped run ("%41%42") each escape paid a vector's look for no plain byte. */
+        if (!flags && plain && n - i >= 16) {
+            /* At least the byte at hand, which t says is plain: the tables hold the same. */
+            size_t k = un_plain_prefix(plain, in + i);
+            k += k == 0;
+            memcpy(o, in + i, 16), o += k, i += k;
+        } else if (!flags) {
             *o++ = b, i++;
         } else if (flags & RUN_STOP) {
             if (!segments || (b != '/' && b != '\\') || !plain_segment(P, to->data, o)) break;
