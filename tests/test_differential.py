@@ -482,11 +482,15 @@ def test_url_parts_of_paths_with_dot_segments_match_core() -> None:
 
 # Each row a different kind, so that rows the kernel writes straight from its scan (a row in
 # normal form, or a slice of one) alternate with rows it leaves to the full path with the
-# scan's answer: respelt, dotted, answered, refused, invalid, null (kernel.c, lane_row).
-INTERLEAVED: list[str | None] = [
-    row
-    for i in range(40)
-    for row in (
+# scan's answer: respelt, dotted, answered, refused, invalid, null (kernel.c, lane_row). A run
+# the scan refuses before each half puts only some rows to the scan, then every row again.
+REFUSED: list[str | None] = [f"https://ex%41mple{i}.com/p{i}" for i in range(300)]
+
+
+def _kinds(i: int) -> list[str | None]:
+    """Row i of each kind: in normal form, respelt, dotted, IDN, refused, userinfo, IPv6,
+    invalid, null, a file URL, no path."""
+    return [
         f"https://example{i}.com/p{i}?q={i}#f",
         f"HTTP://Example{i}.COM:80/p{i}",
         f"https://example.com/a/../p{i}?q#f",
@@ -498,8 +502,10 @@ INTERLEAVED: list[str | None] = [
         None,
         f"file:///C:/p{i}",
         f"https://example{i}.com",
-    )
-]
+    ]
+
+
+INTERLEAVED = (REFUSED + [row for i in range(40) for row in _kinds(i)]) * 2
 
 
 def test_rows_left_to_the_full_path_between_rows_taken_match_core() -> None:

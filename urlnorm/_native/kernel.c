@@ -1036,6 +1036,7 @@ static int answer(const un_batch *b, un_answers *s, int kind, const uint8_t *q, 
  * most once per kind, so a third run has every answer. -3 if the answerer failed. */
 static int answered_status(const un_batch *b, worker *w, int64_t row) {
     int status = row_status(b, w, row);
+    w->prescanned = 0; /* the lane's scan is this row's first run's alone */
     w->asked = status >= UN_ASK_HOST;
     for (int round = 0; round < 3 && status >= UN_ASK_HOST && b->answer; round++) {
         if (answer(b, &w->cache, status, w->ctx.question.data, w->ctx.question.len, &w->ctx.scratch2) < 0) return -3;
@@ -1090,23 +1091,27 @@ unsigned long long un_rows_scanned(void) { return atomic_load_explicit(&rows_sca
  * a row goes from the scan straight to emit. Through the full path (answered_status,
  * row_status, compute, as_it_is, scanned, write_row) it paid some 5 ns of a clean row's
  * 40-50 for the general case's calls and branches. A row the scan does not take, or takes with
- * dot segments (undotted), or a host to answer (host_answered), goes to the full path with
- * the scan's answer (w->prescanned). */
+ * dot segments for a part (undotted), or a host to answer (host_answered), goes to the full
+ * path with the scan's answer (w->prescanned). */
 static int has_lane(const un_batch *b) {
     int whole = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE;
-    if (b->check_utf8 || b->op == UN_OP_REFERRER || b->op == UN_OP_CAMPAIGN || b->op == UN_OP_VISIT) return 0;
+    /* A row that as_utf8 refuses or repairs never reaches the scan that would read
+     * w->prescanned: no lane for input checked as UTF-8. */
+    if (b->check_utf8 || scan_extent(b) < 0 || b->op == UN_OP_REFERRER || b->op == UN_OP_CAMPAIGN || b->op == UN_OP_VISIT) return 0;
     return whole ? !reads_record(b) : reads_spans(b);
 }
 
 /* The row written by the lane, as the full path writes it; 0 where it is not the lane's (a
  * null, or a row the scan does not take whole), with w->prescanned set where it was scanned. */
 static int lane_row(const un_batch *b, un_result *r, worker *w, int64_t row) {
-    int extent = scan_extent(b);
     const uint8_t *p;
     size_t n;
     if (w->scan.mode != SCAN_EVERY || un_column_get(&b->input, row, &p, &n) != UN_ROW_VALUE) return 0;
+    int extent = scan_extent(b), whole = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE;
     int taken = un_normal_form(p, n, scan_requirements(b, extent), extent, &w->spans);
-    if (!taken || w->spans.remove_dots || sliced(w, p, n) != UN_OK) return w->prescanned = taken + 1, 0;
+    /* A normalisation writes a dotted row's href without its dot segments itself
+     * (un_put_normal_href); the parts read the text undotted writes. */
+    if (!taken || (!whole && w->spans.remove_dots) || sliced(w, p, n) != UN_OK) return w->prescanned = taken + 1, 0;
     lend(b, w, row, p, n);
     emit(b, r, w, row);
     put_status(b, r, UN_OK);
