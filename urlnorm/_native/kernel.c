@@ -679,11 +679,12 @@ static int host_answered(worker *w, const uint8_t **p, size_t *n, unsigned req, 
     return 1;
 }
 
+/* Whether the operation normalises by its profile (normalize, parse), rather than parsing. */
+static int normalizes(const un_batch *b) { return b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE; }
+
 /* How far the operation's scan reads a row: the whole of it for a normalisation (the profile's
  * rules), else as far as its parse goes (-1 for one the scan does not serve). */
-static int scan_extent(const un_batch *b) {
-    return b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE ? UN_EXTENT_WHOLE : whatwg_extent(b);
-}
+static int scan_extent(const un_batch *b) { return normalizes(b) ? UN_EXTENT_WHOLE : whatwg_extent(b); }
 
 /* What the scan leaves an operation's row to meet: the profile's normal form for a
  * normalisation; else nothing, but that a parse of the path takes its dot segments,
@@ -691,7 +692,7 @@ static int scan_extent(const un_batch *b) {
  * tenth of clickstream's rows have one, and each was parsed from its path on: `path` cost
  * 195 ns a dotted row against 73 a plain one. */
 static unsigned scan_requirements(const un_batch *b, int extent) {
-    if (b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE) return b->profile->normal_form;
+    if (normalizes(b)) return b->profile->normal_form;
     return extent == UN_EXTENT_WHOLE || extent == UN_EXTENT_NO_QUERY ? 1u << UN_NF_DOT_SEGMENTS : 0;
 }
 
@@ -717,7 +718,7 @@ static int undotted(worker *w, const uint8_t **p, size_t *n) {
  * path then goes on from where the scan stopped (w->spans.parse_from), so no row is scanned
  * twice. */
 static int scanned(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
-    int whole = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE, extent = scan_extent(b);
+    int whole = normalizes(b), extent = scan_extent(b);
     unsigned req = scan_requirements(b, extent);
     int taken = w->prescanned ? w->prescanned - 1 : un_normal_form(p, n, req, extent, &w->spans);
     w->prescanned = 0;
@@ -1094,11 +1095,10 @@ unsigned long long un_rows_scanned(void) { return atomic_load_explicit(&rows_sca
  * dot segments for a part (undotted), or a host to answer (host_answered), goes to the full
  * path with the scan's answer (w->prescanned). */
 static int has_lane(const un_batch *b) {
-    int whole = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE;
     /* A row that as_utf8 refuses or repairs never reaches the scan that would read
      * w->prescanned: no lane for input checked as UTF-8. */
     if (b->check_utf8 || scan_extent(b) < 0 || b->op == UN_OP_REFERRER || b->op == UN_OP_CAMPAIGN || b->op == UN_OP_VISIT) return 0;
-    return whole ? !reads_record(b) : reads_spans(b);
+    return normalizes(b) ? !reads_record(b) : reads_spans(b);
 }
 
 /* The row written by the lane, as the full path writes it; 0 where it is not the lane's (a
@@ -1107,11 +1107,11 @@ static int lane_row(const un_batch *b, un_result *r, worker *w, int64_t row) {
     const uint8_t *p;
     size_t n;
     if (w->scan.mode != SCAN_EVERY || un_column_get(&b->input, row, &p, &n) != UN_ROW_VALUE) return 0;
-    int extent = scan_extent(b), whole = b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE;
+    int extent = scan_extent(b);
     int taken = un_normal_form(p, n, scan_requirements(b, extent), extent, &w->spans);
     /* A normalisation writes a dotted row's href without its dot segments itself
      * (un_put_normal_href); the parts read the text undotted writes. */
-    if (!taken || (!whole && w->spans.remove_dots) || sliced(w, p, n) != UN_OK) return w->prescanned = taken + 1, 0;
+    if (!taken || (!normalizes(b) && w->spans.remove_dots) || sliced(w, p, n) != UN_OK) return w->prescanned = taken + 1, 0;
     lend(b, w, row, p, n);
     emit(b, r, w, row);
     put_status(b, r, UN_OK);

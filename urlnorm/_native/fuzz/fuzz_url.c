@@ -4,8 +4,9 @@
  * operation (host and PSL parts, query pairs, path segments, one-pass outputs included) over an Arrow-layout
  * column read and its outputs exported through the Arrow C data interface, which also runs the answer path, on one thread or as slices on two,
  * and Polars' plugin entry points over a column of views or a dictionary of them (a Categorical); and that a URL
- * the normal-form scan takes is what the full path gives back, with each byte classifier the CPU has, and that a parse going
- * on from where the scan stopped is the whole parse. Built by `make fuzz` with
+ * the normal-form scan takes is what the full path gives back, with each byte classifier the CPU has, that a parse going
+ * on from where the scan stopped is the whole parse, and that a batch's row, whether written from the scan or parsed, is
+ * what the parse gives with no scan. Built by `make fuzz` with
  * AddressSanitizer and UndefinedBehaviorSanitizer; tables.h is generated from urlnorm.core. */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -562,6 +563,51 @@ static void check_lent_operations(const uint8_t *p, size_t n, uint8_t selector) 
     for (size_t i = 0; i < sizeof batches / sizeof batches[0]; i++) check_lent(&batches[i], &data);
 }
 
+/* Row `row` of a copying run's text column: a view of its data or inline bytes, or NULL for
+ * a null. */
+static const uint8_t *text_at(const un_result *r, int64_t row, size_t *n) {
+    const un_builder *col = &r->text[0];
+    int32_t len, offset;
+    if (!(col->validity.data[row / 8] >> (row % 8) & 1)) return NULL;
+    const uint8_t *view = col->views.data + row * 16;
+    memcpy(&len, view, 4), memcpy(&offset, view + 12, 4);
+    *n = (size_t)len;
+    return len <= 12 ? view + 4 : r->data.data + offset;
+}
+
+/* The batch's first row is `expected` (NULL: a null). */
+static void row_is(const un_batch *b, const uint8_t *expected, size_t len) {
+    un_result r;
+    size_t n = 0;
+    un_result_init(&r);
+    if (un_run_batch(b, &r) != 0) abort();
+    const uint8_t *got = text_at(&r, 0, &n);
+    if ((got == NULL) != (expected == NULL) || (got && (n != len || (n && memcmp(got, expected, n) != 0)))) abort();
+    un_result_free(&r);
+}
+
+/* A row the kernel writes straight from its scan (lane_row) or through the full path is what
+ * the parse gives with no scan at all: the profile's normalised URL (null where the parse
+ * fails or asks, as a batch with no answerer leaves it), and a text part of the record. */
+static void check_batch_rows(const uint8_t *p, size_t n, uint8_t selector) {
+    int64_t offsets[3];
+    uint8_t views[32];
+    un_bytes data;
+    un_column input = column_of(p, n, selector & 1, offsets, views, &data);
+    const un_profile *prof = &profiles[selector % FUZZ_N_PROFILES];
+    int part = selector % UN_N_URL_PARTS, status;
+    ctx.recall = NULL;
+    status = un_normalize(&ctx, prof, p, n, &url);
+    out.len = 0;
+    if (status == UN_OK) un_serialize(&url, &out);
+    row_is(&(un_batch){.op = UN_OP_NORMALIZE, .profile = prof, .input = input, .quiet = 1}, status == UN_OK ? out.data : NULL, out.len);
+    if (un_url_part_is_list(part)) return;
+    out.len = 0;
+    status = un_whatwg_parse_extent(&ctx, p, n, un_url_part_extent(part), &url);
+    int present = status == UN_OK && un_url_part(&url, part, &out);
+    row_is(&(un_batch){.op = UN_OP_URL_PART, .url_part = part, .input = input}, present ? (out.data ? out.data : (const uint8_t *)"") : NULL, out.len);
+}
+
 /* Answers questions as Python would in shape: a host, or an error code for odd lengths. */
 static int fuzz_answer(void *data, int kind, const uint8_t *question, size_t n, un_buf *out) {
     (void)data, (void)question;
@@ -607,6 +653,7 @@ static void batch(const uint8_t *p, size_t n, uint8_t selector) {
     un_result_free(&r[0]), un_result_free(&r[1]);
     if (n % 4 == 2) check_lent(&b, &data);
     check_lent_operations(p, n, selector);
+    check_batch_rows(p, n, selector);
 }
 
 /* Tables cut from the input (as Python would never hand them over) build or are refused,
