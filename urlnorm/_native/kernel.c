@@ -11,6 +11,7 @@ typedef struct {
     uint64_t hash; /* of the host and the table; 0 for an empty slot */
     size_t host_len, name_len;
     int status;
+    int in_host; /* the name is the host's own leading bytes (a lower-case host's) */
     uint8_t host[MEMO_HOST], name[MEMO_HOST];
     un_domain_parts parts;
 } parts_memo;
@@ -40,6 +41,7 @@ typedef struct {
     un_buf repaired, name;
     un_answers cache; /* the answers this batch has had */
     un_domain_parts parts;
+    const uint8_t *named; /* the bytes parts are spans of: w->name's, or the host's own */
     parts_memo memo[MEMO_SLOTS];
     un_referral referral; /* UN_OP_REFERRER: the row's, its term in ctx.text */
     un_campaign campaign; /* UN_OP_CAMPAIGN, UN_OP_VISIT: the row's, its pairs in the row's query */
@@ -338,21 +340,33 @@ static row_host host_of(const worker *w) {
 /* The name of the host's type (the core's host_type), or NULL for no host. */
 static const char *host_type_name(const row_host *h) { return h->kind == UN_NO_HOST ? NULL : UN_HOST_TYPE_NAMES[h->kind]; }
 
-/* un_domain_parts_of the host into w->name and w->parts, from the memo if an earlier row of
- * the slice had it. */
+/* un_domain_parts_of the host into w->name and w->parts, w->named at the name. */
+static int looked_up(worker *w, const row_host *h, int psl_table) {
+    int status = un_domain_parts_of(psl_table, h->p, h->n, &w->name, &w->parts);
+    w->named = w->name.data;
+    return status;
+}
+
+/* The host's parts into w->parts, as spans of w->named: the host itself where the name (the
+ * host lower-cased, its trailing dots gone) is its own leading bytes, as a domain host's is
+ * (URL Standard §3.3 domain to ASCII lower-cases it), else w->name. From the memo if an
+ * earlier row of the slice had it, with no copy of a name that is the host's. */
 static int domain_parts(worker *w, const row_host *h, int psl_table) {
-    if (h->n > MEMO_HOST) return un_domain_parts_of(psl_table, h->p, h->n, &w->name, &w->parts);
+    if (h->n > MEMO_HOST) return looked_up(w, h, psl_table);
     uint64_t hash = un_hash((uint64_t)psl_table, h->p, h->n) | 1;
     parts_memo *m = &w->memo[hash % MEMO_SLOTS];
     if (m->hash == hash && m->host_len == h->n && memcmp(m->host, h->p, h->n) == 0) {
+        w->parts = m->parts;
+        if (m->in_host) return w->named = h->p, m->status;
         w->name.len = 0;
         un_buf_put(&w->name, m->name, m->name_len);
-        w->parts = m->parts;
+        w->named = w->name.data;
         return w->name.failed ? -1 : m->status;
     }
-    int status = un_domain_parts_of(psl_table, h->p, h->n, &w->name, &w->parts);
+    int status = looked_up(w, h, psl_table);
     if (w->name.len > MEMO_HOST) return status;
-    *m = (parts_memo){.hash = hash, .host_len = h->n, .name_len = w->name.len, .status = status, .parts = w->parts};
+    int in_host = w->name.len <= h->n && (!w->name.len || memcmp(w->name.data, h->p, w->name.len) == 0);
+    *m = (parts_memo){.hash = hash, .host_len = h->n, .name_len = w->name.len, .status = status, .in_host = in_host, .parts = w->parts};
     if (h->n) memcpy(m->host, h->p, h->n);
     if (w->name.len) memcpy(m->name, w->name.data, w->name.len);
     return status;
@@ -366,7 +380,7 @@ static int has_part(worker *w, const row_host *h, int psl_table, int part) {
 
 /* A part of the host, null but for a domain host that has it. */
 static void put_part(un_builder *col, un_result *r, worker *w, const row_host *h, int psl_table, int part) {
-    if (has_part(w, h, psl_table, part)) put_bytes(col, r, w->name.data + w->parts.start[part], w->parts.len[part]);
+    if (has_part(w, h, psl_table, part)) put_row_bytes(col, r, w, w->named + w->parts.start[part], w->parts.len[part]);
     else un_builder_null(col);
 }
 
@@ -385,7 +399,7 @@ static void emit_host(const un_batch *b, un_result *r, worker *w) {
     row_host h = host_of(w);
     un_builder *col = &r->text[0];
     int site = b->host_column == UN_HOST_SITE, text = site || b->host_column == UN_HOST_TEXT;
-    if (site && has_part(w, &h, b->psl_table, UN_PART_REGISTERED)) put_bytes(col, r, w->name.data + w->parts.start[UN_PART_REGISTERED], w->parts.len[UN_PART_REGISTERED]);
+    if (site && has_part(w, &h, b->psl_table, UN_PART_REGISTERED)) put_row_bytes(col, r, w, w->named + w->parts.start[UN_PART_REGISTERED], w->parts.len[UN_PART_REGISTERED]);
     else if (text && h.present) put_row_bytes(col, r, w, h.p, h.n);
     else if (text) un_builder_null(col);
     else if (b->host_column == UN_HOST_TYPE) put_text(col, r, host_type_name(&h));
