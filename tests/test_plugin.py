@@ -248,6 +248,28 @@ def test_a_large_chunk_is_cut_into_more_slices_than_threads() -> None:
     assert out.to_list() == batch.normalize(series, "canonical").to_list()
 
 
+def test_a_call_from_the_streaming_engine_runs_on_its_executors_thread() -> None:
+    # Polars' streaming engine runs a morsel on each core already: the kernel's helpers take
+    # no part in its calls, where they take part in the same call made eagerly.
+    rows = [f"HTTP://Host{i % 97}.example/a/./b/{i}?q=%7e" for i in range(40_000)]
+    frame = pl.DataFrame({"u": rows})
+    expr = pl.col("u").url.normalize("canonical")
+    kernel = native.extension.loaded()
+    native.set_threads(2)
+    try:
+        before = kernel.helped_calls()
+        eager = frame.select(expr)["u"]
+        after_eager = kernel.helped_calls()
+        streamed = frame.lazy().select(expr).collect(engine="streaming")["u"]
+        after_streamed = kernel.helped_calls()
+    finally:
+        native.set_threads(None)
+    assert after_eager > before
+    assert after_streamed == after_eager
+    expected = batch.normalize(frame["u"], "canonical").to_list()
+    assert streamed.to_list() == eager.to_list() == expected
+
+
 def test_each_thread_is_cut_as_many_slices_as_the_others() -> None:
     # A slice left over would run alone on one thread after the others had ended: three
     # slices on two threads run as two slices' time on one. At every size, the slices (each

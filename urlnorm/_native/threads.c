@@ -175,6 +175,8 @@ static void with_helpers(work *w, int n) {
     un_mutex_unlock(&pool.lock);
 }
 
+unsigned long un_helped_calls(void) { return atomic_load(&pool.round); }
+
 /* Whether each slice lies within its batch's rows (and bases). */
 static int slices_within(const un_batch *batches, int n_batches, const un_slice *slices, int n_slices) {
     for (int i = 0; i < n_slices; i++) {
