@@ -512,18 +512,17 @@ int un_call_stream(const un_call *c, const series_export *in, int lending, struc
  * two cores and moved a morsel's rows to a core whose cache did not hold them, and the
  * partitioned lake (10 M clickstream rows, two cores) ran 3.79-3.84 s cut against 3.66-3.70
  * not. Asked once a thread: Polars names its threads as it starts them. Where the name cannot
- * be read, no. */
+ * be read (Windows), no. */
 static int streaming_executor(void) {
-    static UN_THREAD_LOCAL signed char known = -1;
-    if (known < 0) {
-        static const char PREFIX[] = "async-executor";
-        char name[16] = "";
 #if defined(__linux__) || defined(__APPLE__)
-        if (pthread_getname_np(pthread_self(), name, sizeof name) != 0) name[0] = '\0';
-#endif
-        known = strncmp(name, PREFIX, sizeof PREFIX - 1) == 0;
-    }
+    static const char PREFIX[] = "async-executor";
+    static UN_THREAD_LOCAL signed char known = -1;
+    char name[16] = "";
+    if (known < 0) known = pthread_getname_np(pthread_self(), name, sizeof name) == 0 && strncmp(name, PREFIX, sizeof PREFIX - 1) == 0;
     return known;
+#else
+    return 0;
+#endif
 }
 
 /* Polars 0.1: the inputs (whose chunks this call owns), the keyword arguments, where the
