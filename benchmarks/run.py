@@ -341,6 +341,19 @@ def print_source(name: str, result: dict[str, Any]) -> None:
         print(f"  left the kernel, {entry:20s} {share:8.3%}")
 
 
+def cpu_model() -> str:
+    """The CPU's model name as the system gives it (Linux's /proc/cpuinfo), else the platform's.
+
+    The figures move with the CPU under the same operating system: a run names its own.
+    """
+    try:
+        lines = Path("/proc/cpuinfo").read_text("utf-8").splitlines()
+    except OSError:
+        return platform.processor()
+    names = [line.split(":", 1)[1].strip() for line in lines if line.startswith("model name")]
+    return names[0] if names else platform.processor()
+
+
 def main() -> None:
     """Time everything on the same data, source by source, and report."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -366,6 +379,7 @@ def main() -> None:
     whole["attribution"] = attribution.report(args.repeat, print)
     meta = {
         "machine": platform.platform(),
+        "cpu": cpu_model(),
         "python": platform.python_version(),
         "polars": pl.__version__,
         "kernel": native.available(),
