@@ -1026,7 +1026,7 @@ static PyObject *rows_scanned(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "The normal-form scan's byte classifier in use; with a name, use that one."},
     {"rows_read", rows_read, METH_NOARGS, "How many rows the kernel has run over in this process."},
-    {"helped_calls", helped_calls, METH_NOARGS, "How many calls the kernel's helper threads have taken part in, in this process."},
+    {"helped_calls", helped_calls, METH_NOARGS, "How many calls this process has handed to the kernel's helper threads."},
     {"rows_scanned", rows_scanned, METH_NOARGS, "How many rows the kernel has put to its normal-form scan in this process: each row once, counted a window at a time (null rows among them)."},
     {"normal_form", normal_form, METH_VARARGS, "A profile's requirements, and which URLs the kernel's scan takes as their own normal form."},
     {"stream", stream, METH_O, "A run's slices as one Arrow stream's PyCapsule, a chunk a slice."},

@@ -295,8 +295,8 @@ int un_run_slice_table(const un_batch *batches, int n_batches, const un_slice *s
  * task failed. */
 typedef int (*un_task_fn)(void *data, int i);
 int un_run_tasks(int n_tasks, int n_threads, un_task_fn task, void *data);
-/* How many calls (un_run_slice_table, un_run_tasks) the helper threads have taken part in,
- * in this process: a call on one thread, or made while another had them, is not one. */
+/* How many calls (un_run_slice_table, un_run_tasks) this process has handed to the helper
+ * threads: a call on one thread, or made while another had them, is not one. */
 unsigned long un_helped_calls(void);
 /* The rows of each slice (the last may have fewer) of a batch of `length` rows holding
  * `nbytes` bytes, one slice a thread of `workers`: each slice of min_bytes or more, and of at

@@ -1,7 +1,10 @@
 /* Polars' expression plugin interface; see plugin.h. Polars loads this library (the
  * extension Python loaded: one copy, one set of calls), checks its version, asks each call's
  * output field when it plans a query, and runs the call on each batch. */
-#define _GNU_SOURCE /* glibc's pthread_getname_np */
+#define _POSIX_C_SOURCE 200809L
+#if defined(__APPLE__)
+#define _DARWIN_C_SOURCE /* pthread_getname_np, which _POSIX_C_SOURCE alone hides */
+#endif
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -11,7 +14,9 @@
 #include "os_threads.h"
 #include "plugin.h"
 
-#if defined(__linux__) || defined(__APPLE__)
+#if defined(__linux__)
+#include <sys/prctl.h>
+#elif defined(__APPLE__)
 #include <pthread.h>
 #endif
 
@@ -506,6 +511,18 @@ int un_call_stream(const un_call *c, const series_export *in, int lending, struc
     return done;
 }
 
+#if defined(__linux__) || defined(__APPLE__)
+/* This thread's name into name[0, 16): Linux's own call (every C library has it, where
+ * pthread_getname_np came to musl only in 1.2.3), macOS's pthread one. Whether it was read. */
+static int thread_name(char name[16]) {
+#if defined(__linux__)
+    return prctl(PR_GET_NAME, (unsigned long)name, 0UL, 0UL, 0UL) == 0;
+#else
+    return pthread_getname_np(pthread_self(), name, 16) == 0;
+#endif
+}
+#endif
+
 /* Whether this thread is an executor of Polars' streaming engine (named "async-executor-N";
  * Polars' context says nothing of it, a default CallerContext). That engine already runs a
  * morsel on every core: a call cut across the kernel's threads as well left three threads to
@@ -518,7 +535,7 @@ static int streaming_executor(void) {
     static const char PREFIX[] = "async-executor";
     static UN_THREAD_LOCAL signed char known = -1;
     char name[16] = "";
-    if (known < 0) known = pthread_getname_np(pthread_self(), name, sizeof name) == 0 && strncmp(name, PREFIX, sizeof PREFIX - 1) == 0;
+    if (known < 0) known = thread_name(name) && strncmp(name, PREFIX, sizeof PREFIX - 1) == 0;
     return known;
 #else
     return 0;
