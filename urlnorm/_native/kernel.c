@@ -378,9 +378,14 @@ static int has_part(worker *w, const row_host *h, int psl_table, int part) {
     return h->kind == UN_DOMAIN_HOST && domain_parts(w, h, psl_table) == 0 && w->parts.present[part];
 }
 
+/* The part has_part found, a view of the row where it lies in it. */
+static void put_found_part(un_builder *col, un_result *r, const worker *w, int part) {
+    put_row_bytes(col, r, w, w->named + w->parts.start[part], w->parts.len[part]);
+}
+
 /* A part of the host, null but for a domain host that has it. */
 static void put_part(un_builder *col, un_result *r, worker *w, const row_host *h, int psl_table, int part) {
-    if (has_part(w, h, psl_table, part)) put_row_bytes(col, r, w, w->named + w->parts.start[part], w->parts.len[part]);
+    if (has_part(w, h, psl_table, part)) put_found_part(col, r, w, part);
     else un_builder_null(col);
 }
 
@@ -399,7 +404,7 @@ static void emit_host(const un_batch *b, un_result *r, worker *w) {
     row_host h = host_of(w);
     un_builder *col = &r->text[0];
     int site = b->host_column == UN_HOST_SITE, text = site || b->host_column == UN_HOST_TEXT;
-    if (site && has_part(w, &h, b->psl_table, UN_PART_REGISTERED)) put_row_bytes(col, r, w, w->named + w->parts.start[UN_PART_REGISTERED], w->parts.len[UN_PART_REGISTERED]);
+    if (site && has_part(w, &h, b->psl_table, UN_PART_REGISTERED)) put_found_part(col, r, w, UN_PART_REGISTERED);
     else if (text && h.present) put_row_bytes(col, r, w, h.p, h.n);
     else if (text) un_builder_null(col);
     else if (b->host_column == UN_HOST_TYPE) put_text(col, r, host_type_name(&h));

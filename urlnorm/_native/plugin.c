@@ -511,17 +511,19 @@ int un_call_stream(const un_call *c, const series_export *in, int lending, struc
     return done;
 }
 
-#if defined(__linux__) || defined(__APPLE__)
 /* This thread's name into name[0, 16): Linux's own call (every C library has it, where
- * pthread_getname_np came to musl only in 1.2.3), macOS's pthread one. Whether it was read. */
+ * pthread_getname_np came to musl only in 1.2.3), macOS's pthread one. Whether it was read
+ * (never on Windows). */
 static int thread_name(char name[16]) {
 #if defined(__linux__)
     return prctl(PR_GET_NAME, (unsigned long)name, 0UL, 0UL, 0UL) == 0;
-#else
+#elif defined(__APPLE__)
     return pthread_getname_np(pthread_self(), name, 16) == 0;
+#else
+    (void)name;
+    return 0;
 #endif
 }
-#endif
 
 /* Whether this thread is an executor of Polars' streaming engine (named "async-executor-N";
  * Polars' context says nothing of it, a default CallerContext). That engine already runs a
@@ -529,17 +531,13 @@ static int thread_name(char name[16]) {
  * two cores and moved a morsel's rows to a core whose cache did not hold them, and the
  * partitioned lake (10 M clickstream rows, two cores) ran 3.79-3.84 s cut against 3.66-3.70
  * not. Asked once a thread: Polars names its threads as it starts them. Where the name cannot
- * be read (Windows), no. */
+ * be read, no. */
 static int streaming_executor(void) {
-#if defined(__linux__) || defined(__APPLE__)
     static const char PREFIX[] = "async-executor";
     static UN_THREAD_LOCAL signed char known = -1;
     char name[16] = "";
     if (known < 0) known = thread_name(name) && strncmp(name, PREFIX, sizeof PREFIX - 1) == 0;
     return known;
-#else
-    return 0;
-#endif
 }
 
 /* Polars 0.1: the inputs (whose chunks this call owns), the keyword arguments, where the
