@@ -59,7 +59,7 @@ int un_ends_in_a_number(const uint8_t *p, size_t n) {
     return digits || ipv4_number(p + s, len, &v);
 }
 
-static int parse_ipv4(const uint8_t *p, size_t n, uint32_t *address) {
+UN_COLD static int parse_ipv4(const uint8_t *p, size_t n, uint32_t *address) {
     if (n > 1 && p[n - 1] == '.') n--;
     uint64_t nums[4];
     size_t count = 0, start = 0;
@@ -83,7 +83,7 @@ static int parse_ipv4(const uint8_t *p, size_t n, uint32_t *address) {
     return UN_OK;
 }
 
-static void serialize_ipv4(uint32_t a, un_buf *out) {
+UN_COLD static void serialize_ipv4(uint32_t a, un_buf *out) {
     for (int shift = 24; shift >= 0; shift -= 8) {
         un_buf_put_uint(out, (a >> shift) & 0xFF);
         if (shift) un_buf_putc(out, '.');
@@ -108,7 +108,7 @@ static int read_ipv4_tail(const uint8_t *p, size_t n, size_t pos, uint16_t piece
     return pos == n ? index : 0;
 }
 
-int un_parse_ipv6(const uint8_t *p, size_t n, uint16_t pieces[8]) {
+UN_COLD int un_parse_ipv6(const uint8_t *p, size_t n, uint16_t pieces[8]) {
     size_t pos = 0;
     int index = 0, compress = -1;
     memset(pieces, 0, 8 * sizeof *pieces);
@@ -162,7 +162,7 @@ static void put_hex16(un_buf *out, uint16_t v) {
     un_buf_put(out, (const uint8_t *)digits + i, (size_t)(4 - i));
 }
 
-void un_serialize_ipv6(const uint16_t pieces[8], un_buf *out) {
+UN_COLD void un_serialize_ipv6(const uint16_t pieces[8], un_buf *out) {
     int best = -1, best_len = 1, start = -1;
     for (int i = 0; i <= 8; i++) {
         int zero = i < 8 && pieces[i] == 0;
@@ -183,7 +183,7 @@ void un_serialize_ipv6(const uint16_t pieces[8], un_buf *out) {
     }
 }
 
-static int opaque_host(const uint8_t *p, size_t n, un_buf *out) {
+UN_COLD static int opaque_host(const uint8_t *p, size_t n, un_buf *out) {
     if (has_class(p, n, UN_FORBIDDEN_HOST)) return UN_ERR_HOST_INVALID_CODE_POINT;
     un_percent_encode(out, p, n, UN_C0_CONTROL);
     return UN_OK;
@@ -232,7 +232,7 @@ static int domain_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
     return UN_OK;
 }
 
-static int answered_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
+UN_COLD static int answered_host(un_ctx *c, const uint8_t *p, size_t n, un_buf *out) {
     un_answer a;
     int status = un_recall(c, UN_ASK_HOST, p, n, &a);
     if (status == UN_OK) un_buf_put(out, a.text, a.len);

@@ -311,15 +311,14 @@ class _Parser:
         if self.at_sign_seen:
             self.buffer = "%40" + self.buffer
         self.at_sign_seen = True
-        for char in self.buffer:
-            if char == ":" and not self.password_token_seen:
-                self.password_token_seen = True
-                continue
-            encoded = percent_encode(char, USERINFO)
-            if self.password_token_seen:
-                self.url.password += encoded
-            else:
-                self.url.username += encoded
+        # The first ':' splits the buffer; any after it is encoded into the password.
+        if self.password_token_seen:
+            self.url.password += percent_encode(self.buffer, USERINFO)
+        else:
+            name, colon, password = self.buffer.partition(":")
+            self.url.username += percent_encode(name, USERINFO)
+            self.password_token_seen = colon == ":"
+            self.url.password += percent_encode(password, USERINFO)
         self.buffer = ""
 
     def host(self, c: str) -> _State:
