@@ -384,6 +384,14 @@ static size_t part_end(scan *sc, size_t i, unsigned req, int set) {
     return i;
 }
 
+/* Where the path from p[i] ends: at its first '?' or '#', or n. Read from the path's stops in
+ * the block's masks: two calls of memchr for them (as split.c's path_stop) cost `fragment` 3%
+ * of a clean row. */
+static size_t path_stop(scan *sc, size_t i) {
+    while ((i = next_stop(sc, SET_PATH, i)) < sc->n && sc->p[i] != '?' && sc->p[i] != '#') i++;
+    return i;
+}
+
 /* The crawl rules' requirements on the parts found (core crawl.py): what each rule would
  * change is absent. */
 static int meets_crawl_rules(const uint8_t *p, const un_spans *s, unsigned req) {
@@ -471,7 +479,7 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     /* Taking dot segments asks for nothing past the path (the kernel's parts that read it). */
     if ((req & ~(1u << UN_NF_DOT_SEGMENTS)) || file) extent = UN_EXTENT_WHOLE;
     if (extent == UN_EXTENT_AUTHORITY) return ends;
-    if (extent == UN_EXTENT_NO_PATH) return ends && query_and_fragment(&sc, un_path_stop(p, n, at), req, s);
+    if (extent == UN_EXTENT_NO_PATH) return ends && query_and_fragment(&sc, path_stop(&sc, at), req, s);
     if (at == n || p[at] != '/') return 0;
     s->path_start = at;
     if (file && !file_as_is(p, n, s)) return 0;

@@ -84,7 +84,9 @@ static size_t first_of(const uint8_t *p, size_t at, size_t end, uint8_t c) {
     return hit ? (size_t)(hit - p) : end;
 }
 
-size_t un_path_stop(const uint8_t *p, size_t n, size_t at) { return first_of(p, at, first_of(p, at, n, '?'), '#'); }
+/* Where a path that starts at p[at] ends (RFC 3986 Appendix B): the first '?' or '#', or n;
+ * two memchr scans rather than one loop a byte. */
+static size_t path_stop(const uint8_t *p, size_t n, size_t at) { return first_of(p, at, first_of(p, at, n, '?'), '#'); }
 
 int un_split_generic(const uint8_t *p, size_t n, un_url *u) {
     un_url_reset(u);
@@ -103,7 +105,7 @@ int un_split_generic(const uint8_t *p, size_t n, un_url *u) {
         if (err) return err;
         i = end;
     }
-    size_t end = un_path_stop(p, n, i);
+    size_t end = path_stop(p, n, i);
     un_buf_set(&u->path, p + i, end - i);
     if (end < n && p[end] == '?') {
         i = end + 1;

@@ -402,9 +402,6 @@ int un_whatwg_parse_extent(un_ctx *c, const uint8_t *p, size_t n, int extent, un
  * left to un_apply_percent_rules_to_authority. */
 int un_whatwg_parse_escapes(un_ctx *c, const uint8_t *p, size_t n, un_url *u);
 int un_split_generic(const uint8_t *p, size_t n, un_url *u);
-/* Where a path that starts at p[at] ends (RFC 3986 Appendix B): the first '?' or '#', or n;
- * two memchr scans rather than one loop a byte. */
-size_t un_path_stop(const uint8_t *p, size_t n, size_t at);
 /* The length of p[0, n)'s leading run of ASCII bytes. */
 size_t un_ascii_prefix(const uint8_t *p, size_t n);
 int un_valid_utf8(const uint8_t *p, size_t n);
