@@ -40,7 +40,7 @@ uint8_t *un_write_uint(uint8_t *o, unsigned long v); /* o has room for 20 bytes 
 #define UN_HOT static inline __attribute__((always_inline))
 /* A path that few rows take, kept out of line and apart from the hot code: the flattened
  * parse (whatwg.c) inlines every call it can, and with these inlined it was 279 KB of code, over
- * which a messy row's path missed the instruction cache (some 4% of its time). */
+ * which a messy row's path missed the instruction cache (4% of the parse's time a messy row). */
 #define UN_COLD __attribute__((noinline, cold))
 
 UN_COLD int un_buf_grow(un_buf *b, size_t extra); /* the slow path of un_buf_reserve */

@@ -346,8 +346,7 @@ static state special_authority_slashes(parser *P, int c) {
 }
 
 /* The slice before an '@' into the username and password: its first ':' splits them, and any
- * after it is encoded into the password. Each run is encoded by one call: a call a byte cost
- * a messy row with userinfo some 20 ns. */
+ * after it is encoded into the password. Each side is encoded by one call, not a call a byte. */
 static void take_userinfo(parser *P) {
     un_url *u = P->url;
     /* A second '@' is data: it was part of the userinfo. */
