@@ -352,8 +352,9 @@ static void take_userinfo(parser *P) {
     /* A second '@' is data: it was part of the userinfo. */
     if (P->at_sign_seen) un_buf_puts(P->password_token_seen ? &u->password : &u->username, "%40");
     P->at_sign_seen = 1;
-    const uint8_t *b = slice(P), *colon = P->password_token_seen ? NULL : memchr(b, ':', slice_len(P));
-    size_t n = slice_len(P), name = colon ? (size_t)(colon - b) : n;
+    size_t n = slice_len(P);
+    const uint8_t *b = slice(P), *colon = P->password_token_seen ? NULL : memchr(b, ':', n);
+    size_t name = colon ? (size_t)(colon - b) : n;
     un_percent_encode(P->password_token_seen ? &u->password : &u->username, b, name, UN_USERINFO);
     if (colon) P->password_token_seen = 1, un_percent_encode(&u->password, colon + 1, n - name - 1, UN_USERINFO);
     P->mark = -1;
