@@ -340,6 +340,45 @@ def test_path_segments_closed_in_the_run_match_core() -> None:
     check_paths(paths, ["http://h/", "sc://h/", "file:///", "sc:/"])
 
 
+# Where the CPU allows, the kernel's parse writes a run a block of 64 bytes at a time
+# (whatwg.c take_blocks): each escape, stray '%', byte to encode and slash is decided for the
+# block at once. Each piece here falls at every offset from a block's edge, in each state that
+# writes runs (a special and an opaque path, a query, a fragment).
+BLOCK_TAILS = [
+    "%%41%4%30%7e%2e/%41é%Zz/../x%c3%a9",
+    "é%41 %%7e\\%2e\\..\\b/%2F%2f%",
+    "%41%42%43/.a/%2e%2E/%%%41€<>%7E%7e%",
+    "a/%/b%4/%41%zz//.//..%",
+]
+BLOCK_PREFIXES = ["http://h/", "sc://h/", "sc:", "http://h/?", "http://h/#", "file:///"]
+BLOCK_ESCAPES = ["%41", "%7e", "%2e", "%2F", "%c3%a9", "%", "%4", "%%41", "%4%41", "%%30", "%30"]
+BLOCK_OTHERS = ["é", " ", "€", "<", "/", "\\", "/.", "/..", "/%2e", "//", "a", "bcdefghij", "%zz"]
+BLOCK_PIECES = st.sampled_from([*BLOCK_ESCAPES, *BLOCK_OTHERS, "?", "#"])
+
+
+def test_runs_by_block_at_every_offset() -> None:
+    values: list[str | None] = [
+        f"{prefix}{'a' * k}{tail}"
+        for prefix in BLOCK_PREFIXES
+        for k in range(130)
+        for tail in BLOCK_TAILS
+    ]
+    check_all(values)
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    prefix=st.sampled_from(BLOCK_PREFIXES),
+    pieces=st.lists(st.lists(BLOCK_PIECES, min_size=10, max_size=80), min_size=1, max_size=10),
+)
+def test_runs_by_block_generated(prefix: str, pieces: list[list[str]]) -> None:
+    check_all([prefix + "".join(row) for row in pieces])
+
+
 def test_every_wpt_input() -> None:
     values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]
     check_all(values, streaming=True)

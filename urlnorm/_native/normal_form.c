@@ -156,6 +156,7 @@ size_t un_plain_prefix(const un_nibbles *t, const uint8_t *p) {
  * batches while the kernel's threads wait. */
 static _Atomic(classify_fn) classify;
 static int scan_kind = -1, vectors; /* vectors: every set's tables fit the nibble lookups */
+static int block_runs; /* un_block_runs: set with the scan, as a parse asks it a run */
 
 const char *const UN_SCAN_NAMES[UN_N_SCANS] = {
     [UN_SCAN_SCALAR] = "scalar", [UN_SCAN_SSSE3] = "ssse3", [UN_SCAN_AVX2] = "avx2", [UN_SCAN_AVX512] = "avx512",
@@ -176,12 +177,17 @@ int un_normal_form_use(int kind) {
     classify_fn f;
     if (kind < 0 || kind >= UN_N_SCANS || !classifier(kind, &f)) return 0;
     atomic_store_explicit(&classify, f, memory_order_relaxed), scan_kind = kind;
+#ifdef NF_VECTORS
+    block_runs = kind == UN_SCAN_AVX512 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2");
+#endif
     return 1;
 }
 
 int un_normal_form_scan(void) { return scan_kind; }
 
 int un_plain_prefixes(void) { return scan_kind > UN_SCAN_SCALAR; }
+
+int un_block_runs(void) { return block_runs; }
 
 /* The block from p[i] on into sc (none for the scalar scan). */
 static void load_block(scan *sc, size_t i) {

@@ -675,6 +675,9 @@ typedef struct {
 } un_nibbles;
 int un_nibble_tables(const uint8_t classes[256], uint8_t flag, un_nibbles *t);
 int un_plain_prefixes(void);
+/* Whether the parse writes its runs a block of 64 bytes at a time: the scan in use is AVX-512's, and
+ * the CPU has VBMI2's byte compress (whatwg.c take_blocks). */
+int un_block_runs(void);
 size_t un_plain_prefix(const un_nibbles *t, const uint8_t *p);
 /* Whether p[0, n) is in normal form under the requirements (a bit a UN_NF_*): then the parse
  * and the rules would give it back as it is, or, where s->as_written is 0, as it is but for

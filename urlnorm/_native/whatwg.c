@@ -7,6 +7,11 @@
 
 #include "urlnorm.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define RUN_BLOCKS 1
+#endif
+
 #define END (-1)
 
 typedef enum {
@@ -90,6 +95,11 @@ static uint8_t runs[N_STOPS][256];
 static un_nibbles plain_runs[N_STOPS][2];
 static int plain_fits[N_STOPS][2];
 
+/* For take_blocks: each set's stops and the bytes it encodes, as nibble tables (block_fits:
+ * whether both fit), and the hex digits and unreserved bytes (escape_fits: whether both do). */
+static un_nibbles stop_bytes[N_STOPS], encoded_bytes[N_STOPS], hex_digits, unreserved;
+static int block_fits[N_STOPS], escape_fits;
+
 void un_whatwg_init(void) {
     for (int s = 0; s < N_STOPS; s++) {
         for (int b = 0; b < 256; b++) runs[s][b] = un_is((uint8_t)b, RUNS[s].encode) ? RUN_ENCODE : 0;
@@ -101,7 +111,11 @@ void un_whatwg_init(void) {
             for (int b = 0; b < 256; b++) plain[b] = !(runs[s][b] & (RUN_STOP | RUN_ENCODE | (escapes ? RUN_PERCENT : 0)));
             plain_fits[s][escapes] = un_nibble_tables(plain, 1, &plain_runs[s][escapes]);
         }
+        block_fits[s] = un_nibble_tables(runs[s], RUN_STOP, &stop_bytes[s]) && un_nibble_tables(runs[s], RUN_ENCODE, &encoded_bytes[s]);
     }
+    uint8_t escaped[256];
+    for (int b = 0; b < 256; b++) escaped[b] = (uint8_t)(un_is((uint8_t)b, UN_HEXDIG) | un_is((uint8_t)b, UN_UNRESERVED) << 1);
+    escape_fits = un_nibble_tables(escaped, 1, &hex_digits) && un_nibble_tables(escaped, 2, &unreserved);
 }
 
 static const uint8_t *run_table(const parser *P, stop_set special_stop, stop_set other_stop) {
@@ -131,6 +145,138 @@ __attribute__((noinline)) static long next_flagged(const uint8_t *t, const uint8
     return end;
 }
 
+#ifdef RUN_BLOCKS
+/* ---- a run a block of 64 bytes at a time (AVX-512 with VBMI2, as the scan's vectors) ---------- */
+
+#define BLOCK_TARGET __attribute__((target("avx512bw,avx512vbmi,avx512vbmi2,popcnt")))
+
+/* Each byte's index in the block, for the permutes that read the bytes after it (an index
+ * past the block wraps, which only a '%' too near the block's end to begin an escape reads). */
+static const uint8_t BYTE_INDEX[64] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+    32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+};
+
+/* The bytes of the block (its low and high nibbles) in the class t holds. */
+BLOCK_TARGET static inline uint64_t in_class(__m512i lo, __m512i hi, const un_nibbles *t) {
+    const __m512i lo_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)t->lo));
+    const __m512i hi_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)t->hi));
+    return _mm512_test_epi8_mask(_mm512_shuffle_epi8(lo_table, lo), _mm512_shuffle_epi8(hi_table, hi));
+}
+
+BLOCK_TARGET static inline __m512i low_nibbles(__m512i v) { return _mm512_and_si512(v, _mm512_set1_epi8(0x0F)); }
+BLOCK_TARGET static inline __m512i high_nibbles(__m512i v) { return low_nibbles(_mm512_srli_epi16(v, 4)); }
+
+/* The block's bytes with its escapes (esc: where a '%' and two hex digits begin) as the percent
+ * rules write them (un_write_percent): an unreserved byte decoded in the '%''s place, unless it
+ * is a hex digit after a stray '%' (after_stray: read from the input's bytes before it, and the
+ * field's written ones before the block, which decide alike); every other escape's hex upper
+ * case. *dropped: the decoded escapes' hex digits. */
+BLOCK_TARGET static __m512i rewrite_block(__m512i v, uint64_t esc, uint64_t after_stray, uint64_t *dropped) {
+    /* A hex digit's value is its low nibble, plus nine for a letter ('A' is 0x41, 'a' 0x61). */
+    const __m512i lo = low_nibbles(v), nine = _mm512_set1_epi8(9);
+    const __m512i value = low_nibbles(_mm512_mask_add_epi8(lo, _mm512_test_epi8_mask(v, _mm512_set1_epi8(0x40)), lo, nine));
+    const __m512i one = _mm512_set1_epi8(1), first = _mm512_add_epi8(_mm512_loadu_si512((const void *)BYTE_INDEX), one);
+    /* Byte k: the escape at k's byte, from the values of bytes k + 1 and k + 2 (each below 16,
+     * so a 16-bit shift moves no bit across bytes). */
+    __m512i byte = _mm512_or_si512(_mm512_slli_epi16(_mm512_permutexvar_epi8(first, value), 4),
+                                   _mm512_permutexvar_epi8(_mm512_add_epi8(first, one), value));
+    const __m512i byte_lo = low_nibbles(byte), byte_hi = high_nibbles(byte);
+    uint64_t decoded = esc & in_class(byte_lo, byte_hi, &unreserved) & ~(in_class(byte_lo, byte_hi, &hex_digits) & after_stray);
+    uint64_t digits = esc << 1 | esc << 2;
+    uint64_t lower = digits & _mm512_test_epi8_mask(v, _mm512_set1_epi8(0x20)) & _mm512_test_epi8_mask(v, _mm512_set1_epi8(0x40));
+    *dropped = decoded << 1 | decoded << 2;
+    return _mm512_mask_mov_epi8(_mm512_mask_sub_epi8(v, lower, v, _mm512_set1_epi8(0x20)), decoded, byte);
+}
+
+/* Where in the block a '%' is after a stray '%' (un_write_percent's after_stray_percent): the
+ * byte before it a '%', or the two before a '%' and a hex digit. Before the block, the field's
+ * written bytes are read (from o back to path), as the byte-at-a-time writer reads them. */
+static uint64_t after_stray(uint64_t pct, uint64_t hex, const uint8_t *field, const uint8_t *o) {
+    size_t written = (size_t)(o - field);
+    uint64_t pct1 = written >= 1 && o[-1] == '%', pct2 = written >= 2 && o[-2] == '%';
+    uint64_t hex1 = written >= 1 && un_is(o[-1], UN_HEXDIG);
+    return (pct << 1 | pct1) | ((pct << 2 | pct1 << 1 | pct2) & (hex << 1 | hex1));
+}
+
+/* The first slash in the block that closes a segment plain_segment refuses (one whose written
+ * form may start as a dot segment: its first byte a '.', a '%' or a byte to encode; or a file
+ * URL's first), which the path state must look at; 0 if none. */
+static uint64_t refused_slash(const parser *P, const uint8_t *path, const uint8_t *o, uint64_t slash, uint64_t unplain) {
+    if (!plain_segment(P, path, o)) return slash & -slash;
+    /* A segment opens after each slash, and with the block if the open one is empty. */
+    uint64_t risky = (slash << 1 | (path + P->seg_start + 1 == o)) & unplain;
+    uint64_t after = slash & ~((risky & -risky) - 1);
+    return risky ? after & -after : 0;
+}
+
+/* keep's bytes of w, packed, written at o (which has room). */
+BLOCK_TARGET static uint8_t *put_packed(uint8_t *o, __m512i w, uint64_t keep) {
+    unsigned k = (unsigned)__builtin_popcountll(keep);
+    _mm512_mask_storeu_epi8(o, k == 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1, _mm512_maskz_compress_epi8(keep, w));
+    return o + k;
+}
+
+/* Writes the block's bytes from i in span (but those dropped) at *o, each byte to encode as its
+ * escape, and opens a segment at each slash written, as take_run's loop would. */
+BLOCK_TARGET static void put_block(parser *P, const uint8_t *path, uint8_t **o, __m512i w, size_t i, uint64_t span, uint64_t dropped,
+                                   uint64_t encode, uint64_t slash) {
+    uint8_t *at = *o;
+    while (span) {
+        uint64_t first = encode & span & -(encode & span), before = first ? span & (first - 1) : span;
+        uint64_t keep = before & ~dropped, slashes = keep & slash;
+        if (slashes) {
+            int last = 63 - __builtin_clzll(slashes);
+            P->seg_start = (long)(at - path) + __builtin_popcountll(keep & (((uint64_t)1 << last) - 1));
+            P->seg_in = (long)i + last + 1;
+        }
+        if (keep) at = put_packed(at, w, keep);
+        for (span &= ~before; span & encode & -span; span &= span - 1) at = un_write_escape(at, P->in[i + (size_t)__builtin_ctzll(span)]);
+    }
+    *o = at;
+}
+
+/* take_run's loop a block of 64 bytes at a time, from in[i]: its plain bytes, escapes, bytes to
+ * encode and (in a path) the slashes after plain segments, up to a byte the loop must look at
+ * (a stop, a slash after a segment it refuses, a '%' whose escape the block may not hold);
+ * where that byte is. A messy row's run breaks at some 26 escapes, slashes and plain runs,
+ * each a branch the data decide: a block decides them all at once, with no branch a byte. Out of
+ * line: built for instructions take_run is not, it must not be flattened into it (Clang does). */
+__attribute__((noinline)) BLOCK_TARGET static size_t take_blocks(parser *P, stop_set s, const uint8_t *field, uint8_t **o, size_t i, int segments) {
+    const uint8_t *in = P->in;
+    const size_t n = (size_t)P->n;
+    while (i < n) {
+        const size_t left = n - i;
+        const uint64_t loaded = left >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << left) - 1;
+        const __m512i v = _mm512_maskz_loadu_epi8(loaded, in + i), lo = low_nibbles(v), hi = high_nibbles(v);
+        const uint64_t stop = in_class(lo, hi, &stop_bytes[s]) & loaded, encode = in_class(lo, hi, &encoded_bytes[s]) & loaded;
+        const uint64_t pct = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('%'));
+        const uint64_t backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+        const uint64_t slash = segments ? stop & (_mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('/')) | backslash) : 0;
+        uint64_t hard = (stop & ~slash) | ~loaded;
+        /* A '%' in the last two bytes of a block the URL goes on past: its escape may not fit. */
+        if (P->escapes && left > 64) hard |= pct >> 62 << 62;
+        if (segments) hard |= refused_slash(P, field, *o, slash, _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.')) | pct | encode);
+        const size_t end = hard ? (size_t)__builtin_ctzll(hard) : 64;
+        const uint64_t span = end == 64 ? ~(uint64_t)0 : ((uint64_t)1 << end) - 1;
+        __m512i w = v;
+        uint64_t dropped = 0;
+        if (P->escapes && pct & span) {
+            const uint64_t hex = in_class(lo, hi, &hex_digits), esc = pct & hex >> 1 & hex >> 2 & span;
+            w = rewrite_block(v, esc, after_stray(pct, hex, field, *o), &dropped);
+        }
+        w = _mm512_mask_mov_epi8(w, slash & backslash, _mm512_set1_epi8('/'));
+        put_block(P, field, o, w, i, span, dropped, encode, slash);
+        i += end;
+        if (end < 64) break;
+    }
+    return i;
+}
+
+/* Whether take_run's loop goes a block at a time for the set (with P's escapes). */
+static int by_blocks(const parser *P, stop_set s) { return un_block_runs() && block_fits[s] && (!P->escapes || escape_fits); }
+#endif
+
 /* Consume the current byte (never a stop: the caller checked it) and what follows up to the
  * next stop, percent-encoding the run as it goes (core take_run and percent_encode), and
  * with P->escapes its escapes as the percent rules leave them (un_write_percent). In the
@@ -150,7 +296,13 @@ __attribute__((flatten, noinline)) static void take_run(parser *P, stop_set spec
         P->ptr = P->n - 1;
         return;
     }
+#ifdef RUN_BLOCKS
+    const int blocks = by_blocks(P, special(P) ? special_stop : other_stop);
+#endif
     while (i < n) {
+#ifdef RUN_BLOCKS
+        if (blocks && (i = take_blocks(P, special(P) ? special_stop : other_stop, to->data, &o, i, segments)) >= n) break;
+#endif
         uint8_t b = in[i], flags = t[b] & act;
         /* From a plain byte, sixteen bytes copied at once, kept as far as they are plain: o
          * has room for three bytes an input byte left. Not from a byte to act on: in an
