@@ -129,13 +129,13 @@ void un_whatwg_init(void) {
     escape_fits = un_nibble_tables(escaped, 1, &hex_digits) && un_nibble_tables(escaped, 2, &unreserved);
 }
 
-static const uint8_t *run_table(const parser *P, stop_set special_stop, stop_set other_stop) {
-    return runs[special(P) ? special_stop : other_stop];
+/* The set of stops a state's run uses: its special URLs' or the others'. */
+static stop_set run_set(const parser *P, stop_set special_stop, stop_set other_stop) {
+    return special(P) ? special_stop : other_stop;
 }
 
-/* The same set's plain bytes as nibble tables, where the scan's vectors are in use; else NULL. */
-static const un_nibbles *plain_table(const parser *P, stop_set special_stop, stop_set other_stop) {
-    stop_set s = special(P) ? special_stop : other_stop;
+/* The set's plain bytes as nibble tables, where the scan's vectors are in use; else NULL. */
+static const un_nibbles *plain_table(const parser *P, stop_set s) {
     int escapes = P->escapes != 0;
     return un_plain_prefixes() && plain_fits[s][escapes] ? &plain_runs[s][escapes] : NULL;
 }
@@ -149,10 +149,9 @@ static int plain_segment(const parser *P, const uint8_t *path, const uint8_t *o)
     return seg == o || (seg[0] != '.' && seg[0] != '%');
 }
 
-/* The bytes t does not flag with flags, as nibble tables (where the scan's vectors are in
- * use, else NULL): for next_flagged's sixteen bytes at a time. */
-static const un_nibbles *unflagged_table(const parser *P, stop_set special_stop, stop_set other_stop, int stops_only) {
-    stop_set s = special(P) ? special_stop : other_stop;
+/* The set's bytes that end no slice ([0]: neither stops nor host stops; [1]: not stops) as
+ * nibble tables, where the scan's vectors are in use; else NULL: next_flagged's unflagged. */
+static const un_nibbles *unflagged_table(stop_set s, int stops_only) {
     return un_plain_prefixes() && unflagged_fits[s][stops_only] ? &unflagged[s][stops_only] : NULL;
 }
 
@@ -315,8 +314,9 @@ static int by_blocks(const parser *P, stop_set s) { return un_block_runs() && bl
  * keeps the input, its length and the flags in registers: inlined into the parser, it read
  * all three from the stack a byte (messy rows 3% slower). */
 __attribute__((flatten, noinline)) static void take_run(parser *P, stop_set special_stop, stop_set other_stop, un_buf *to, int segments) {
-    const uint8_t *t = run_table(P, special_stop, other_stop), *in = P->in;
-    const un_nibbles *plain = plain_table(P, special_stop, other_stop);
+    const stop_set s = run_set(P, special_stop, other_stop);
+    const uint8_t *t = runs[s], *in = P->in;
+    const un_nibbles *plain = plain_table(P, s);
     const uint8_t act = RUN_STOP | RUN_ENCODE | (P->escapes ? RUN_PERCENT : 0);
     size_t n = (size_t)P->n, i = (size_t)P->ptr;
     uint8_t *o = un_reserve_encoded(to, n - i);
@@ -325,11 +325,11 @@ __attribute__((flatten, noinline)) static void take_run(parser *P, stop_set spec
         return;
     }
 #ifdef RUN_BLOCKS
-    const int blocks = by_blocks(P, special(P) ? special_stop : other_stop);
+    const int blocks = by_blocks(P, s);
 #endif
     while (i < n) {
 #ifdef RUN_BLOCKS
-        if (blocks && (i = take_blocks(P, special(P) ? special_stop : other_stop, to->data, &o, i, segments)) >= n) break;
+        if (blocks && (i = take_blocks(P, s, to->data, &o, i, segments)) >= n) break;
 #endif
         uint8_t b = in[i], flags = t[b] & act;
         /* From a plain byte, sixteen bytes copied at once, kept as far as they are plain: o
@@ -363,18 +363,19 @@ __attribute__((flatten, noinline)) static void take_run(parser *P, stop_set spec
  * for either kind of byte, and then for stops alone. */
 static void extend_slice(parser *P, stop_set special_stop, stop_set other_stop) {
     if (P->mark < 0) P->mark = P->ptr, P->host_stop = -1;
-    const uint8_t *t = run_table(P, special_stop, other_stop), *in = P->in;
+    const stop_set s = run_set(P, special_stop, other_stop);
+    const uint8_t *t = runs[s], *in = P->in;
     long end = P->ptr, n = P->n;
     if (P->host_stop < 0 && t[in[end]] & RUN_HOST_STOP) P->host_stop = end;
     if (P->host_stop < 0) {
-        end = next_flagged(t, in, end, n, RUN_STOP | RUN_HOST_STOP, unflagged_table(P, special_stop, other_stop, 0));
+        end = next_flagged(t, in, end, n, RUN_STOP | RUN_HOST_STOP, unflagged_table(s, 0));
         if (end == n || t[in[end]] & RUN_STOP) {
             P->ptr = end - 1;
             return;
         }
         P->host_stop = end;
     }
-    P->ptr = next_flagged(t, in, end, n, RUN_STOP, unflagged_table(P, special_stop, other_stop, 1)) - 1;
+    P->ptr = next_flagged(t, in, end, n, RUN_STOP, unflagged_table(s, 1)) - 1;
 }
 
 static size_t slice_len(const parser *P) { return P->mark < 0 ? 0 : (size_t)(P->ptr - P->mark); }
