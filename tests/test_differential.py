@@ -379,6 +379,22 @@ def test_runs_by_block_generated(prefix: str, pieces: list[list[str]]) -> None:
     check_all([prefix + "".join(row) for row in pieces])
 
 
+# A row the scan takes has its dot segments removed (path.c, un_remove_dot_segments) with its
+# slashes found 64 bytes at a time: dot segments and empty segments at every offset from a
+# block's edge, in a special path, an opaque host's path and a path after a port.
+DOT_TAILS = ["/./b/../c", "/../../x/./", "/a/b/..", "/.//..//./y", "//../.", "/b/c/d/e/f/g/h/.."]
+
+
+def test_dot_segments_at_every_offset() -> None:
+    values: list[str | None] = [
+        f"{prefix}{'a' * k}{tail}"
+        for prefix in ("http://h/", "sc://h/", "http://h:8/x/")
+        for k in range(140)
+        for tail in DOT_TAILS
+    ]
+    check_all(values)
+
+
 def test_every_wpt_input() -> None:
     values: list[str | None] = [case["input"] for case in load_wpt("urltestdata.json")]
     check_all(values, streaming=True)
@@ -520,20 +536,24 @@ def test_url_parts_of_paths_with_dot_segments_match_core() -> None:
 
 
 # Each row a different kind, so that rows the kernel writes straight from its scan (a row in
-# normal form, or a slice of one) alternate with rows it leaves to the full path with the
-# scan's answer: respelt, dotted, answered, refused, invalid, null (kernel.c, lane_row). A run
-# the scan refuses before each half puts only some rows to the scan, then every row again.
+# normal form, or a slice of one; respelt, dotted or answered, from a text of its own)
+# alternate with rows it leaves to the full path with the scan's answer: refused, invalid,
+# null (kernel.c, lane_href and lane_part). A run the scan refuses before each half puts only
+# some rows to the scan, then every row again.
 REFUSED: list[str | None] = [f"https://ex%41mple{i}.com/p{i}" for i in range(300)]
 
 
 def _kinds(i: int) -> list[str | None]:
-    """Row i of each kind: in normal form, respelt, dotted, IDN, refused, userinfo, IPv6,
-    invalid, null, a file URL, no path."""
+    """Row i of each kind: in normal form, respelt, dotted, IDN, IDN and dotted, IDN and
+    refused once its host is answered, refused, userinfo, IPv6, invalid, null, a file URL, no
+    path."""
     return [
         f"https://example{i}.com/p{i}?q={i}#f",
         f"HTTP://Example{i}.COM:80/p{i}",
         f"https://example.com/a/../p{i}?q#f",
         f"https://bücher{i % 3}.example/p{i}",
+        f"https://bücher{i % 3}.example/a/./p{i}",
+        f"https://bücher{i % 3}.example/%7e{i}?%zz",
         f"https://ex%41mple{i}.com/p{i}",
         f"https://u:p@example{i}.com/p{i}",
         f"http://[::{i}]/p",

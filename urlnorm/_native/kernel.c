@@ -49,9 +49,9 @@ typedef struct {
     int channel;          /* UN_OP_VISIT: its UN_CHANNEL_* */
     int asked; /* the row asked a question */
     scan_policy scan;
-    /* The scan's answer for the row, plus one, where the lane (lane_row) scanned it and left
-     * it to the full path; 0 where nothing did. The full path reads it once, for its first
-     * run of the row, so that no row is scanned twice. */
+    /* What the lane (lane_href, lane_part) found of a row it scanned and left to the full path
+     * (PRESCAN_*). The full path reads it once, for its first run of the row, so that no row
+     * is scanned twice, nor its host answered twice. */
     int prescanned;
     /* The row's input when the normal-form scan took it: the normalised URL is written from
      * it and its spans, as it is or its authority respelt (normalize makes no record of it at
@@ -72,7 +72,12 @@ typedef struct {
     size_t lent_len;
     int64_t lent_index, lent_at;
     un_hold *hold; /* the batch's lender: a result takes it with its first view into it */
+    int field;     /* single_field: the one field a split writes, else -1 */
 } worker;
+
+/* A row the lane left: not scanned; scanned and refused, its host answered in vain where it has
+ * one to answer (host_answered); scanned and taken. */
+enum { PRESCAN_NONE, PRESCAN_REFUSED, PRESCAN_TAKEN };
 
 /* The scheme and host of a row taken as slices (sliced): as written, or folded. */
 static const uint8_t *head_of(const worker *w) { return w->spans.as_written ? w->as_is : w->folded.data; }
@@ -303,14 +308,15 @@ static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
  * the href to point into it wrote every byte of the URL a row for a column of one field, and
  * made `scheme` cost twice `host` (measured on the clickstream mix); so did writing the six
  * fields nobody asked for. */
+static void put_field(un_result *r, const worker *w, int i) {
+    un_bytes f;
+    int present = w->as_is ? sliced_field(w->as_is, head_of(w), &w->spans, i, &f) : record_field(&w->url, i, &f);
+    if (present) put_row_bytes(&r->text[i], r, w, f.p, f.n);
+    else un_builder_null(&r->text[i]);
+}
+
 static void emit_fields(const un_batch *b, un_result *r, const worker *w) {
-    for (unsigned wanted = split_fields(b) & ((1u << UN_N_FIELDS) - 1); wanted; wanted &= wanted - 1) {
-        int i = __builtin_ctz(wanted);
-        un_bytes f;
-        int present = w->as_is ? sliced_field(w->as_is, head_of(w), &w->spans, i, &f) : record_field(&w->url, i, &f);
-        if (present) put_row_bytes(&r->text[i], r, w, f.p, f.n);
-        else un_builder_null(&r->text[i]);
-    }
+    for (unsigned wanted = split_fields(b) & ((1u << UN_N_FIELDS) - 1); wanted; wanted &= wanted - 1) put_field(r, w, __builtin_ctz(wanted));
 }
 
 /* A text, or null. */
@@ -477,11 +483,18 @@ static void emit_levels(const un_batch *b, un_result *r, const un_url *u, int64_
     end_list(r, row, 1);
 }
 
+/* A text part that is a piece of a row the scan took, put; 0 (nothing put) where it is not. */
+static int put_part_piece(const un_batch *b, un_result *r, const worker *w) {
+    size_t from, len;
+    if (!w->as_is || !un_url_part_slice(w->as_is, w->as_is_len, &w->spans, b->url_part, &from, &len)) return 0;
+    put_row_bytes(&r->text[0], r, w, w->as_is + from, len);
+    return 1;
+}
+
 static void emit_url_part(const un_batch *b, un_result *r, worker *w, int64_t row) {
-    size_t start = r->data.len, from, len;
+    size_t start = r->data.len;
     if (un_url_part_is_list(b->url_part)) return emit_levels(b, r, &w->url, row);
-    if (w->as_is && un_url_part_slice(w->as_is, w->as_is_len, &w->spans, b->url_part, &from, &len))
-        return put_row_bytes(&r->text[0], r, w, w->as_is + from, len);
+    if (put_part_piece(b, r, w)) return;
     int present = w->as_is ? un_url_part_cut(w->as_is, w->as_is_len, head_of(w), &w->spans, b->url_part, &r->data)
                            : un_url_part(&w->url, b->url_part, &r->data);
     if (present) commit(&r->text[0], r, start);
@@ -739,9 +752,10 @@ static int undotted(worker *w, const uint8_t **p, size_t *n) {
 static int scanned(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     int whole = normalizes(b), extent = scan_extent(b);
     unsigned req = scan_requirements(b, extent);
-    int taken = w->prescanned ? w->prescanned - 1 : un_normal_form(p, n, req, extent, &w->spans);
-    w->prescanned = 0;
-    if (!taken && !host_answered(w, &p, &n, req, extent)) return -1;
+    int refused = w->prescanned == PRESCAN_REFUSED;
+    int taken = w->prescanned ? w->prescanned == PRESCAN_TAKEN : un_normal_form(p, n, req, extent, &w->spans);
+    w->prescanned = PRESCAN_NONE;
+    if (!taken && (refused || !host_answered(w, &p, &n, req, extent))) return -1;
     if (!whole && reads_spans(b) && w->spans.remove_dots && undotted(w, &p, &n) != UN_OK) return UN_ERR_MEMORY;
     if (whole && reads_record(b)) {
         un_normal_record(b->profile, p, &w->spans, &w->url);
@@ -1056,7 +1070,7 @@ static int answer(const un_batch *b, un_answers *s, int kind, const uint8_t *q, 
  * most once per kind, so a third run has every answer. -3 if the answerer failed. */
 static int answered_status(const un_batch *b, worker *w, int64_t row) {
     int status = row_status(b, w, row);
-    w->prescanned = 0; /* the lane's scan is this row's first run's alone */
+    w->prescanned = PRESCAN_NONE; /* the lane's scan is this row's first run's alone */
     w->asked = status >= UN_ASK_HOST;
     for (int round = 0; round < 3 && status >= UN_ASK_HOST && b->answer; round++) {
         if (answer(b, &w->cache, status, w->ctx.question.data, w->ctx.question.len, &w->ctx.scratch2) < 0) return -3;
@@ -1110,9 +1124,9 @@ unsigned long long un_rows_scanned(void) { return atomic_load_explicit(&rows_sca
  * href, the record's fields, parts, the host's, the query's pairs, the path's segments): such
  * a row goes from the scan straight to emit. Through the full path (answered_status,
  * row_status, compute, as_it_is, scanned, write_row) it paid some 5 ns of a clean row's
- * 40-50 for the general case's calls and branches. A row the scan does not take, or takes with
- * dot segments for a part (undotted), or a host to answer (host_answered), goes to the full
- * path with the scan's answer (w->prescanned). */
+ * 40-50 for the general case's calls and branches; a dotted row for a part, or a host the
+ * batch has answered, some 10 ns more. A row the scan does not take goes to the full path
+ * with the scan's answer (w->prescanned). */
 static int has_lane(const un_batch *b) {
     /* A row that as_utf8 refuses or repairs never reaches the scan that would read
      * w->prescanned: no lane for input checked as UTF-8. */
@@ -1120,19 +1134,64 @@ static int has_lane(const un_batch *b) {
     return normalizes(b) ? !reads_record(b) : reads_spans(b);
 }
 
-/* The row written by the lane, as the full path writes it; 0 where it is not the lane's (a
- * null, or a row the scan does not take whole), with w->prescanned set where it was scanned. */
-static int lane_row(const un_batch *b, un_result *r, worker *w, int64_t row) {
+/* The one text field a split writes (and no port), else -1: the lane puts it straight from the
+ * row's pieces (lane_piece). */
+static int single_field(const un_batch *b) {
+    unsigned fields = split_fields(b);
+    return b->op == UN_OP_SPLIT && !un_port_out(b) && __builtin_popcount(fields) == 1 ? __builtin_ctz(fields) : -1;
+}
+
+/* A row whose answer is one piece of it (a split of one field, a text part), put straight to
+ * its column; 0 (nothing put) for another operation, or a part not a piece of the row. emit's
+ * dispatch to the same writes cost some 3.5 ns of a clean row's 37 (`scheme`, corpora). */
+static int lane_piece(const un_batch *b, un_result *r, const worker *w) {
+    if (w->field >= 0) return put_field(r, w, w->field), 1;
+    return b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part) && put_part_piece(b, r, w);
+}
+
+/* The lane's rows, each written as the full path writes it; 0 where it is not the lane's (a
+ * null, or a row the scan does not take), with w->prescanned set where it was scanned. The
+ * normalisations and the parts have a lane each: one with the branches of both cost canonical
+ * normalize 2 ns of a clean row's 48. */
+
+/* A normalisation's row: its href, which is the row, or written without its dot segments
+ * (un_put_normal_href). */
+static int lane_href(const un_batch *b, un_result *r, worker *w, int64_t row) {
+    const uint8_t *p;
+    size_t n;
+    if (w->scan.mode != SCAN_EVERY || un_column_get(&b->input, row, &p, &n) != UN_ROW_VALUE) return 0;
+    int taken = un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &w->spans);
+    const uint8_t *text = p;
+    size_t len = n;
+    int answered = !taken && host_answered(w, &text, &len, b->profile->normal_form, UN_EXTENT_WHOLE);
+    if (!taken && !answered) return w->prescanned = PRESCAN_REFUSED, 0;
+    if (sliced(w, text, len) != UN_OK) return w->prescanned = answered ? PRESCAN_NONE : PRESCAN_TAKEN, 0;
+    lend(b, w, row, p, n);
+    emit(b, r, w, row);
+    put_status(b, r, UN_OK);
+    return 1;
+}
+
+/* A part's row. A host the batch has answered (host_answered), or a dotted row (undotted),
+ * goes on as a text outside the row's bytes, which put_row_bytes copies what it puts of. */
+static int lane_part(const un_batch *b, un_result *r, worker *w, int64_t row) {
     const uint8_t *p;
     size_t n;
     if (w->scan.mode != SCAN_EVERY || un_column_get(&b->input, row, &p, &n) != UN_ROW_VALUE) return 0;
     int extent = scan_extent(b);
-    int taken = un_normal_form(p, n, scan_requirements(b, extent), extent, &w->spans);
-    /* A normalisation writes a dotted row's href without its dot segments itself
-     * (un_put_normal_href); the parts read the text undotted writes. */
-    if (!taken || (!normalizes(b) && w->spans.remove_dots) || sliced(w, p, n) != UN_OK) return w->prescanned = taken + 1, 0;
+    unsigned req = scan_requirements(b, extent);
+    int taken = un_normal_form(p, n, req, extent, &w->spans);
+    const uint8_t *text = p;
+    size_t len = n;
+    int answered = !taken && host_answered(w, &text, &len, req, extent);
+    if (!taken && !answered) return w->prescanned = PRESCAN_REFUSED, 0;
+    int dotted = w->spans.remove_dots;
+    /* A failure (of memory) is the full path's to meet again: scanned anew where the spans
+     * are the text's. */
+    if ((dotted && undotted(w, &text, &len) != UN_OK) || sliced(w, text, len) != UN_OK)
+        return w->prescanned = dotted || answered ? PRESCAN_NONE : PRESCAN_TAKEN, 0;
     lend(b, w, row, p, n);
-    emit(b, r, w, row);
+    if (!lane_piece(b, r, w)) emit(b, r, w, row);
     put_status(b, r, UN_OK);
     return 1;
 }
@@ -1150,9 +1209,10 @@ int un_run_batch(const un_batch *b, un_result *r) {
     w.scan = scan_policy_for(b);
     reserve_outputs(b, r);
     int failed = 0, lane = has_lane(b);
+    w.field = single_field(b);
     for (int64_t row = 0; row < b->input.length && !failed; row++) {
         un_column_prefetch(&b->input, row + PREFETCH_ROWS);
-        if (lane && lane_row(b, r, &w, row)) continue;
+        if (lane && (normalizes(b) ? lane_href(b, r, &w, row) : lane_part(b, r, &w, row))) continue;
         int status = answered_status(b, &w, row);
         failed = status == -2 || status == -3;
         r->asked += w.asked;

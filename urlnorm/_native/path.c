@@ -2,6 +2,10 @@
  * Windows drive letters (URL Standard §4.2). */
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "urlnorm.h"
 
 static int is_dot_escape(const uint8_t *p) { return p[0] == '%' && p[1] == '2' && (p[2] | 0x20) == 'e'; }
@@ -75,16 +79,47 @@ int un_has_dot_segment(const uint8_t *p, size_t n) {
     return 0;
 }
 
+/* The '/'s of p[0, n) a block of 64 bytes at a time, as bits: a segment's end is a count of
+ * trailing zeros, where a call of memchr a segment cost more than its few bytes. */
+typedef struct {
+    const uint8_t *p;
+    size_t n, base;
+    uint64_t bits;
+} slashes;
+
+/* Bit k set where p[k] is '/', for k below 64 and n. */
+static uint64_t slash_bits(const uint8_t *p, size_t n) {
+    uint64_t bits = 0;
+    size_t k = 0;
+#ifdef __SSE2__
+    for (const __m128i slash = _mm_set1_epi8('/'); k + 16 <= n && k < 64; k += 16)
+        bits |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const void *)(p + k)), slash)) << k;
+#endif
+    for (; k < n && k < 64; k++) bits |= (uint64_t)(p[k] == '/') << k;
+    return bits;
+}
+
+/* The first '/' from p[i] on, or n. */
+static size_t next_slash(slashes *s, size_t i) {
+    while (i < s->n) {
+        if (i - s->base >= 64) s->base = i, s->bits = slash_bits(s->p + i, s->n - i);
+        uint64_t bits = s->bits >> (i - s->base);
+        if (bits) return i + (size_t)__builtin_ctzll(bits);
+        i = s->base + 64;
+    }
+    return s->n;
+}
+
 /* RFC 3986 §5.2.4, as core/path.py remove_dot_segments: over the '/'-split segments, each run
  * of them between dot segments appended at once (a byte and a segment at a time, it was a
  * quarter of `path` on a dotted clickstream row). */
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n) {
     if (!p) p = (const uint8_t *)""; /* an empty path that was never allocated */
     seg_list s = {out, out->len, 0, 0};
+    slashes found = {p, n, 0, slash_bits(p, n)};
     size_t run = 0, plain = 0; /* the segments not yet appended: from p[run], plain of them */
     for (size_t seg = 0; seg <= n;) {
-        const uint8_t *slash = seg < n ? memchr(p + seg, '/', n - seg) : NULL;
-        size_t i = slash ? (size_t)(slash - p) : n, len = i - seg;
+        size_t i = next_slash(&found, seg), len = i - seg;
         int dots = len == 2 && p[seg] == '.' && p[seg + 1] == '.', dot = len == 1 && p[seg] == '.';
         if (dots || dot) {
             if (plain) seg_append(&s, p + run, seg - 1 - run, plain);
