@@ -538,7 +538,7 @@ def test_url_parts_of_paths_with_dot_segments_match_core() -> None:
 # Each row a different kind, so that rows the kernel writes straight from its scan (a row in
 # normal form, or a slice of one; respelt, dotted or answered, from a text of its own)
 # alternate with rows it leaves to the full path with the scan's answer: refused, invalid,
-# null (kernel.c, lane_href and lane_part). A run the scan refuses before each half puts only
+# null (kernel.c, lane_row). A run the scan refuses before each half puts only
 # some rows to the scan, then every row again.
 REFUSED: list[str | None] = [f"https://ex%41mple{i}.com/p{i}" for i in range(300)]
 

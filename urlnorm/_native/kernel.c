@@ -49,7 +49,7 @@ typedef struct {
     int channel;          /* UN_OP_VISIT: its UN_CHANNEL_* */
     int asked; /* the row asked a question */
     scan_policy scan;
-    /* What the lane (lane_href, lane_part) found of a row it scanned and left to the full path
+    /* What the lane (lane_row) found of a row it scanned and left to the full path
      * (PRESCAN_*). The full path reads it once, for its first run of the row, so that no row
      * is scanned twice, nor its host answered twice. */
     int prescanned;
@@ -1149,32 +1149,14 @@ static int lane_piece(const un_batch *b, un_result *r, const worker *w) {
     return b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part) && put_part_piece(b, r, w);
 }
 
-/* The lane's rows, each written as the full path writes it; 0 where it is not the lane's (a
- * null, or a row the scan does not take), with w->prescanned set where it was scanned. The
- * normalisations and the parts have a lane each: one with the branches of both cost canonical
- * normalize 2 ns of a clean row's 48. */
-
-/* A normalisation's row: its href, which is the row, or written without its dot segments
- * (un_put_normal_href). */
-static int lane_href(const un_batch *b, un_result *r, worker *w, int64_t row) {
-    const uint8_t *p;
-    size_t n;
-    if (w->scan.mode != SCAN_EVERY || un_column_get(&b->input, row, &p, &n) != UN_ROW_VALUE) return 0;
-    int taken = un_normal_form(p, n, b->profile->normal_form, UN_EXTENT_WHOLE, &w->spans);
-    const uint8_t *text = p;
-    size_t len = n;
-    int answered = !taken && host_answered(w, &text, &len, b->profile->normal_form, UN_EXTENT_WHOLE);
-    if (!taken && !answered) return w->prescanned = PRESCAN_REFUSED, 0;
-    if (sliced(w, text, len) != UN_OK) return w->prescanned = answered ? PRESCAN_NONE : PRESCAN_TAKEN, 0;
-    lend(b, w, row, p, n);
-    emit(b, r, w, row);
-    put_status(b, r, UN_OK);
-    return 1;
-}
-
-/* A part's row. A host the batch has answered (host_answered), or a dotted row (undotted),
- * goes on as a text outside the row's bytes, which put_row_bytes copies what it puts of. */
-static int lane_part(const un_batch *b, un_result *r, worker *w, int64_t row) {
+/* The row written by the lane, as the full path writes it; 0 where it is not the lane's (a
+ * null, or a row the scan does not take), with w->prescanned set where it was scanned. A host
+ * the batch has answered (host_answered), or a part's dotted row (undotted), goes on as a text
+ * outside the row's bytes, which put_row_bytes copies what it puts of; a normalisation writes
+ * a dotted row's href without its dot segments itself (un_put_normal_href). Made once for the
+ * normalisations and once for the parts (`parts` is a constant at each call): one body with
+ * the branches of both cost canonical normalize 2 ns of a clean row's 48. */
+UN_HOT int lane_row(const un_batch *b, un_result *r, worker *w, int64_t row, int parts) {
     const uint8_t *p;
     size_t n;
     if (w->scan.mode != SCAN_EVERY || un_column_get(&b->input, row, &p, &n) != UN_ROW_VALUE) return 0;
@@ -1185,13 +1167,13 @@ static int lane_part(const un_batch *b, un_result *r, worker *w, int64_t row) {
     size_t len = n;
     int answered = !taken && host_answered(w, &text, &len, req, extent);
     if (!taken && !answered) return w->prescanned = PRESCAN_REFUSED, 0;
-    int dotted = w->spans.remove_dots;
+    int dotted = parts && w->spans.remove_dots;
     /* A failure (of memory) is the full path's to meet again: scanned anew where the spans
      * are the text's. */
     if ((dotted && undotted(w, &text, &len) != UN_OK) || sliced(w, text, len) != UN_OK)
         return w->prescanned = dotted || answered ? PRESCAN_NONE : PRESCAN_TAKEN, 0;
     lend(b, w, row, p, n);
-    if (!lane_piece(b, r, w)) emit(b, r, w, row);
+    if (!parts || !lane_piece(b, r, w)) emit(b, r, w, row);
     put_status(b, r, UN_OK);
     return 1;
 }
@@ -1212,7 +1194,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     w.field = single_field(b);
     for (int64_t row = 0; row < b->input.length && !failed; row++) {
         un_column_prefetch(&b->input, row + PREFETCH_ROWS);
-        if (lane && (normalizes(b) ? lane_href(b, r, &w, row) : lane_part(b, r, &w, row))) continue;
+        if (lane && (normalizes(b) ? lane_row(b, r, &w, row, 0) : lane_row(b, r, &w, row, 1))) continue;
         int status = answered_status(b, &w, row);
         failed = status == -2 || status == -3;
         r->asked += w.asked;

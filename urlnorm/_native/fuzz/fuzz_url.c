@@ -586,7 +586,7 @@ static void row_is(const un_batch *b, const uint8_t *expected, size_t len) {
     un_result_free(&r);
 }
 
-/* A row the kernel writes straight from its scan (lane_href, lane_part) or through the full path is what
+/* A row the kernel writes straight from its scan (lane_row) or through the full path is what
  * the parse gives with no scan at all: the profile's normalised URL (null where the parse
  * fails or asks, as a batch with no answerer leaves it), and a text part of the record. */
 static void check_batch_rows(const uint8_t *p, size_t n, uint8_t selector) {
