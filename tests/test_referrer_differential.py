@@ -221,3 +221,21 @@ def test_campaigns_visits_and_channels_equal_the_core() -> None:
             else channels.channel_group(visit.source, visit.medium, visit.campaign)
         )
         assert ch == channel, (page, ref)
+
+
+def test_every_bundled_key_as_a_visits_referrer_gives_the_cores_channel() -> None:
+    """Each key of the bundled database, with and without ``www.``, refers a visit: its
+    source's category (a search engine's by its name, a site's by its host without ``www.``)
+    decides Organic Search, Social, Video or Shopping, as the core decides it."""
+    keys = sorted(referrers.bundled().by_key)
+    refs = [f"https://{prefix}{key.replace('{}', 'de')}" for key in keys for prefix in ("", "www.")]
+    pages = ["https://landing.example/p"] * len(refs)
+    frame = pl.DataFrame({"page": pages, "ref": refs}, schema={"page": pl.String, "ref": pl.String})
+    got = frame.select(ch=pl.col("page").url.channel_group(pl.col("ref"))).get_column("ch")
+    expected = []
+    for page, ref in zip(pages, refs, strict=True):
+        visit = attribution_core.source_medium(page, ref, referrers.internal_patterns(()))
+        assert visit is not None
+        expected.append(channels.channel_group(visit.source, visit.medium, visit.campaign))
+    assert len(set(expected)) >= 4  # the rows reach more than one category's rule
+    assert got.to_list() == expected

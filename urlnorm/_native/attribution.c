@@ -82,36 +82,99 @@ const char *const UN_CHANNEL_NAMES[UN_N_CHANNELS] = {
     "Affiliates", "Audio", "SMS", "Mobile Push Notifications", "Unassigned",
 };
 
-/* GA4's channel of a visit (source, medium, campaign in lower case; cat its source's
- * category, UN_CATEGORY_*, or -1), rule by rule in GA4's order (core channels.RULES). */
-int un_channel(const un_buf *s, const un_buf *m, const un_buf *c, int cat) {
-    int is_paid = paid(m), shopping = cat == UN_CATEGORY_SHOPPING || shopping_campaign(c);
+/* What the rules ask of a visit's medium and campaign, a bit each: found once for the media
+ * a visit without a campaign has (un_default_visit_facts), not again for each row. */
+enum {
+    FACT_PAID = 1 << 0,
+    FACT_SHOPPING_CAMPAIGN = 1 << 1,
+    FACT_DIRECT_MEDIUM = 1 << 2,
+    FACT_CROSS_NETWORK = 1 << 3,
+    FACT_DISPLAY = 1 << 4,
+    FACT_SOCIAL_MEDIUM = 1 << 5,
+    FACT_VIDEO_MEDIUM = 1 << 6,
+    FACT_ORGANIC = 1 << 7,
+    FACT_AI_ASSISTANT = 1 << 8,
+    FACT_REFERRAL = 1 << 9,
+    FACT_EMAIL_MEDIUM = 1 << 10,
+    FACT_AFFILIATE = 1 << 11,
+    FACT_AUDIO = 1 << 12,
+    FACT_SMS_MEDIUM = 1 << 13,
+    FACT_PUSH_MEDIUM = 1 << 14,
+};
+
+/* The facts of a medium and campaign in lower case (core channels.RULES' tests of them). */
+static unsigned channel_facts(const un_buf *m, const un_buf *c) {
+    unsigned f = 0;
+#define FACT(bit, holds) f |= (holds) ? (unsigned)(bit) : 0u;
+    FACT(FACT_PAID, paid(m))
+    FACT(FACT_SHOPPING_CAMPAIGN, shopping_campaign(c))
+    FACT(FACT_DIRECT_MEDIUM, one_of(m, DIRECT_MEDIA))
+    FACT(FACT_CROSS_NETWORK, contains(c, "cross-network"))
+    FACT(FACT_DISPLAY, one_of(m, DISPLAY))
+    FACT(FACT_SOCIAL_MEDIUM, one_of(m, SOCIAL))
+    FACT(FACT_VIDEO_MEDIUM, one_line(m) && contains(m, "video"))
+    FACT(FACT_ORGANIC, equals(m, "organic"))
+    FACT(FACT_AI_ASSISTANT, equals(m, "ai-assistant"))
+    FACT(FACT_REFERRAL, one_of(m, REFERRAL))
+    FACT(FACT_EMAIL_MEDIUM, one_of(m, EMAIL))
+    FACT(FACT_AFFILIATE, equals(m, "affiliate"))
+    FACT(FACT_AUDIO, equals(m, "audio"))
+    FACT(FACT_SMS_MEDIUM, equals(m, "sms"))
+    FACT(FACT_PUSH_MEDIUM, ends_with(m, "push") || contains(m, "mobile") || contains(m, "notification"))
+#undef FACT
+    return f;
+}
+
+/* GA4's channel of a visit (its source in lower case, its medium's and campaign's facts; cat
+ * its source's category, UN_CATEGORY_*, -1 for none, or -2 to be looked up in r where a rule
+ * asks), rule by rule in GA4's order (core channels.RULES). */
+static int channel(const un_referrers *r, const un_buf *s, unsigned f, int cat) {
     int channel = 0;
     /* Each rule in turn: the first that holds is the channel. */
 #define RULE(holds) \
     if (holds) return channel; \
     channel++;
-    RULE(equals(s, "(direct)") && one_of(m, DIRECT_MEDIA))
-    RULE(contains(c, "cross-network"))
+    RULE(equals(s, "(direct)") && (f & FACT_DIRECT_MEDIUM))
+    RULE(f & FACT_CROSS_NETWORK)
+    if (cat < -1) cat = un_source_category(r, text_of(s), s->len); /* no rule before asks it */
+    int is_paid = (f & FACT_PAID) != 0, shopping = cat == UN_CATEGORY_SHOPPING || (f & FACT_SHOPPING_CAMPAIGN);
     RULE(shopping && is_paid)
     RULE(cat == UN_CATEGORY_SEARCH && is_paid)
     RULE(cat == UN_CATEGORY_SOCIAL && is_paid)
     RULE(cat == UN_CATEGORY_VIDEO && is_paid)
-    RULE(one_of(m, DISPLAY))
+    RULE(f & FACT_DISPLAY)
     RULE(is_paid)
     RULE(shopping)
-    RULE(cat == UN_CATEGORY_SOCIAL || one_of(m, SOCIAL))
-    RULE(cat == UN_CATEGORY_VIDEO || (one_line(m) && contains(m, "video")))
-    RULE(cat == UN_CATEGORY_SEARCH || equals(m, "organic"))
-    RULE(equals(m, "ai-assistant"))
-    RULE(one_of(m, REFERRAL))
-    RULE(one_of(s, EMAIL) || one_of(m, EMAIL))
-    RULE(equals(m, "affiliate"))
-    RULE(equals(m, "audio"))
-    RULE(equals(s, "sms") || equals(m, "sms"))
-    RULE(ends_with(m, "push") || contains(m, "mobile") || contains(m, "notification") || equals(s, "firebase"))
+    RULE(cat == UN_CATEGORY_SOCIAL || (f & FACT_SOCIAL_MEDIUM))
+    RULE(cat == UN_CATEGORY_VIDEO || (f & FACT_VIDEO_MEDIUM))
+    RULE(cat == UN_CATEGORY_SEARCH || (f & FACT_ORGANIC))
+    RULE(f & FACT_AI_ASSISTANT)
+    RULE(f & FACT_REFERRAL)
+    RULE(one_of(s, EMAIL) || (f & FACT_EMAIL_MEDIUM))
+    RULE(f & FACT_AFFILIATE)
+    RULE(f & FACT_AUDIO)
+    RULE(equals(s, "sms") || (f & FACT_SMS_MEDIUM))
+    RULE((f & FACT_PUSH_MEDIUM) || equals(s, "firebase"))
 #undef RULE
     return UN_CHANNEL_UNASSIGNED;
+}
+
+/* The medium and campaign GA4 gives a visit its page's campaign does not name (UN_BY_*). */
+static const struct {
+    const char *medium, *campaign;
+} DEFAULT_VISITS[UN_N_DEFAULT_VISITS] = {
+    [UN_BY_SEARCH] = {"organic", "(organic)"},
+    [UN_BY_AI_ASSISTANT] = {"ai-assistant", "(ai-assistant)"},
+    [UN_BY_REFERRAL] = {"referral", "(referral)"},
+    [UN_BY_NONE] = {"(none)", "(direct)"},
+};
+
+void un_default_visit_facts(unsigned facts[UN_N_DEFAULT_VISITS]) {
+    for (int k = 0; k < UN_N_DEFAULT_VISITS; k++) {
+        const un_buf m = {(uint8_t *)(uintptr_t)DEFAULT_VISITS[k].medium, strlen(DEFAULT_VISITS[k].medium), 0, 0, 1};
+        const un_buf c = {(uint8_t *)(uintptr_t)DEFAULT_VISITS[k].campaign, strlen(DEFAULT_VISITS[k].campaign), 0, 0, 1};
+        facts[k] = channel_facts(&m, &c);
+    }
 }
 
 /* ---- the visit's source, medium and campaign ------------------------------------------------ */
@@ -122,38 +185,44 @@ int un_channel(const un_buf *s, const un_buf *m, const un_buf *c, int cat) {
 static void field_or_not_set(un_ctx *c, const un_campaign *k, int field, un_buf *out) {
     out->len = 0;
     if (k->rank[field] < 0) return set_text(out, "(not set)");
-    un_form_decode(out, k->value[field].value, k->value[field].value_len, &c->scratch);
+    const un_form_pair *v = &k->value[field];
+    if (un_form_plain(v->value, v->value_len)) return un_buf_set(out, v->value, v->value_len);
+    un_form_decode(out, v->value, v->value_len, &c->scratch);
 }
 
-/* A search engine's name as GA4 spells its source (core attribution.engine_name): the first
- * word of its name in ASCII lower case, without a "!". */
-static void engine_name(const un_referral *f, un_buf *out) {
+void un_engine_name(const uint8_t *name, size_t len, un_buf *out) {
     size_t n = 0;
-    while (n < f->source_len && f->source[n] != '!' && f->source[n] != ' ' && !(f->source[n] >= '\t' && f->source[n] <= '\r')) n++;
-    un_buf_set_lower(out, f->source, n);
+    while (n < len && name[n] != '!' && name[n] != ' ' && !(name[n] >= '\t' && name[n] <= '\r')) n++;
+    un_buf_set_lower(out, name, n);
 }
 
 /* The referring site as GA4 names a referral's source: its host without "www.". */
 static void site(const un_referral *f, un_buf *out) {
-    size_t skip = f->host_len >= 4 && memcmp(f->host, "www.", 4) == 0 ? 4 : 0;
+    size_t skip = un_site_skip(f->host, f->host_len);
     un_buf_set(out, f->host + skip, f->host_len - skip);
 }
 
 static int is_medium_n(const un_referral *f, const char *s, size_t n) { return f->medium_len == n && memcmp(f->medium, s, n) == 0; }
 #define is_medium(f, lit) is_medium_n(f, lit, sizeof lit - 1)
 
+/* The visit's medium and campaign: GA4's for a visit of that kind. */
+static void default_visit(un_visit *v, int kind) {
+    v->kind = kind;
+    un_buf_set(&v->medium, (const uint8_t *)DEFAULT_VISITS[kind].medium, strlen(DEFAULT_VISITS[kind].medium));
+    un_buf_set(&v->campaign, (const uint8_t *)DEFAULT_VISITS[kind].campaign, strlen(DEFAULT_VISITS[kind].campaign));
+}
+
 int un_visit_from_referrer(const un_referral *f, un_visit *v) {
     if (is_medium(f, "internal")) return v->present = 0, UN_OK;
-    v->present = 1;
+    v->present = 1, v->category = f->category; /* the referral's host is folded, an engine's name here */
     if (is_medium(f, "search")) {
-        engine_name(f, &v->source);
+        un_engine_name(f->source, f->source_len, &v->source);
         v->has_source = v->source.len > 0;
-        set_text(&v->medium, "organic"), set_text(&v->campaign, "(organic)");
+        default_visit(v, UN_BY_SEARCH);
     } else {
         site(f, &v->source);
         v->has_source = f->host_len > 0;
-        if (is_medium(f, "chatbot")) set_text(&v->medium, "ai-assistant"), set_text(&v->campaign, "(ai-assistant)");
-        else set_text(&v->medium, "referral"), set_text(&v->campaign, "(referral)");
+        default_visit(v, is_medium(f, "chatbot") ? UN_BY_AI_ASSISTANT : UN_BY_REFERRAL);
     }
     return UN_OK;
 }
@@ -163,7 +232,7 @@ static int google_click(const un_campaign *k) {
 }
 
 int un_visit_from_campaign(un_ctx *c, const un_campaign *k, un_visit *v) {
-    v->present = v->has_source = 1;
+    v->present = v->has_source = 1, v->kind = UN_BY_CAMPAIGN, v->category = -2;
     if (google_click(k)) {
         set_text(&v->source, "google"), set_text(&v->medium, "cpc");
         field_or_not_set(c, k, UN_CAMPAIGN_CAMPAIGN, &v->campaign);
@@ -177,18 +246,24 @@ int un_visit_from_campaign(un_ctx *c, const un_campaign *k, un_visit *v) {
 }
 
 void un_visit_direct(un_visit *v) {
-    v->present = v->has_source = 1;
-    set_text(&v->source, "(direct)"), set_text(&v->medium, "(none)"), set_text(&v->campaign, "(direct)");
+    v->present = v->has_source = 1, v->category = -2;
+    set_text(&v->source, "(direct)");
+    default_visit(v, UN_BY_NONE);
 }
 
-/* The channel of a present visit: its values folded to ASCII lower case as they are copied,
- * its source's category. */
+/* The channel of a present visit: a campaign's values folded to ASCII lower case as they are
+ * copied and their facts found; a default visit's facts (r->default_facts) found once a call. */
 int un_visit_channel(const un_referrers *r, un_visit *v) {
-    un_buf *parts[3] = {&v->lower[0], &v->lower[1], &v->lower[2]};
-    const un_buf *from[3] = {&v->source, &v->medium, &v->campaign};
-    for (int i = 0; i < 3; i++) {
-        un_buf_set_lower(parts[i], text_of(from[i]), i == 0 && !v->has_source ? 0 : from[i]->len);
-        if (parts[i]->failed) return -1;
+    static const un_buf none = {NULL, 0, 0, 0, 0};
+    const un_buf *source = v->has_source ? &v->source : &none;
+    unsigned facts = v->kind < UN_N_DEFAULT_VISITS ? r->default_facts[v->kind] : 0;
+    if (v->kind == UN_BY_CAMPAIGN) {
+        const un_buf *values[3] = {source, &v->medium, &v->campaign};
+        for (int i = 0; i < 3; i++) {
+            un_buf_set_lower(&v->lower[i], text_of(values[i]), values[i]->len);
+            if (v->lower[i].failed) return -1;
+        }
+        source = &v->lower[0], facts = channel_facts(&v->lower[1], &v->lower[2]);
     }
-    return un_channel(parts[0], parts[1], parts[2], un_source_category(r, text_of(parts[0]), parts[0]->len));
+    return channel(r, source, facts, v->category);
 }

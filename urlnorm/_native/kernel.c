@@ -867,6 +867,19 @@ static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p,
 
 static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n);
 
+/* A referrer's parts up to its query: slices of it where the scan takes it, with no record
+ * made of it; else its record's (u). */
+static int referrer_parts(un_ctx *c, const uint8_t *p, size_t n, un_url *u, un_referrer_parts *parts) {
+    un_spans s;
+    if (un_normal_form(p, n, 0, UN_EXTENT_NO_QUERY, &s)) {
+        *parts = (un_referrer_parts){{p, s.scheme_len}, {p + s.host_start, s.host_len}, {p + s.path_start, s.path_len}};
+        return UN_OK;
+    }
+    int status = un_whatwg_parse_extent(c, p, n, UN_EXTENT_NO_QUERY, u);
+    if (status == UN_OK) *parts = un_referrer_parts_of(u);
+    return status;
+}
+
 /* The visit of a page (the row) whose campaign does not say where it came from: its referrer
  * (base), classified without its search term, or none. */
 static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
@@ -876,12 +889,12 @@ static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
     if (!b->base || b->base->length == 0 || un_column_get(b->base, at, &rp, &rn) != UN_ROW_VALUE || rn == 0)
         return un_visit_direct(&w->visit), UN_OK;
     /* The query cannot fail the parse (URL Standard §4.4), and the lookup reads no term. */
-    int status = record_of(&w->ctx, rp, rn, UN_EXTENT_NO_QUERY, &w->base);
+    un_referrer_parts parts;
+    int status = referrer_parts(&w->ctx, rp, rn, &w->base, &parts);
     if (status >= UN_ASK_HOST) return status;
     if (status != UN_OK) return un_visit_direct(&w->visit), UN_OK;
     row_host h = host_of(w);
     const un_bytes page = {h.p, h.n};
-    const un_referrer_parts parts = un_referrer_parts_of(&w->base);
     status = un_referral_of(&w->ctx, b->referrers, &parts, &page, &w->referral);
     return status == UN_OK ? un_visit_from_referrer(&w->referral, &w->visit) : status;
 }

@@ -89,13 +89,20 @@ typedef struct {
     size_t keys_len, sources_len, internal_len, codes_len, categories_len;
     int term_rule;
 } un_referrer_tables;
+/* What a visit came by: a search engine, an AI assistant, another site (each a referral), none
+ * (direct), or its page's campaign. All but the last have GA4's default medium and campaign. */
+enum { UN_BY_SEARCH, UN_BY_AI_ASSISTANT, UN_BY_REFERRAL, UN_BY_NONE, UN_N_DEFAULT_VISITS, UN_BY_CAMPAIGN = UN_N_DEFAULT_VISITS };
 typedef struct {
-    un_answers keys; /* keys, hosts with path keys, country codes (referrers.c's kinds) */
-    un_buf source_at; /* each source record's offset, uint32 */
+    un_answers keys;       /* keys, hosts with path keys, country codes (referrers.c's kinds) */
+    un_answers categories; /* GA4's sources: a table of its own, small enough to stay in cache */
+    un_buf source_at;       /* each source record's offset, uint32 */
+    un_buf engine_category; /* each source's: its engine's name's GA4 category (int8_t), -2 if
+                               it is not a search engine */
     const uint8_t *sources, *internal;
     size_t sources_len, internal_len;
     int term_rule, patterned;
     uint32_t two_letter_codes[26]; /* the two-letter country codes: bit b of [a] for "ab" */
+    unsigned default_facts[UN_N_DEFAULT_VISITS]; /* un_default_visit_facts */
 } un_referrers;
 /* 1, or 0 if the tables are malformed or memory ran out (r is to be freed either way). */
 int un_referrers_build(un_referrers *r, const un_referrer_tables *t);
@@ -107,6 +114,8 @@ typedef struct {
     size_t medium_len, source_len, host_len;
     int has_source, has_term;
     int index, search; /* the source's index, and whether it is a search engine */
+    int category; /* GA4's (UN_CATEGORY_*) of the source a visit by it has: its engine's name, else
+                     its site (the host without "www."); -1: none; -2: not looked up */
 } un_referral;
 /* What a referral reads of a referrer: its scheme (lower case), its host (in either case)
  * and its path, slices of the URL or of its record. */
@@ -129,6 +138,11 @@ enum { UN_CHANNEL_UNASSIGNED = 19, UN_N_CHANNELS };
 extern const char *const UN_CHANNEL_NAMES[UN_N_CHANNELS];
 /* The category of a source in lower case, or -1. */
 int un_source_category(const un_referrers *r, const uint8_t *source, size_t n);
+/* A search engine's name as GA4 spells its source (core attribution.engine_name): the first
+ * word of its name in ASCII lower case, without a "!". */
+void un_engine_name(const uint8_t *name, size_t len, un_buf *out);
+/* How many leading bytes of a host are "www.": GA4 names a referral's source without them. */
+size_t un_site_skip(const uint8_t *host, size_t n);
 
 /* ---- campaign.c (core/campaign.py) ------------------------------------------------------------- */
 
@@ -170,10 +184,13 @@ void un_campaign_of(un_ctx *c, const un_campaign_names *t, const uint8_t *q, siz
 
 enum { UN_VISIT_SOURCE, UN_VISIT_MEDIUM, UN_VISIT_CAMPAIGN, UN_VISIT_CHANNEL, UN_N_VISIT_COLUMNS };
 extern const char *const UN_VISIT_COLUMN_NAMES[UN_N_VISIT_COLUMNS];
-/* A visit's source, medium and campaign (none for an internal referrer), and their lower case. */
+/* A visit's source, medium and campaign (none for an internal referrer), and their lower case
+ * where a campaign gave them. */
 typedef struct {
     un_buf source, medium, campaign, lower[3];
     int present, has_source;
+    int kind;     /* UN_BY_*: a default visit's values are in lower case already */
+    int category; /* the source's, where the referral knew it; else -2 */
 } un_visit;
 void un_visit_free(un_visit *v);
 /* 1 and v from the page's Google click id or utm fields, else 0. */
@@ -182,7 +199,8 @@ int un_visit_from_referrer(const un_referral *f, un_visit *v);
 void un_visit_direct(un_visit *v);
 /* GA4's channel (UN_CHANNEL_*) of a present visit; -1 if memory ran out. */
 int un_visit_channel(const un_referrers *r, un_visit *v);
-int un_channel(const un_buf *s, const un_buf *m, const un_buf *c, int category);
+/* The facts the channel rules ask of each default visit's medium and campaign. */
+void un_default_visit_facts(unsigned facts[UN_N_DEFAULT_VISITS]);
 
 /* The input's data buffers, lent to the results whose views point into them (a row, or a slice
  * of it, handed back as it is) rather than copy its bytes. Each result that may borrow holds

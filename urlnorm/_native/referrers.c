@@ -41,6 +41,8 @@ static int index_sources(un_referrers *r) {
     return !r->source_at.failed && at == r->sources_len && r->source_at.len / 4 <= UINT16_MAX;
 }
 
+static const uint8_t *or_empty(const un_buf *b) { return b->data ? b->data : (const uint8_t *)""; }
+
 static size_t n_sources(const un_referrers *r) { return r->source_at.len / sizeof(uint32_t); }
 
 /* The host part of a key: up to its first '/'. */
@@ -104,7 +106,8 @@ static int index_categories(un_referrers *r, const uint8_t *p, size_t n) {
         if (!prefixed(p, n, &at, &k, &len) || at >= n || p[at] >= UN_N_CATEGORIES) return 0;
         int category = p[at++];
         un_answer a;
-        if (!un_answers_recall(&r->keys, KIND_CATEGORY, k, len, &a) && un_answers_keep(&r->keys, KIND_CATEGORY, k, len, category, NULL, 0) < 0)
+        if (!un_answers_recall(&r->categories, KIND_CATEGORY, k, len, &a) &&
+            un_answers_keep(&r->categories, KIND_CATEGORY, k, len, category, NULL, 0) < 0)
             return 0;
     }
     return 1;
@@ -112,22 +115,7 @@ static int index_categories(un_referrers *r, const uint8_t *p, size_t n) {
 
 int un_source_category(const un_referrers *r, const uint8_t *source, size_t n) {
     un_answer a;
-    return un_answers_recall(&r->keys, KIND_CATEGORY, source, n, &a) ? a.code : -1;
-}
-
-int un_referrers_build(un_referrers *r, const un_referrer_tables *t) {
-    memset(r, 0, sizeof *r);
-    r->sources = t->sources, r->sources_len = t->sources_len;
-    r->internal = t->internal, r->internal_len = t->internal_len;
-    r->term_rule = t->term_rule;
-    if (t->term_rule < 0 || t->term_rule >= UN_N_TERM_RULES || !well_formed_list(t->internal, t->internal_len)) return 0;
-    return index_sources(r) && index_keys(r, t->keys, t->keys_len, t->codes, t->codes_len) &&
-           index_categories(r, t->categories, t->categories_len);
-}
-
-void un_referrers_free(un_referrers *r) {
-    un_answers_free(&r->keys);
-    un_buf_free(&r->source_at);
+    return un_answers_recall(&r->categories, KIND_CATEGORY, source, n, &a) ? a.code : -1;
 }
 
 /* ---- a source's record ---------------------------------------------------------------------- */
@@ -149,6 +137,43 @@ static source source_at(const un_referrers *r, int i) {
     s.params = r->sources + at + 2;
     s.params_len = r->sources_len - at - 2;
     return s;
+}
+
+static int is_search(const source *s) { return s->medium_len == 6 && memcmp(s->medium, "search", 6) == 0; }
+
+/* Each source's engine's category (un_referrers.engine_category), found once for all rows. */
+static int index_engine_categories(un_referrers *r) {
+    un_buf name = {NULL, 0, 0, 0, 0};
+    for (size_t i = 0; i < n_sources(r) && !name.failed; i++) {
+        source s = source_at(r, (int)i);
+        int8_t category = -2;
+        if (is_search(&s)) {
+            un_engine_name(s.name, s.name_len, &name);
+            category = (int8_t)un_source_category(r, or_empty(&name), name.len);
+        }
+        un_buf_put(&r->engine_category, (const uint8_t *)&category, 1);
+    }
+    int ok = !name.failed && !r->engine_category.failed;
+    un_buf_free(&name);
+    return ok;
+}
+
+size_t un_site_skip(const uint8_t *host, size_t n) { return n >= 4 && memcmp(host, "www.", 4) == 0 ? 4 : 0; }
+
+int un_referrers_build(un_referrers *r, const un_referrer_tables *t) {
+    memset(r, 0, sizeof *r);
+    r->sources = t->sources, r->sources_len = t->sources_len;
+    r->internal = t->internal, r->internal_len = t->internal_len;
+    r->term_rule = t->term_rule;
+    un_default_visit_facts(r->default_facts);
+    if (t->term_rule < 0 || t->term_rule >= UN_N_TERM_RULES || !well_formed_list(t->internal, t->internal_len)) return 0;
+    return index_sources(r) && index_keys(r, t->keys, t->keys_len, t->codes, t->codes_len) &&
+           index_categories(r, t->categories, t->categories_len) && index_engine_categories(r);
+}
+
+void un_referrers_free(un_referrers *r) {
+    un_answers_free(&r->keys), un_answers_free(&r->categories);
+    un_buf_free(&r->source_at), un_buf_free(&r->engine_category);
 }
 
 /* ---- the lookup (core find, keys, lossy_host) -------------------------------------------------- */
@@ -316,6 +341,8 @@ static un_referrer_memo host_lookups(un_ctx *c, const un_referrers *r, const uin
     un_referrer_memo found = {.hash = hash, .len = n, .reduced = -1};
     int paths = 0;
     found.exact = find_host(r, host, n, &paths);
+    size_t skip = un_site_skip(host, n);
+    found.site_category = (int8_t)un_source_category(r, host + skip, n - skip);
     found.exact_paths = (uint8_t)paths;
     if (r->patterned && lossy_host(r, host, n, &c->scratch2)) {
         const uint8_t *reduced = c->scratch2.data ? c->scratch2.data : (const uint8_t *)"";
@@ -332,8 +359,10 @@ static un_referrer_memo host_lookups(un_ctx *c, const un_referrers *r, const uin
 
 /* The source a host and path are, or -1 (core find): the host's domains with the path, then
  * alone; then its reduced form with the path, then alone. */
-static int find(un_ctx *c, const un_referrers *r, const uint8_t *host, size_t n, const uint8_t *path, size_t path_len) {
+static int find(un_ctx *c, const un_referrers *r, const uint8_t *host, size_t n, const uint8_t *path, size_t path_len,
+                int *site_category) {
     un_referrer_memo m = host_lookups(c, r, host, n);
+    *site_category = m.site_category;
     int has_path = path_len > 1 || (path_len == 1 && path[0] != '/');
     int found = has_path && m.exact_paths ? find_with_path(r, host, n, path, path_len, &c->scratch) : -1;
     if (found >= 0 || m.exact >= 0) return found >= 0 ? found : m.exact;
@@ -369,8 +398,6 @@ static int named_value(un_ctx *c, const uint8_t *text, size_t n, const uint8_t *
     }
     return 0;
 }
-
-static const uint8_t *or_empty(const un_buf *b) { return b->data ? b->data : (const uint8_t *)""; }
 
 /* Matomo's rule: the source's parameters in order, in the query and then the fragment. */
 static int listed_term(un_ctx *c, const source *s, const un_url *u, un_buf *term) {
@@ -467,12 +494,14 @@ int un_referral_of(un_ctx *c, const un_referrers *r, const un_referrer_parts *u,
     out->host = host, out->host_len = host_len;
     int same_page = page_host && page_host->n == host_len && (!host_len || un_ascii_ieq(page_host->p, (const char *)host, host_len));
     if (host_len && (same_page || internal_host(r, host, host_len))) return medium_only(out, "internal"), UN_OK;
-    int index = host_len && looked_up(&u->scheme) ? find(c, r, host, host_len, u->path.p, u->path.n) : -1;
+    out->category = -2;
+    int index = host_len && looked_up(&u->scheme) ? find(c, r, host, host_len, u->path.p, u->path.n, &out->category) : -1;
     if (index < 0) return medium_only(out, "unknown"), UN_OK;
     source s = source_at(r, index);
     out->medium = s.medium, out->medium_len = s.medium_len;
     out->source = s.name, out->source_len = s.name_len, out->has_source = 1;
-    out->index = index, out->search = s.medium_len == 6 && memcmp(s.medium, "search", 6) == 0;
+    out->index = index, out->search = is_search(&s);
+    if (out->search) out->category = (int8_t)r->engine_category.data[index];
     return UN_OK;
 }
 

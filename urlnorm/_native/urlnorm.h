@@ -283,7 +283,8 @@ typedef struct {
 } un_host_memo;
 
 /* A referrer host's lookups (referrers.c), kept for the rows after it: its keys' source and
- * its reduced form's (-1: none), and whether a key has a path under either. A clickstream's
+ * its reduced form's (-1: none), whether a key has a path under either, and the GA4 category
+ * of its site (the host without "www.", a referral's source; -1: none). A clickstream's
  * referrers come from a few hundred hosts: so many slots keep most of them. */
 #define UN_REFERRER_MEMO 256
 typedef struct {
@@ -292,6 +293,7 @@ typedef struct {
     uint8_t host[UN_HOST_MEMO_LEN];
     int32_t exact, reduced;
     uint8_t exact_paths, reduced_paths;
+    int8_t site_category;
 } un_referrer_memo;
 
 /* A parse or rule that needs an answer it cannot recall writes the question here. */
