@@ -252,7 +252,8 @@ void un_visit_direct(un_visit *v) {
 }
 
 /* The channel of a present visit: a campaign's values folded to ASCII lower case as they are
- * copied and their facts found; a default visit's facts (r->default_facts) found once a call. */
+ * copied and their facts found; a default visit's facts (r->default_facts) found when the
+ * referrer table was built. */
 int un_visit_channel(const un_referrers *r, un_visit *v) {
     static const un_buf none = {NULL, 0, 0, 0, 0};
     const un_buf *source = v->has_source ? &v->source : &none;
