@@ -257,14 +257,11 @@ void un_visit_direct(un_visit *v) {
 int un_visit_channel(const un_referrers *r, un_visit *v) {
     static const un_buf none = {NULL, 0, 0, 0, 0};
     const un_buf *source = v->has_source ? &v->source : &none;
-    unsigned facts = v->kind < UN_N_DEFAULT_VISITS ? r->default_facts[v->kind] : 0;
-    if (v->kind == UN_BY_CAMPAIGN) {
-        const un_buf *values[3] = {source, &v->medium, &v->campaign};
-        for (int i = 0; i < 3; i++) {
-            un_buf_set_lower(&v->lower[i], text_of(values[i]), values[i]->len);
-            if (v->lower[i].failed) return -1;
-        }
-        source = &v->lower[0], facts = channel_facts(&v->lower[1], &v->lower[2]);
+    if (v->kind != UN_BY_CAMPAIGN) return channel(r, source, r->default_facts[v->kind], v->category);
+    const un_buf *values[3] = {source, &v->medium, &v->campaign};
+    for (int i = 0; i < 3; i++) {
+        un_buf_set_lower(&v->lower[i], text_of(values[i]), values[i]->len);
+        if (v->lower[i].failed) return -1;
     }
-    return channel(r, source, facts, v->category);
+    return channel(r, &v->lower[0], channel_facts(&v->lower[1], &v->lower[2]), v->category);
 }

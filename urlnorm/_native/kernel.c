@@ -842,11 +842,10 @@ static int page_host_of(const un_batch *b, worker *w, int64_t row, un_bytes *hos
     return *host = (un_bytes){w->base.host.data, w->base.host.len}, 1;
 }
 
-/* What a referral reads of a row the scan took: slices of it, its scheme and host as folded. */
-static un_referrer_parts sliced_referrer(const worker *w) {
-    const uint8_t *head = head_of(w);
-    const un_spans *s = &w->spans;
-    return (un_referrer_parts){{head, s->scheme_len}, {head + s->host_start, s->host_len}, {w->as_is + s->path_start, s->path_len}};
+/* What a referral reads of a URL the scan took: its scheme and host from head (the text as
+ * folded), its path from the URL's bytes p. */
+static un_referrer_parts spans_referrer(const uint8_t *head, const uint8_t *p, const un_spans *s) {
+    return (un_referrer_parts){{head, s->scheme_len}, {head + s->host_start, s->host_len}, {p + s->path_start, s->path_len}};
 }
 
 /* A referrer's medium, source and term. Its parts up to the query (slices of a row the scan
@@ -857,7 +856,7 @@ static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p,
     if (status != UN_OK) return status;
     un_bytes page;
     int has_page = page_host_of(b, w, row, &page);
-    const un_referrer_parts parts = w->as_is ? sliced_referrer(w) : un_referrer_parts_of(&w->url);
+    const un_referrer_parts parts = w->as_is ? spans_referrer(head_of(w), w->as_is, &w->spans) : un_referrer_parts_of(&w->url);
     w->ctx.text.len = 0;
     status = un_referral_of(&w->ctx, b->referrers, &parts, has_page ? &page : NULL, &w->referral);
     if (status != UN_OK || !w->referral.search || !un_text_wanted(b, UN_REFERRER_TERM)) return status;
@@ -871,10 +870,7 @@ static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, s
  * made of it; else its record's (u). */
 static int referrer_parts(un_ctx *c, const uint8_t *p, size_t n, un_url *u, un_referrer_parts *parts) {
     un_spans s;
-    if (un_normal_form(p, n, 0, UN_EXTENT_NO_QUERY, &s)) {
-        *parts = (un_referrer_parts){{p, s.scheme_len}, {p + s.host_start, s.host_len}, {p + s.path_start, s.path_len}};
-        return UN_OK;
-    }
+    if (un_normal_form(p, n, 0, UN_EXTENT_NO_QUERY, &s)) return *parts = spans_referrer(p, p, &s), UN_OK;
     int status = un_whatwg_parse_extent(c, p, n, UN_EXTENT_NO_QUERY, u);
     if (status == UN_OK) *parts = un_referrer_parts_of(u);
     return status;

@@ -487,6 +487,7 @@ static void medium_only(un_referral *out, const char *medium) {
 
 int un_referral_of(un_ctx *c, const un_referrers *r, const un_referrer_parts *u, const un_bytes *page_host, un_referral *out) {
     memset(out, 0, sizeof *out);
+    out->category = -2;
     un_buf_set_lower(&c->trimmed, u->host.p, u->host.n);
     if (c->trimmed.failed) return UN_ERR_MEMORY;
     const uint8_t *host = or_empty(&c->trimmed);
@@ -494,7 +495,6 @@ int un_referral_of(un_ctx *c, const un_referrers *r, const un_referrer_parts *u,
     out->host = host, out->host_len = host_len;
     int same_page = page_host && page_host->n == host_len && (!host_len || un_ascii_ieq(page_host->p, (const char *)host, host_len));
     if (host_len && (same_page || internal_host(r, host, host_len))) return medium_only(out, "internal"), UN_OK;
-    out->category = -2;
     int index = host_len && looked_up(&u->scheme) ? find(c, r, host, host_len, u->path.p, u->path.n, &out->category) : -1;
     if (index < 0) return medium_only(out, "unknown"), UN_OK;
     source s = source_at(r, index);
