@@ -35,7 +35,11 @@ SLOWDOWN = (
 
 @dataclass
 class Plan:
-    """Which fault, on which kinds of request, one request in ``every``."""
+    """Which fault, on which kinds of request: the first of a kind and one in ``every`` after.
+
+    Starting with the first reaches a kind a run asks little of: the marker's existence and its
+    put are two requests a run.
+    """
 
     fault: str
     kinds: tuple[str, ...] = KINDS
@@ -52,7 +56,7 @@ class Plan:
         with self.lock:
             self.requests.append(line)
             self.seen[kind] += 1
-            if kind not in self.kinds or self.seen[kind] % self.every:
+            if kind not in self.kinds or (self.seen[kind] - 1) % self.every:
                 return False
             self.injected[kind] += 1
             return True

@@ -16,9 +16,10 @@ from typing import Any
 import polars as pl
 import pytest
 
+from tests.fault_proxy import Plan, fault_proxy
 from tests.s3_server import free_port, s3_options, s3_server
 from urlnorm.choices import InputError
-from urlnorm.lake import storage
+from urlnorm.lake import storage, written
 from urlnorm.lake.seen import SeenKeys
 
 URLNORM = str(Path(sys.executable).with_name("urlnorm"))
@@ -364,6 +365,48 @@ def test_s3_line_format_keeps_its_dirty_file_guarantees(tmp_path: Path, s3: dict
     assert table.height >= 2
     assert table["normalized"][0] == "http://a.example/"
     assert table["error"].drop_nulls().len() >= 1  # the bad line or bad bytes, as a row
+
+
+def test_written_files_are_counted_from_their_footers(s3: dict[str, str]) -> None:
+    """Rows and errors from each footer's row count and the error column's null count, summed
+    over its row groups; a file whose statistics keep no null count is read by Polars."""
+    import pyarrow.parquet as pq
+
+    options = s3_options(s3)
+    frame = pl.DataFrame({"url": [f"u{i}" for i in range(10)], "error": [None] * 7 + ["x"] * 3})
+    grouped, bare, plain = (f"s3://lake/counted/{name}.parquet" for name in "gbp")
+    frame.write_parquet(grouped, storage_options=options, row_group_size=4)
+    where = storage.store(bare, options)
+    pq.write_table(frame.to_arrow(), where.path, filesystem=where.fs, write_statistics=False)
+    frame.drop("error").write_parquet(plain, storage_options=options)
+    assert (
+        pq.read_metadata(where.path, filesystem=where.fs).row_group(0).column(1).statistics is None
+    )
+    assert written.in_files([grouped], options) == written.Rows(10, 3)
+    assert written.in_files([grouped, bare], options) == written.Rows(20, 6)
+    assert written.in_files([plain], options) == written.Rows(10)
+    assert written.in_files([grouped, plain], options) == written.Rows(20, 3)
+    # A footer is the object's size and one ranged read: reading the column took six.
+    plan = Plan("reset", kinds=())
+    with fault_proxy(s3["AWS_ENDPOINT_URL"], plan) as endpoint:
+        counted = written.in_files([grouped], s3_options({**s3, "AWS_ENDPOINT_URL": endpoint}))
+    assert counted == written.Rows(10, 3)
+    assert [line.split()[0] for line in plan.requests] == [b"HEAD", b"GET"], plan.requests
+
+
+@pytest.mark.parametrize("where", ["local", "s3"])
+def test_clearing_a_dataset_keeps_only_the_lease(
+    tmp_path: Path, s3: dict[str, str], where: str
+) -> None:
+    """Folders of several files go whole, single files one by one; the lease's folder stays."""
+    options = s3_options(s3) if where == "s3" else {}
+    root = "s3://lake/cleared" if where == "s3" else str(tmp_path / "cleared")
+    names = ["k=1/a", "k=1/b", "k=1/c", "k=2/d", "_SUCCESS", "_urlnorm/run", "_urlnorm/lock"]
+    for name in names:
+        storage.put(storage.join(root, name), name.encode(), options)
+    lease = storage.join(root, "_urlnorm/lock")
+    storage.remove_below(root, lease, options)
+    assert storage.files_below(root, options) == [(lease, len(b"_urlnorm/lock"))]
 
 
 def test_missing_bucket_is_one_line(tmp_path: Path, s3: dict[str, str]) -> None:

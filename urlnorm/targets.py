@@ -250,9 +250,8 @@ def clear(target: Target) -> None:
 
     The writer's lease (:mod:`urlnorm.lake.lock`) stays: it is what the writer holds.
     """
-    found = storage.files_below(target.location, target.options)
     lease = storage.join(target.location, lock.LEASE)
-    storage.remove([f for f, _ in found if f != lease], target.options)
+    storage.remove_below(target.location, lease, target.options)
 
 
 def write_table(

@@ -16,6 +16,7 @@ import os
 import shutil
 import stat
 import tempfile
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,7 +187,10 @@ def _s3(options: Mapping[str, str]) -> pafs.FileSystem:
     if "max_retries" in lowered:
         attempts = int(lowered["max_retries"]) + 1
         chosen["retry_strategy"] = pafs.AwsStandardS3RetryStrategy(max_attempts=attempts)
-    return pafs.S3FileSystem(**chosen)
+    # A write opened without a request of its own: a small object (a ledger entry, the lease,
+    # the marker) is then one PUT rather than a multipart upload's three requests. Its
+    # failures come at its first write or its close, which put() meets as any other.
+    return pafs.S3FileSystem(**chosen, allow_delayed_open=True)
 
 
 def seconds(duration: str) -> float:
@@ -363,6 +367,44 @@ def remove(locations: Sequence[str], options: Mapping[str, str]) -> None:
             continue
         except (OSError, ValueError) as exc:
             raise failure(location, exc) from None
+
+
+def remove_below(location: str, keep: str, options: Mapping[str, str]) -> None:
+    """Delete every file below ``location`` but the one at ``keep``.
+
+    On an object store a folder of two files or more (that does not hold ``keep``) goes in one
+    call, which lists it and deletes its objects in bulk (S3's DeleteObjects): Arrow's delete
+    of one file is three requests (it checks the object, deletes it and puts a marker of its
+    folder), so a partition folder of three files cost nine.
+    """
+    found = [file for file, _ in files_below(location, options) if file != keep]
+    if not is_remote(location):
+        remove(found, options)
+        return
+    counts = Counter(_top_folder(location, file) for file in found)
+    whole = {f for f, n in counts.items() if f and n > 1 and f != _top_folder(location, keep)}
+    where = store(location, options)
+    for folder in sorted(whole):
+        try:
+            where.fs.delete_dir(split_location(folder)[1])
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError) as exc:
+            raise failure(folder, exc) from None
+    remove([file for file in found if _top_folder(location, file) not in whole], options)
+
+
+def _top_folder(location: str, file: str) -> str:
+    """The folder directly below ``location`` that holds ``file``; empty for one directly in it.
+
+    >>> _top_folder("s3://b/out", "s3://b/out/k=1/part-0.parquet")
+    's3://b/out/k=1'
+    >>> _top_folder("s3://b/out/", "s3://b/out/_SUCCESS")
+    ''
+    """
+    base = location.rstrip("/") + "/"
+    head, slash, _ = file[len(base) :].partition("/")
+    return base + head if slash else ""
 
 
 _COPIES: list[Path] = []

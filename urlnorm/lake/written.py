@@ -2,7 +2,8 @@
 
 A run's closing lines say how many rows it wrote and how many of them carry an error. The
 counts come from what was written, not from a second pass over the rows: a Parquet file's
-footer holds its row count (and the ``error`` column is read alone, a mostly-null column), a
+footer holds its row count and, in its column statistics, the ``error`` column's null count
+(Parquet format, "Statistics"; on local disk the column is read alone, a mostly-null column), a
 Delta commit's ``add`` actions carry each file's ``numRecords`` and ``nullCount`` (Delta
 protocol, "Per-file Statistics"), and an Iceberg snapshot's manifest entries carry each data
 file's ``record_count`` and null value counts (Iceberg spec, "Manifests").
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +22,8 @@ import polars as pl
 from urlnorm.lake import storage
 
 ERROR = "error"
+# Footers read at once from an object store: each is a round trip.
+FOOTER_READS = 8
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,13 @@ def in_files(files: Sequence[str], options: Mapping[str, str]) -> Rows:
     """The rows of the Parquet ``files`` a write left, and their errors."""
     if not files:
         return Rows()
+    if storage.is_remote(files[0]):
+        return _in_footers(files, options)
+    return _in_columns(files, options)
+
+
+def _in_columns(files: Sequence[str], options: Mapping[str, str]) -> Rows:
+    """:func:`in_files` by Polars, which reads the ``error`` column itself."""
     scan = pl.scan_parquet(
         list(files), storage_options=storage.for_polars(options), hive_partitioning=False
     )
@@ -60,6 +71,47 @@ def in_files(files: Sequence[str], options: Mapping[str, str]) -> Rows:
     counted = scan.select(pl.len(), pl.col(ERROR).is_not_null().sum()).collect()
     rows, errors = counted.row(0)
     return Rows(int(rows), int(errors))
+
+
+def _in_footers(files: Sequence[str], options: Mapping[str, str]) -> Rows:
+    """:func:`in_files` on an object store, from each file's footer alone.
+
+    A footer is one ranged read after the object's size; reading the ``error`` column as well
+    took Polars some six requests a file (137 for 24 files of a 10-million-row lake). A file
+    whose statistics lack the column's null count is read by :func:`_in_columns`. The footers
+    are read a few at a time: each is a round trip to the store.
+    """
+    where = storage.store(files[0], options)
+    with ThreadPoolExecutor(min(FOOTER_READS, len(files))) as pool:
+        found = list(pool.map(lambda file: _footer(where.fs, file), files))
+    unread = [file for file, rows in zip(files, found, strict=True) if rows is None]
+    counted = sum((rows for rows in found if rows is not None), Rows())
+    return counted + _in_columns(unread, options) if unread else counted
+
+
+def _footer(fs: Any, file: str) -> Rows | None:
+    """One Parquet file's rows and errors from its footer; None where no null count is kept."""
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_metadata(storage.split_location(file)[1], filesystem=fs)
+    except (OSError, ValueError) as exc:
+        raise storage.failure(file, exc) from None
+    paths = [meta.schema.column(c).path for c in range(meta.num_columns)]
+    if ERROR not in paths:
+        return Rows(meta.num_rows)
+    column = paths.index(ERROR)
+    nulls = [
+        _null_count(meta.row_group(g).column(column).statistics) for g in range(meta.num_row_groups)
+    ]
+    if None in nulls:
+        return None
+    return Rows(meta.num_rows, meta.num_rows - sum(n or 0 for n in nulls))
+
+
+def _null_count(statistics: Any) -> int | None:
+    """A column chunk's null count, where its statistics keep one."""
+    return statistics.null_count if statistics is not None and statistics.has_null_count else None
 
 
 def in_delta_commit(location: str, options: Mapping[str, str], version: int) -> Rows:
