@@ -147,7 +147,11 @@ def test_interrupted_run_leaves_no_partial_output(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(2.0)
+    # Interrupted once it writes (its temporary folder is there): a fixed wait of two seconds
+    # let the whole run finish first on a fast machine, and the test then tested nothing.
+    deadline = time.monotonic() + 60
+    while not list(out.parent.glob(".o.parquet.*.partial")) and time.monotonic() < deadline:
+        time.sleep(0.005)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     if proc.returncode == 0 or "wrote" in err:
