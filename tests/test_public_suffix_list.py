@@ -183,6 +183,23 @@ def test_a_malformed_list_is_a_clear_error(tmp_path: Path, text: bytes, problem:
     assert public_suffix.list_path() == Path(PSLFILE)  # the list in use is unchanged
 
 
+# Rules the pattern must take or refuse as the checks part by part do: every kind of label,
+# each code point a domain may not hold, and "!" and "*" wherever they can stand.
+ODD_RULES = [
+    "*", "!", "!!a", "!*", "!a.*", "*.*", "a*", "*a.b", "a.*.b", "a.", ".a", "a..b", "!.a",
+    "a!b", "a.b!", "ünï.cödé", "xn--a", "a-b.c_d", "1.2", "~.a",
+    *(f"a{c}b" for c in sorted(public_suffix.FORBIDDEN_DOMAIN)),
+    *(f"{c}.a" for c in sorted(public_suffix.FORBIDDEN_DOMAIN)),
+]  # fmt: skip
+
+
+def test_the_rule_pattern_refuses_what_the_checks_name() -> None:
+    words = [public_suffix._word(line) for line in Path(PSLFILE).read_text("utf-8").splitlines()]
+    for rule in [word for word in words if word] + ODD_RULES:
+        well_formed = public_suffix._WELL_FORMED.fullmatch(rule) is not None
+        assert well_formed == (public_suffix._problem_named(rule) is None), rule
+
+
 def test_a_list_without_a_version_line_is_known_by_its_digest(tmp_path: Path) -> None:
     path = tmp_path / "plain.dat"
     path.write_text("com\nco.uk\n", "utf-8")
