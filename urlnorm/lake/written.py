@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import polars as pl
@@ -22,8 +22,6 @@ import polars as pl
 from urlnorm.lake import storage
 
 ERROR = "error"
-# Footers read at once from an object store: each is a round trip.
-FOOTER_READS = 8
 
 
 @dataclass(frozen=True)
@@ -78,12 +76,10 @@ def _in_footers(files: Sequence[str], options: Mapping[str, str]) -> Rows:
 
     A footer is one ranged read after the object's size; reading the ``error`` column as well
     took Polars some six requests a file (137 for 24 files of a 10-million-row lake). A file
-    whose statistics lack the column's null count is read by :func:`_in_columns`. The footers
-    are read a few at a time: each is a round trip to the store.
+    whose statistics lack the column's null count is read by :func:`_in_columns`.
     """
-    where = storage.store(files[0], options)
-    with ThreadPoolExecutor(min(FOOTER_READS, len(files))) as pool:
-        found = list(pool.map(lambda file: _footer(where.fs, file), files))
+    read = partial(_footer, storage.store(files[0], options).fs)
+    found = storage.map_files(files[0], read, files)
     unread = [file for file, rows in zip(files, found, strict=True) if rows is None]
     counted = sum((rows for rows in found if rows is not None), Rows())
     return counted + _in_columns(unread, options) if unread else counted
