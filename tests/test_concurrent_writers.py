@@ -66,6 +66,9 @@ def test_runs_into_one_local_dataset_wait_for_each_other(tmp_path: Path) -> None
     assert not list(tmp_path.glob(".out.urlnorm-*"))  # no lock or staging folder left
 
 
+FIRST_FILES = 48
+
+
 @pytest.fixture(scope="module")
 def s3() -> Iterator[dict[str, str]]:
     pytest.importorskip("moto")
@@ -77,7 +80,9 @@ def test_a_second_run_into_a_prefix_refuses_while_the_first_holds_it(
     tmp_path: Path, s3: dict[str, str]
 ) -> None:
     env = {**os.environ, **s3}
-    lake = many_files(tmp_path / "in", files=12, rows=300)
+    # Enough batches that the first run still holds the lease when the second has started: 12
+    # took it some 2 s, and under load the second's start came after the first had finished.
+    lake = many_files(tmp_path / "in", files=FIRST_FILES, rows=300)
     first = subprocess.Popen(
         [URLNORM, "normalize", str(lake), "s3://lake/out/", "--batch-bytes", "1"],
         stdout=subprocess.DEVNULL,
@@ -100,11 +105,13 @@ def test_a_second_run_into_a_prefix_refuses_while_the_first_holds_it(
     assert second.stderr.startswith("urlnorm: error: cannot write s3://lake/out: another run")
     assert len(second.stderr.strip().splitlines()) == 1
     options = s3_options(s3)
-    assert pl.read_parquet("s3://lake/out/", storage_options=options).height == 12 * 300
+    assert pl.read_parquet("s3://lake/out/", storage_options=options).height == FIRST_FILES * 300
     assert not storage.exists(lease, options)  # let go at the end
     again = cli("normalize", str(other), "s3://lake/out/", "--mode", "append", env=env)
     assert again.returncode == 0, again.stderr
-    assert pl.read_parquet("s3://lake/out/", storage_options=options).height == 12 * 300 + 1
+    assert (
+        pl.read_parquet("s3://lake/out/", storage_options=options).height == FIRST_FILES * 300 + 1
+    )
 
 
 @pytest.mark.parametrize("kind", ["delta", "iceberg"])
