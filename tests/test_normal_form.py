@@ -23,6 +23,7 @@ from urlnorm import native
 from urlnorm.core.errors import URLError
 from urlnorm.core.normal_form import REQUIREMENTS, Spans, normal_form, requirements
 from urlnorm.core.profile_files import get_profile
+from urlnorm.core.profiles import RFC3986, Profile
 from urlnorm.native import tables as _tables  # noqa: F401  (native.tables)
 from urlnorm.native.profiles import native_profile
 
@@ -33,7 +34,9 @@ CORPORA = Path(__file__).resolve().parents[2] / "shared" / "corpora"
 kernel_only = pytest.mark.skipif(not native.available(), reason="the kernel is not built")
 
 
-def kernel_scan(profile: str | None, texts: list[str]) -> tuple[frozenset[str] | None, list[int]]:
+def kernel_scan(
+    profile: str | Profile | None, texts: list[str]
+) -> tuple[frozenset[str] | None, list[int]]:
     """The kernel's requirements for ``profile`` (None: the parse's own form; the bit after the
     names: a rule it cannot vouch for, as the core's None) and what it takes."""
     kernel = native.extension.loaded()
@@ -53,7 +56,7 @@ def taken(spans: Spans | None) -> int:
     return (1 if spans.as_written else 2) + rewritten
 
 
-def core_record(text: str, profile: str, taken: Spans) -> tuple[str, Spans] | None:
+def core_record(text: str, profile: str | Profile, taken: Spans) -> tuple[str, Spans] | None:
     """The core's normalised URL and its parts as spans (spelt as the scan's ``taken``), or
     None if it is not a URL."""
     try:
@@ -66,7 +69,7 @@ def core_record(text: str, profile: str, taken: Spans) -> tuple[str, Spans] | No
     return urlnorm.normalize(text, get_profile(profile)), spans
 
 
-def check_profile(texts: list[str], profile: str) -> int:
+def check_profile(texts: list[str], profile: str | Profile) -> int:
     """Every text the core's scan takes is its own normal form with those parts; the kernel
     takes the same texts. How many were taken."""
     asked = requirements(get_profile(profile))
@@ -165,9 +168,9 @@ CASES = {
     "mailto:a@example.com": [],
     "sc://example.com/": [],
 }
-# The URLs the WHATWG profiles without crawl rules take respelt: the record is the parse's
-# (case folded, port read), though the text is not its serialisation. The generic split folds
-# nothing (its profile's rules do), so rfc3986 takes none.
+# The URLs the profiles without crawl rules take respelt: the record is the parse's (case
+# folded, port read), though the text is not its serialisation. The generic split folds no case
+# (rfc3986's rules do: a generic profile without them takes none, GENERIC_AS_WRITTEN).
 RESPELT = dict.fromkeys(
     [
         "HTTP://example.com/",
@@ -179,8 +182,27 @@ RESPELT = dict.fromkeys(
         "http://example.com:080/",
         "http://example.com:00/",
     ],
-    ("whatwg", "canonical"),
+    ("rfc3986", "whatwg", "canonical"),
 )
+
+
+@kernel_only
+@pytest.mark.parametrize("rule", ["lowercase_scheme", "lowercase_host", "drop_default_port"])
+def test_a_generic_profile_without_a_folding_rule_takes_no_respelt_url(rule: str) -> None:
+    """Without any one of the rules that fold its authority as the scan respells it, a generic
+    profile's scan takes its scheme, host and port only as written."""
+    profile = RFC3986.without(rule)
+    assert requirements(profile) == {"escapes", "as_written", "dot_segments"}
+    assert check_profile(list(RESPELT), profile) == 0
+    assert check_profile(["https://example.com/a", "http://example.com:8080/"], profile) == 2
+
+
+@kernel_only
+def test_a_generic_profile_without_the_dot_segments_rule_takes_no_dotted_url() -> None:
+    profile = RFC3986.without("remove_dot_segments")
+    assert requirements(profile) == {"escapes"}
+    assert check_profile(list(DOTTED), profile) == 0
+    assert check_profile(["HTTP://Example.com/a/b"], profile) == 1
 
 
 # The URLs that the profiles whose rules begin with the percent pair take with their escapes
@@ -192,17 +214,17 @@ REWRITTEN = {
 }
 
 
-# The URLs that the WHATWG profiles take with their dot segments removed (5; 6 where respelt
-# too, 7 where their escapes are rewritten too). Where the rules drop a trailing slash, the
-# removal could leave one: parsed.
+# The URLs that the profiles take with their dot segments removed (5; 6 where respelt too, 7
+# where their escapes are rewritten too): the WHATWG parse removes them, and so does rfc3986's
+# rule. Where the rules drop a trailing slash, the removal could leave one: parsed.
 DOTTED = {
-    "http://example.com/a/./b": {"whatwg": 5, "canonical": 5, "crawl": 5},
-    "http://example.com/a/..": {"whatwg": 5, "canonical": 5, "crawl": 5},
-    "HTTP://Example.com/a/../b?q#f": {"whatwg": 6, "canonical": 6},
+    "http://example.com/a/./b": {"rfc3986": 5, "whatwg": 5, "canonical": 5, "crawl": 5},
+    "http://example.com/a/..": {"rfc3986": 5, "whatwg": 5, "canonical": 5, "crawl": 5},
+    "HTTP://Example.com/a/../b?q#f": {"rfc3986": 6, "whatwg": 6, "canonical": 6},
     # The escape is taken before its segment is removed: rewritten, then removed.
     "http://example.com/%7e/../a": {"whatwg": 5, "canonical": 7, "crawl": 7},
-    "http://example.com/a;x/../b": {"whatwg": 5, "canonical": 5},  # read as written
-    "http://example.com/..": {"whatwg": 5, "canonical": 5, "crawl": 5},
+    "http://example.com/a;x/../b": {"rfc3986": 5, "whatwg": 5, "canonical": 5},  # as written
+    "http://example.com/..": {"rfc3986": 5, "whatwg": 5, "canonical": 5, "crawl": 5},
 }
 
 

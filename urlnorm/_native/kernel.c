@@ -690,6 +690,13 @@ static int sliced(worker *w, const uint8_t *p, size_t n) {
     return w->folded.failed ? UN_ERR_MEMORY : UN_OK;
 }
 
+/* Whether the operation normalises by its profile (normalize, parse), rather than parsing. */
+static int normalizes(const un_batch *b) { return b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE; }
+
+/* Whether the operation's parse answers a host that is not ASCII by domain to ASCII (URL
+ * Standard §3.3): a generic profile's rules take their own answer (UN_ASK_HOST_RULES). */
+static int answers_hosts(const un_batch *b) { return !normalizes(b) || !b->profile->generic; }
+
 /* A row whose host is not ASCII (the scan's non_ascii_host) as the text with that host's
  * answer in its place (un_put_answered_host), once the batch has had it (domain to ASCII, URL
  * Standard §3.3: UTS #46 in Python), where the scan takes that text. The parse of what
@@ -711,8 +718,6 @@ static int host_answered(worker *w, const uint8_t **p, size_t *n, unsigned req, 
     return 1;
 }
 
-/* Whether the operation normalises by its profile (normalize, parse), rather than parsing. */
-static int normalizes(const un_batch *b) { return b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE; }
 
 /* How far the operation's scan reads a row: the whole of it for a normalisation (the profile's
  * rules), else as far as its parse goes (-1 for one the scan does not serve). */
@@ -755,7 +760,7 @@ static int scanned(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     int refused = w->prescanned == PRESCAN_REFUSED;
     int taken = w->prescanned ? w->prescanned == PRESCAN_TAKEN : un_normal_form(p, n, req, extent, &w->spans);
     w->prescanned = PRESCAN_NONE;
-    if (!taken && (refused || !host_answered(w, &p, &n, req, extent))) return -1;
+    if (!taken && (refused || !answers_hosts(b) || !host_answered(w, &p, &n, req, extent))) return -1;
     if (!whole && reads_spans(b) && w->spans.remove_dots && undotted(w, &p, &n) != UN_OK) return UN_ERR_MEMORY;
     if (whole && reads_record(b)) {
         un_normal_record(b->profile, p, &w->spans, &w->url);
@@ -1174,7 +1179,7 @@ UN_HOT int lane_row(const un_batch *b, un_result *r, worker *w, int64_t row, int
     int taken = un_normal_form(p, n, req, extent, &w->spans);
     const uint8_t *text = p;
     size_t len = n;
-    int answered = !taken && host_answered(w, &text, &len, req, extent);
+    int answered = !taken && answers_hosts(b) && host_answered(w, &text, &len, req, extent);
     if (!taken && !answered) return w->prescanned = PRESCAN_REFUSED, 0;
     int dotted = parts && w->spans.remove_dots;
     /* A failure (of memory) is the full path's to meet again: scanned anew where the spans

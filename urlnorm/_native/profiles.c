@@ -86,10 +86,24 @@ static unsigned rule_requirement(un_rule_id id) {
     }
 }
 
+static int has_rule(const un_profile *prof, un_rule_id id) {
+    for (int i = 0; i < prof->n_rules; i++)
+        if (prof->rules[i].id == id) return 1;
+    return 0;
+}
+
+/* Whether the rules fold the scheme's and host's case and drop a default port (RFC 3986
+ * §6.2.2.1, §6.2.3), which is all the scan's respelling of an authority does: the generic split
+ * reads a port as a number, so its spelling (empty, leading zeros) is folded by the split. */
+static int folds_authority(const un_profile *prof) {
+    return has_rule(prof, UN_RULE_LOWERCASE_SCHEME) && has_rule(prof, UN_RULE_LOWERCASE_HOST) &&
+           has_rule(prof, UN_RULE_DROP_DEFAULT_PORT);
+}
+
 /* What each row's run needs to know of the rules, decided once rather than a row. */
 void un_profile_index(un_profile *prof) {
     prof->has_text_rules = 0;
-    prof->normal_form = prof->generic ? 1u << UN_NF_AS_WRITTEN : 0;
+    prof->normal_form = prof->generic && !folds_authority(prof) ? 1u << UN_NF_AS_WRITTEN : 0;
     for (int i = 0; i < prof->n_rules; i++) {
         un_params_index(&prof->rules[i].params);
         prof->has_text_rules |= is_text_rule(prof->rules[i].id);
@@ -98,8 +112,9 @@ void un_profile_index(un_profile *prof) {
     prof->first_record_rule = first_record_rule(prof);
     prof->parse_escapes = !prof->generic && escape_pair(prof, prof->first_record_rule);
     if (prof->parse_escapes) prof->normal_form |= 1u << UN_NF_REWRITE_ESCAPES;
-    /* The WHATWG parse removes dot segments; the generic split keeps them (its rules do not). */
-    if (!prof->generic) prof->normal_form |= 1u << UN_NF_DOT_SEGMENTS;
+    /* The WHATWG parse removes dot segments; the generic split keeps them, and its rule
+     * removes them (RFC 3986 §5.2.4) from a path the scan takes as the parse does. */
+    if (!prof->generic || has_rule(prof, UN_RULE_REMOVE_DOT_SEGMENTS)) prof->normal_form |= 1u << UN_NF_DOT_SEGMENTS;
     /* Stripping whitespace leaves the text the scan took as it is; unwrapping a redirect does not. */
     prof->goes_on_after_scan = !prof->generic;
     for (int i = 0; i < prof->n_rules; i++) prof->goes_on_after_scan &= prof->rules[i].id != UN_RULE_UNWRAP_REDIRECTS;

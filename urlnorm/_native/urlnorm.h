@@ -626,13 +626,14 @@ int un_join(un_ctx *c, int mode, const uint8_t *base, size_t base_n, const uint8
 /* What a profile's rules ask of a URL, beyond the parse's own form, for the URL to be its own
  * normal form: a bit for each, in the order of UN_NF_NAMES (the core's REQUIREMENTS). A
  * generic profile asks its scheme, host and port as written (UN_NF_AS_WRITTEN): the generic
- * split folds none of them, its rules do, and a profile may stop before them.
+ * split folds none of them, its rules do, and a profile may stop before them. One whose rules
+ * fold the scheme and host and drop a default port (rfc3986's) asks no more than a WHATWG one.
  * UN_NF_REWRITE_ESCAPES is not a requirement but leave to meet UN_NF_ESCAPES otherwise: a
  * profile whose rules begin with the percent pair (un_profile.parse_escapes) gives a URL that
  * is its own normal form but for escapes the pair rewrites as the URL with them rewritten, so
  * the scan takes it (un_spans.rewrite_escapes).
- * UN_NF_DOT_SEGMENTS is leave too: a WHATWG profile's parse removes a path's dot segments, so
- * the scan takes a URL whose path has some, its normal form them removed
+ * UN_NF_DOT_SEGMENTS is leave too: a WHATWG profile's parse removes a path's dot segments (as
+ * rfc3986's rule does), so the scan takes a URL whose path has some, its normal form them removed
  * (un_spans.remove_dots).
  * UN_NF_NEVER: a rule the scan cannot vouch for (a URL of the profile is always parsed). */
 enum {

@@ -58,15 +58,16 @@ REQUIREMENTS = (
     "no_path_parameters",
     "not_https",
     "no_trailing_slash",
-    # A generic profile's: the generic split folds no case and reads no port (its rules do,
-    # and a profile may stop before them), so its scheme, host and port must be as written.
+    # A generic profile's: the generic split folds no case (its rules do, and a profile may
+    # stop before them), so its scheme, host and port must be as written, unless its rules
+    # fold them as the scan respells them (_FOLDS_AUTHORITY).
     "as_written",
     # Not a requirement but leave to meet "escapes" otherwise: where the rules begin with the
     # percent pair, a URL whose escapes the pair rewrites is taken, its normal form them
     # rewritten.
     "rewrite_escapes",
-    # Leave too: a WHATWG profile's parse removes a path's dot segments, so a URL whose path
-    # has some is taken, its normal form them removed.
+    # Leave too: a WHATWG profile's parse removes a path's dot segments (as does rfc3986's
+    # rule), so a URL whose path has some is taken, its normal form them removed.
     "dot_segments",
 )
 # The percent pair, in its order: a profile whose record rules begin with it applies it as the
@@ -99,6 +100,10 @@ _REQUIREMENT: dict[str, str | None] = {
     "fold_https": "not_https",
     "drop_trailing_slash": "no_trailing_slash",
 }
+# The rules that fold a generic profile's authority as the scan's respelling does (RFC 3986
+# §6.2.2.1, §6.2.3): the case of its scheme and host, and a default port. The generic split
+# reads a port as a number, so its spelling (empty, leading zeros) is the split's to fold.
+_FOLDS_AUTHORITY = frozenset(("lowercase_scheme", "lowercase_host", "drop_default_port"))
 _PRINTABLE = frozenset(chr(b) for b in range(0x21, 0x7F))
 
 
@@ -141,8 +146,13 @@ def requirements(profile: Profile) -> frozenset[str] | None:
     asked = _requirements(profile.rules)
     if asked is None:
         return None
-    if profile.mode == "generic":  # the generic split keeps dot segments (its rules do not)
-        return asked | {"as_written"}
+    if profile.mode == "generic":
+        kernel_rules = {rule.kernel.rule for rule in profile.rules if rule.kernel}
+        authority = set() if kernel_rules >= _FOLDS_AUTHORITY else {"as_written"}
+        # The generic split keeps dot segments; its rule removes them (RFC 3986 §5.2.4) from
+        # a path the scan takes as the WHATWG parse does.
+        dots = {"dot_segments"} if "remove_dot_segments" in kernel_rules else set()
+        return asked | authority | dots
     record_rules = [rule.name for rule in profile.rules if not isinstance(rule, TextRule)]
     pair = {"rewrite_escapes"} if record_rules[:2] == _PAIR else set()
     return asked | pair | {"dot_segments"}
