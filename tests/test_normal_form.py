@@ -192,7 +192,7 @@ def test_a_generic_profile_without_a_folding_rule_takes_no_respelt_url(rule: str
     """Without any one of the rules that fold its authority as the scan respells it, a generic
     profile's scan takes its scheme, host and port only as written."""
     profile = RFC3986.without(rule)
-    assert requirements(profile) == {"escapes", "as_written", "dot_segments"}
+    assert requirements(profile) == {"escapes", "as_written", "dot_segments", "rewrite_escapes"}
     assert check_profile(list(RESPELT), profile) == 0
     assert check_profile(["https://example.com/a", "http://example.com:8080/"], profile) == 2
 
@@ -200,18 +200,27 @@ def test_a_generic_profile_without_a_folding_rule_takes_no_respelt_url(rule: str
 @kernel_only
 def test_a_generic_profile_without_the_dot_segments_rule_takes_no_dotted_url() -> None:
     profile = RFC3986.without("remove_dot_segments")
-    assert requirements(profile) == {"escapes"}
+    assert requirements(profile) == {"escapes", "rewrite_escapes"}
     assert check_profile(list(DOTTED), profile) == 0
     assert check_profile(["HTTP://Example.com/a/b"], profile) == 1
 
 
-# The URLs that the profiles whose rules begin with the percent pair take with their escapes
-# rewritten (3; 4 where respelt too), which the other profiles' scans pass to the parse.
+# The URLs that the profiles whose rules begin with the percent pair (rfc3986's after its scheme's
+# fold) take with their escapes rewritten (3; 4 where respelt too), which the other profiles'
+# scans pass to the parse.
 REWRITTEN = {
-    "http://example.com/%7e": {"canonical": 3, "crawl": 3},
-    "http://example.com/%2f": {"canonical": 3, "crawl": 3},
-    "HTTP://Example.com:80/%7E?%2f#%41": {"whatwg": 2, "canonical": 4},
+    "http://example.com/%7e": {"rfc3986": 3, "canonical": 3, "crawl": 3},
+    "http://example.com/%2f": {"rfc3986": 3, "canonical": 3, "crawl": 3},
+    "HTTP://Example.com:80/%7E?%2f#%41": {"rfc3986": 4, "whatwg": 2, "canonical": 4},
 }
+
+
+@kernel_only
+def test_a_generic_profile_whose_rules_do_not_begin_with_the_pair_rewrites_no_escape() -> None:
+    profile = RFC3986.without("uppercase_percent_hex")
+    assert requirements(profile) == {"escapes", "dot_segments"}
+    assert check_profile(list(REWRITTEN), profile) == 0
+    assert check_profile(["http://example.com/%2F"], profile) == 1
 
 
 # The URLs that the profiles take with their dot segments removed (5; 6 where respelt too, 7
@@ -222,7 +231,7 @@ DOTTED = {
     "http://example.com/a/..": {"rfc3986": 5, "whatwg": 5, "canonical": 5, "crawl": 5},
     "HTTP://Example.com/a/../b?q#f": {"rfc3986": 6, "whatwg": 6, "canonical": 6},
     # The escape is taken before its segment is removed: rewritten, then removed.
-    "http://example.com/%7e/../a": {"whatwg": 5, "canonical": 7, "crawl": 7},
+    "http://example.com/%7e/../a": {"rfc3986": 7, "whatwg": 5, "canonical": 7, "crawl": 7},
     "http://example.com/a;x/../b": {"rfc3986": 5, "whatwg": 5, "canonical": 5},  # as written
     "http://example.com/..": {"rfc3986": 5, "whatwg": 5, "canonical": 5, "crawl": 5},
 }

@@ -100,6 +100,15 @@ static int folds_authority(const un_profile *prof) {
            has_rule(prof, UN_RULE_DROP_DEFAULT_PORT);
 }
 
+/* Whether the record rules begin with the percent pair, but for a fold of the scheme's case
+ * before it (rfc3986's order), which reads no escape: a scheme has none. The pair then
+ * rewrites every escape the scan takes before any other rule reads it. */
+static int pair_after_scheme(const un_profile *prof) {
+    int first = prof->first_record_rule;
+    if (first < prof->n_rules && prof->rules[first].id == UN_RULE_LOWERCASE_SCHEME) first++;
+    return escape_pair(prof, first);
+}
+
 /* What each row's run needs to know of the rules, decided once rather than a row. */
 void un_profile_index(un_profile *prof) {
     prof->has_text_rules = 0;
@@ -111,7 +120,7 @@ void un_profile_index(un_profile *prof) {
     }
     prof->first_record_rule = first_record_rule(prof);
     prof->parse_escapes = !prof->generic && escape_pair(prof, prof->first_record_rule);
-    if (prof->parse_escapes) prof->normal_form |= 1u << UN_NF_REWRITE_ESCAPES;
+    if (prof->parse_escapes || (prof->generic && pair_after_scheme(prof))) prof->normal_form |= 1u << UN_NF_REWRITE_ESCAPES;
     /* The WHATWG parse removes dot segments; the generic split keeps them, and its rule
      * removes them (RFC 3986 §5.2.4) from a path the scan takes as the parse does. */
     if (!prof->generic || has_rule(prof, UN_RULE_REMOVE_DOT_SEGMENTS)) prof->normal_form |= 1u << UN_NF_DOT_SEGMENTS;

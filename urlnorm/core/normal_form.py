@@ -146,16 +146,31 @@ def requirements(profile: Profile) -> frozenset[str] | None:
     asked = _requirements(profile.rules)
     if asked is None:
         return None
-    if profile.mode == "generic":
-        kernel_rules = {rule.kernel.rule for rule in profile.rules if rule.kernel}
-        authority = set() if kernel_rules >= _FOLDS_AUTHORITY else {"as_written"}
-        # The generic split keeps dot segments; its rule removes them (RFC 3986 §5.2.4) from
-        # a path the scan takes as the WHATWG parse does.
-        dots = {"dot_segments"} if "remove_dot_segments" in kernel_rules else set()
-        return asked | authority | dots
     record_rules = [rule.name for rule in profile.rules if not isinstance(rule, TextRule)]
+    if profile.mode == "generic":
+        return asked | _generic_requirements(record_rules)
     pair = {"rewrite_escapes"} if record_rules[:2] == _PAIR else set()
     return asked | pair | {"dot_segments"}
+
+
+def _generic_requirements(record_rules: list[str]) -> frozenset[str]:
+    """What a generic profile's record rules ask of the authority, and what they leave.
+
+    The generic split folds no case: the scheme, host and port are as written unless the rules
+    fold them (_FOLDS_AUTHORITY). It keeps dot segments: the rule removes them (RFC 3986
+    §5.2.4) from a path the scan takes as the WHATWG parse does. The rules may fold the scheme
+    before the percent pair (rfc3986's order), which reads no escape: a scheme has none.
+
+    >>> sorted(_generic_requirements([r.name for r in RFC3986.rules[1:]]))
+    ['dot_segments', 'rewrite_escapes']
+    >>> sorted(_generic_requirements(["lowercase_host", "uppercase_percent_hex"]))
+    ['as_written']
+    """
+    authority = set() if set(record_rules) >= _FOLDS_AUTHORITY else {"as_written"}
+    dots = {"dot_segments"} if "remove_dot_segments" in record_rules else set()
+    lead = record_rules[1:3] if record_rules[:1] == ["lowercase_scheme"] else record_rules[:2]
+    pair = {"rewrite_escapes"} if lead == _PAIR else set()
+    return frozenset(authority | dots | pair)
 
 
 def _requirements(rules: Iterable[Rule | TextRule]) -> frozenset[str] | None:
