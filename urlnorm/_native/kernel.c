@@ -693,23 +693,25 @@ static int sliced(worker *w, const uint8_t *p, size_t n) {
 /* Whether the operation normalises by its profile (normalize, parse), rather than parsing. */
 static int normalizes(const un_batch *b) { return b->op == UN_OP_NORMALIZE || b->op == UN_OP_PARSE; }
 
-/* Whether the operation's parse answers a host that is not ASCII by domain to ASCII (URL
- * Standard §3.3): a generic profile's rules take their own answer (UN_ASK_HOST_RULES). */
-static int answers_hosts(const un_batch *b) { return !normalizes(b) || !b->profile->generic; }
+/* The question the operation's run asks of a host that is not ASCII: the WHATWG parse's
+ * domain to ASCII (URL Standard §3.3), or a generic profile's host rules (lowercase_host,
+ * idn_host_to_ascii: rules.c host_rule), asked of the host as written, as the scan finds it. */
+static int host_question(const un_batch *b) { return normalizes(b) && b->profile->generic ? UN_ASK_HOST_RULES : UN_ASK_HOST; }
 
 /* A row whose host is not ASCII (the scan's non_ascii_host) as the text with that host's
- * answer in its place (un_put_answered_host), once the batch has had it (domain to ASCII, URL
- * Standard §3.3: UTS #46 in Python), where the scan takes that text. The parse of what
- * follows a host does not depend on it (§4.4), so the row's record is that text's. *p and *n
+ * answer in its place (un_put_answered_host), once the batch has had it (question: UTS #46 or
+ * the host rules in Python), where the scan takes that text. The parse of what follows a host
+ * does not depend on it (§4.4; the generic split's host ends where the scan's does but at a
+ * '\\', which the scan takes nothing after), so the row's record is that text's. *p and *n
  * are then the text (w->respelt), and w->spans its parts; else w->spans has no parse_from
  * (which would be into the text). A host first met asks its question in the parse, and is
  * answered here when its row runs again: an IDN host costs the parse once a batch, not once
  * a row (11% of clickstream's rows). */
-static int host_answered(worker *w, const uint8_t **p, size_t *n, unsigned req, int extent) {
+static int host_answered(worker *w, int question, const uint8_t **p, size_t *n, unsigned req, int extent) {
     const un_spans *s = &w->spans;
     un_answer a;
     size_t end = un_non_ascii_host_end(*p, *n, s);
-    if (!end || !un_answers_recall(&w->cache, UN_ASK_HOST, *p + s->host_start, end - s->host_start, &a) || a.code != UN_OK)
+    if (!end || !un_answers_recall(&w->cache, question, *p + s->host_start, end - s->host_start, &a) || a.code != UN_OK)
         return 0;
     un_buf *t = &w->respelt;
     un_put_answered_host(*p, *n, s, end, a.text, a.len, t);
@@ -760,7 +762,7 @@ static int scanned(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
     int refused = w->prescanned == PRESCAN_REFUSED;
     int taken = w->prescanned ? w->prescanned == PRESCAN_TAKEN : un_normal_form(p, n, req, extent, &w->spans);
     w->prescanned = PRESCAN_NONE;
-    if (!taken && (refused || !answers_hosts(b) || !host_answered(w, &p, &n, req, extent))) return -1;
+    if (!taken && (refused || !host_answered(w, host_question(b), &p, &n, req, extent))) return -1;
     if (!whole && reads_spans(b) && w->spans.remove_dots && undotted(w, &p, &n) != UN_OK) return UN_ERR_MEMORY;
     if (whole && reads_record(b)) {
         un_normal_record(b->profile, p, &w->spans, &w->url);
@@ -1179,7 +1181,7 @@ UN_HOT int lane_row(const un_batch *b, un_result *r, worker *w, int64_t row, int
     int taken = un_normal_form(p, n, req, extent, &w->spans);
     const uint8_t *text = p;
     size_t len = n;
-    int answered = !taken && answers_hosts(b) && host_answered(w, &text, &len, req, extent);
+    int answered = !taken && host_answered(w, host_question(b), &text, &len, req, extent);
     if (!taken && !answered) return w->prescanned = PRESCAN_REFUSED, 0;
     int dotted = parts && w->spans.remove_dots;
     /* A failure (of memory) is the full path's to meet again: scanned anew where the spans

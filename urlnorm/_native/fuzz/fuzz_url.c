@@ -278,8 +278,7 @@ static void check_answered_host(const uint8_t *p, size_t n, const un_profile *pr
     static un_url spanned;
     un_spans spans;
     ctx.recall = fixed_recall;
-    /* A generic profile's rules take their own answer for such a host (the kernel's answers_hosts). */
-    for (int profiled = 0; profiled < 2 - prof->generic; profiled++) {
+    for (int profiled = 0; profiled < 2; profiled++) {
         unsigned req = profiled ? prof->normal_form : 0;
         if (un_normal_form(p, n, req, UN_EXTENT_WHOLE, &spans)) continue;
         size_t end = un_non_ascii_host_end(p, n, &spans);
