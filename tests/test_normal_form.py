@@ -170,7 +170,7 @@ CASES = {
 }
 # The URLs the profiles without crawl rules take respelt: the record is the parse's (case
 # folded, port read), though the text is not its serialisation. The generic split folds no case
-# (rfc3986's rules do: a generic profile without them takes none, GENERIC_AS_WRITTEN).
+# (rfc3986's rules do: a generic profile without them takes none, WITHOUT_A_RULE).
 RESPELT = dict.fromkeys(
     [
         "HTTP://example.com/",
@@ -186,25 +186,6 @@ RESPELT = dict.fromkeys(
 )
 
 
-@kernel_only
-@pytest.mark.parametrize("rule", ["lowercase_scheme", "lowercase_host", "drop_default_port"])
-def test_a_generic_profile_without_a_folding_rule_takes_no_respelt_url(rule: str) -> None:
-    """Without any one of the rules that fold its authority as the scan respells it, a generic
-    profile's scan takes its scheme, host and port only as written."""
-    profile = RFC3986.without(rule)
-    assert requirements(profile) == {"escapes", "as_written", "dot_segments", "rewrite_escapes"}
-    assert check_profile(list(RESPELT), profile) == 0
-    assert check_profile(["https://example.com/a", "http://example.com:8080/"], profile) == 2
-
-
-@kernel_only
-def test_a_generic_profile_without_the_dot_segments_rule_takes_no_dotted_url() -> None:
-    profile = RFC3986.without("remove_dot_segments")
-    assert requirements(profile) == {"escapes", "rewrite_escapes"}
-    assert check_profile(list(DOTTED), profile) == 0
-    assert check_profile(["HTTP://Example.com/a/b"], profile) == 1
-
-
 # The URLs that the profiles whose rules begin with the percent pair (rfc3986's after its scheme's
 # fold) take with their escapes rewritten (3; 4 where respelt too), which the other profiles'
 # scans pass to the parse.
@@ -213,14 +194,6 @@ REWRITTEN = {
     "http://example.com/%2f": {"rfc3986": 3, "canonical": 3, "crawl": 3},
     "HTTP://Example.com:80/%7E?%2f#%41": {"rfc3986": 4, "whatwg": 2, "canonical": 4},
 }
-
-
-@kernel_only
-def test_a_generic_profile_whose_rules_do_not_begin_with_the_pair_rewrites_no_escape() -> None:
-    profile = RFC3986.without("uppercase_percent_hex")
-    assert requirements(profile) == {"escapes", "dot_segments"}
-    assert check_profile(list(REWRITTEN), profile) == 0
-    assert check_profile(["http://example.com/%2F"], profile) == 1
 
 
 # The URLs that the profiles take with their dot segments removed (5; 6 where respelt too, 7
@@ -235,6 +208,30 @@ DOTTED = {
     "http://example.com/a;x/../b": {"rfc3986": 5, "whatwg": 5, "canonical": 5},  # as written
     "http://example.com/..": {"rfc3986": 5, "whatwg": 5, "canonical": 5, "crawl": 5},
 }
+
+
+# rfc3986 without one of the rules that let its scan take a kind of URL: its requirements, the
+# table of that kind (none of which it takes then), and URLs it still takes.
+WITHOUT_A_RULE = {
+    "lowercase_scheme": ({"as_written", "dot_segments", "rewrite_escapes"}, RESPELT, []),
+    "lowercase_host": ({"as_written", "dot_segments", "rewrite_escapes"}, RESPELT, []),
+    "drop_default_port": ({"as_written", "dot_segments", "rewrite_escapes"}, RESPELT, []),
+    "remove_dot_segments": ({"rewrite_escapes"}, DOTTED, ["HTTP://Example.com/a/b"]),
+    "uppercase_percent_hex": ({"dot_segments"}, REWRITTEN, ["http://example.com/%2F"]),
+}
+
+
+@kernel_only
+@pytest.mark.parametrize("rule", list(WITHOUT_A_RULE))
+def test_a_generic_profile_without_a_rule_takes_none_of_what_it_would_change(rule: str) -> None:
+    """Without a rule that folds its authority as the scan respells it, removes dot segments or
+    begins the percent pair, a generic profile's scan takes none of the URLs it would change."""
+    leaves, table, still = WITHOUT_A_RULE[rule]
+    profile = RFC3986.without(rule)
+    assert requirements(profile) == {"escapes", *leaves}
+    assert check_profile(list(table), profile) == 0
+    kept = ["https://example.com/a", "http://example.com:8080/", *still]
+    assert check_profile(kept, profile) == len(kept)
 
 
 @kernel_only

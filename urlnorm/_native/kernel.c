@@ -729,7 +729,6 @@ static int host_answered(worker *w, int question, const uint8_t **p, size_t *n, 
     return 1;
 }
 
-
 /* How far the operation's scan reads a row: the whole of it for a normalisation (the profile's
  * rules), else as far as its parse goes (-1 for one the scan does not serve). */
 static int scan_extent(const un_batch *b) { return normalizes(b) ? UN_EXTENT_WHOLE : whatwg_extent(b); }
