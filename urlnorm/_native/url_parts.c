@@ -29,6 +29,7 @@ int un_url_part_is_list(int part) { return part == UN_URL_PART_HIERARCHY || part
 
 int un_url_part_extent(int part) {
     if (part == UN_URL_PART_NETLOC || part == UN_URL_PART_DOMAIN_WITHOUT_WWW) return UN_EXTENT_AUTHORITY;
+    if (part == UN_URL_PART_CUT_QUERY_AND_FRAGMENT) return UN_EXTENT_NO_QUERY;
     return part == UN_URL_PART_QUERY_AND_FRAGMENT ? UN_EXTENT_NO_PATH : UN_EXTENT_WHOLE;
 }
 
@@ -141,6 +142,8 @@ int un_url_part_cut(const uint8_t *p, size_t n, const uint8_t *head, const un_sp
     if (part == UN_URL_PART_DOMAIN_WITHOUT_WWW) return un_buf_put(out, host + www * WWW_LEN, s->host_len - www * WWW_LEN), 1;
     if (part == UN_URL_PART_QUERY_AND_FRAGMENT) return 0; /* one piece of the input wherever there is one */
     size_t start = out->len;
+    /* The href up to its path's end, all the cut keeps, and all a scan to its extent found. */
+    if (part == UN_URL_PART_CUT_QUERY_AND_FRAGMENT) return un_put_href(p, s->path_start + s->path_len, head, s, out), !out->failed;
     ptrdiff_t shift = un_put_href(p, n, head, s, out);
     if (out->failed) return 0;
     if (part == UN_URL_PART_CUT_WWW) return cut_www(www, start + s->host_start, start, out);
@@ -167,7 +170,7 @@ int un_url_part_slice(const uint8_t *p, size_t n, const un_spans *s, int part, s
         if (www) return 0;
         break;
     case UN_URL_PART_CUT_FRAGMENT: end = fragment_mark(s, n); break;
-    case UN_URL_PART_CUT_QUERY_AND_FRAGMENT: end = query_mark(s, n); break;
+    case UN_URL_PART_CUT_QUERY_AND_FRAGMENT: end = s->path_start + s->path_len; break;
     case UN_URL_PART_CUT_QUERY:
         if (s->has_query) return 0;
         break;

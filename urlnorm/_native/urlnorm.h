@@ -379,7 +379,8 @@ enum {
 extern const char *const UN_URL_PART_NAMES[UN_N_URL_PARTS];
 int un_url_part_is_list(int part);
 /* How far a parse must go for the part (UN_EXTENT_*): the authority's parts need no path, the
- * query and fragment no path either; the later states cannot make the URL invalid. */
+ * query and fragment no path either, the href cut at its query no query or fragment; the later
+ * states cannot make the URL invalid. */
 int un_url_part_extent(int part);
 /* A text part (not a list) appended to out; 0, and out as it was, where the part is null. */
 int un_url_part(const un_url *u, int part, un_buf *out);
