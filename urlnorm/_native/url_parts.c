@@ -182,20 +182,20 @@ int un_url_part_slice(const uint8_t *p, size_t n, const un_spans *s, int part, s
 
 int un_opaque_path(const un_url *u) { return !u->has_host && !(u->path.len && u->path.data[0] == '/'); }
 
-/* The end of the next level after *at in the path and its "?query" (core _path_prefixes): after
- * each run of '/' (a piece [^/]*\/+), at the path's end if no '/' ends it, then with the query. */
-int un_next_level(const un_url *u, size_t *at, size_t *end) {
-    const uint8_t *p = u->path.data;
-    size_t n = u->path.len, i = *at;
+/* The end of the next level after *at in the path p[0, n) and its "?query" (core
+ * _path_prefixes): after each run of '/' (a piece [^/]*\/+), at the path's end if no '/' ends
+ * it, then with the query (query_len bytes, where has_query). */
+int un_next_level(const uint8_t *p, size_t n, int has_query, size_t query_len, size_t *at, size_t *end) {
+    size_t i = *at;
     if (i < n) {
         while (i < n && p[i] != '/') i++;
         while (i < n && p[i] == '/') i++;
         *at = *end = i;
         return 1;
     }
-    if (i == n && u->has_query) {
+    if (i == n && has_query) {
         *at = n + 1;
-        *end = n + 1 + u->query.len;
+        *end = n + 1 + query_len;
         return 1;
     }
     return 0;

@@ -385,8 +385,9 @@ int un_url_part_extent(int part);
 /* A text part (not a list) appended to out; 0, and out as it was, where the part is null. */
 int un_url_part(const un_url *u, int part, un_buf *out);
 int un_opaque_path(const un_url *u);
-/* The next level of a hierarchy: its end in the path followed by "?query"; 0 after the last. */
-int un_next_level(const un_url *u, size_t *at, size_t *end);
+/* The next level of a hierarchy: its end in the path p[0, n) followed by "?query"; 0 after the
+ * last. */
+int un_next_level(const uint8_t *p, size_t n, int has_query, size_t query_len, size_t *at, size_t *end);
 
 /* ---- whatwg.c (core/whatwg.py) and split.c (core/split.py) -------------------------------- */
 
