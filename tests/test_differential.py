@@ -510,6 +510,23 @@ def test_url_parts_match_core_on_the_corpora() -> None:
     check_url_parts(values[::4])  # a quarter: twelve functions on two paths, row by row
 
 
+# A hierarchy's levels end after each run of '/', read from the bits of a path's '/'s where it
+# is 64 bytes or fewer (url_parts.c, un_next_level): runs of slashes ending at every offset
+# around that edge, with and without a query, in a URL as written and one respelt.
+LEVEL_TAILS = ["", "/", "//b", "/c/", "///", "/d//e/f"]
+
+
+def test_hierarchy_levels_at_every_path_length() -> None:
+    values: list[str | None] = [
+        f"{head}/{'a' * k}{tail}{query}"
+        for head in ("https://a.example", "HTTPS://A.example:443")
+        for k in range(0, 72)
+        for tail in LEVEL_TAILS
+        for query in ("", "?q=/x/", "#/f/")
+    ]
+    check_url_parts(values)
+
+
 # Paths with dot segments, the scheme, host and port in every spelling the parse respells: the
 # kernel takes them without a parse for a part that reads the path, with the segments removed
 # as the parse removes them (URL Standard §4.4 path state), and its parts slices of that text.

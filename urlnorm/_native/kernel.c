@@ -479,21 +479,29 @@ static size_t put_level_text(const un_batch *b, un_result *r, const worker *w) {
     return (size_t)((ptrdiff_t)(start + path) + un_put_href(w->as_is, upto, head_of(w), s, &r->data));
 }
 
+/* Each level of the path at r->data[path, path + n) (and its query) as a view: of the href
+ * from start for a hierarchy, of the path for a path's (but a level of the root alone). */
+static void put_levels(const un_batch *b, un_result *r, size_t start, size_t path, size_t n, int has_query, size_t query_len) {
+    un_levels levels;
+    size_t end;
+    un_levels_start(&levels, r->data.data + path, n, has_query, query_len);
+    while (un_next_level(&levels, &end)) {
+        if (b->url_part == UN_URL_PART_HIERARCHY) un_builder_view(&r->text[0], &r->data, r->data_index, start, path + end - start);
+        else if (end != 1 || r->data.data[path] != '/') un_builder_view(&r->text[0], &r->data, r->data_index, path, end);
+    }
+}
+
 /* The levels of the row's hierarchy (core url_parts.hierarchy, path_hierarchy): views of its
  * one href, each a prefix of it or of its path; none for an opaque path (which the scan never
  * takes). */
 static void emit_levels(const un_batch *b, un_result *r, const worker *w, int64_t row) {
     const un_url *u = &w->url;
-    size_t at[UN_N_FIELDS], start = r->data.len, level = 0, end, path;
+    size_t at[UN_N_FIELDS], start = r->data.len, path;
     if (w->as_is || !un_opaque_path(u)) {
         if (w->as_is) path = put_level_text(b, r, w);
         else un_serialize_spans(u, &r->data, at), path = at[UN_FIELD_PATH];
-        size_t n = w->as_is ? w->spans.path_len : u->path.len, query_len = w->as_is ? w->spans.query_len : u->query.len;
-        int has_query = w->as_is ? w->spans.has_query : u->has_query;
-        while (!r->data.failed && un_next_level(r->data.data + path, n, has_query, query_len, &level, &end)) {
-            if (b->url_part == UN_URL_PART_HIERARCHY) un_builder_view(&r->text[0], &r->data, r->data_index, start, path + end - start);
-            else if (end != 1 || r->data.data[path] != '/') un_builder_view(&r->text[0], &r->data, r->data_index, path, end);
-        }
+        if (w->as_is && !r->data.failed) put_levels(b, r, start, path, w->spans.path_len, w->spans.has_query, w->spans.query_len);
+        else if (!r->data.failed) put_levels(b, r, start, path, u->path.len, u->has_query, u->query.len);
     }
     end_list(r, row, 1);
 }

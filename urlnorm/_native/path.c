@@ -87,8 +87,7 @@ typedef struct {
     uint64_t bits;
 } slashes;
 
-/* Bit k set where p[k] is '/', for k below 64 and n. */
-static uint64_t slash_bits(const uint8_t *p, size_t n) {
+uint64_t un_slash_bits(const uint8_t *p, size_t n) {
     uint64_t bits = 0;
     size_t k = 0;
 #ifdef __SSE2__
@@ -102,7 +101,7 @@ static uint64_t slash_bits(const uint8_t *p, size_t n) {
 /* The first '/' from p[i] on, or n. */
 static size_t next_slash(slashes *s, size_t i) {
     while (i < s->n) {
-        if (i - s->base >= 64) s->base = i, s->bits = slash_bits(s->p + i, s->n - i);
+        if (i - s->base >= 64) s->base = i, s->bits = un_slash_bits(s->p + i, s->n - i);
         uint64_t bits = s->bits >> (i - s->base);
         if (bits) return i + (size_t)__builtin_ctzll(bits);
         i = s->base + 64;
@@ -116,7 +115,7 @@ static size_t next_slash(slashes *s, size_t i) {
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n) {
     if (!p) p = (const uint8_t *)""; /* an empty path that was never allocated */
     seg_list s = {out, out->len, 0, 0};
-    slashes found = {p, n, 0, slash_bits(p, n)};
+    slashes found = {p, n, 0, un_slash_bits(p, n)};
     size_t run = 0, plain = 0; /* the segments not yet appended: from p[run], plain of them */
     for (size_t seg = 0; seg <= n;) {
         size_t i = next_slash(&found, seg), len = i - seg;

@@ -365,6 +365,8 @@ int un_starts_with_drive_letter(const uint8_t *p, size_t n);
 void un_normalize_drive_letter(un_url *u);
 size_t un_without_trailing_slashes(const uint8_t *p, size_t n);
 int un_has_dot_segment(const uint8_t *p, size_t n);
+/* Bit k set where p[k] is '/', for k below 64 and n. */
+uint64_t un_slash_bits(const uint8_t *p, size_t n);
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n);
 int un_next_segment(const uint8_t *p, size_t n, size_t *at, size_t *start, size_t *len);
 
@@ -385,9 +387,17 @@ int un_url_part_extent(int part);
 /* A text part (not a list) appended to out; 0, and out as it was, where the part is null. */
 int un_url_part(const un_url *u, int part, un_buf *out);
 int un_opaque_path(const un_url *u);
-/* The next level of a hierarchy: its end in the path p[0, n) followed by "?query"; 0 after the
- * last. */
-int un_next_level(const uint8_t *p, size_t n, int has_query, size_t query_len, size_t *at, size_t *end);
+/* A hierarchy's levels in the path p[0, n) followed by "?query" (query_len bytes, where
+ * has_query), one at a time: un_levels_start, then un_next_level gives each one's end, 0 after
+ * the last. */
+typedef struct {
+    const uint8_t *p;
+    size_t n, at, query_len;
+    uint64_t ends; /* a path of 64 bytes or fewer: bit k where a run of '/' ends at p[k] */
+    int has_query, masked;
+} un_levels;
+void un_levels_start(un_levels *l, const uint8_t *p, size_t n, int has_query, size_t query_len);
+int un_next_level(un_levels *l, size_t *end);
 
 /* ---- whatwg.c (core/whatwg.py) and split.c (core/split.py) -------------------------------- */
 
