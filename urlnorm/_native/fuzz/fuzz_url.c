@@ -586,9 +586,39 @@ static void row_is(const un_batch *b, const uint8_t *expected, size_t len) {
     un_result_free(&r);
 }
 
+/* A hierarchy's levels as the batch writes them (lane_row, or the full path) are the levels of
+ * the record the parse gives with no scan: each a prefix of its href (hierarchy) or of its
+ * path (path_hierarchy, but the root alone), none for an opaque path; a null list where the
+ * parse fails or asks. */
+static void levels_are(const un_batch *b, const uint8_t *p, size_t n) {
+    un_result r;
+    size_t at[UN_N_FIELDS], end, len = 0, k = 0;
+    int32_t bounds[2];
+    un_result_init(&r);
+    if (un_run_batch(b, &r) != 0) abort();
+    memcpy(bounds, r.list_offsets.data, sizeof bounds);
+    int valid = r.list_validity.data[0] & 1, whole = b->url_part == UN_URL_PART_HIERARCHY;
+    if (valid != (un_whatwg_parse_extent(&ctx, p, n, UN_EXTENT_WHOLE, &url) == UN_OK)) abort();
+    if (valid && !un_opaque_path(&url)) {
+        un_levels levels;
+        out.len = 0;
+        un_serialize_spans(&url, &out, at);
+        un_levels_start(&levels, out.data + at[UN_FIELD_PATH], url.path.len, url.has_query, url.query.len);
+        while (un_next_level(&levels, &end)) {
+            size_t from = whole ? 0 : at[UN_FIELD_PATH], to = at[UN_FIELD_PATH] + end;
+            if (!whole && end == 1 && out.data[at[UN_FIELD_PATH]] == '/') continue;
+            const uint8_t *got = text_at(&r, (int64_t)k++, &len);
+            if (!got || len != to - from || memcmp(got, out.data + from, len) != 0) abort();
+        }
+    }
+    if ((int64_t)k != (int64_t)bounds[1] - bounds[0]) abort();
+    un_result_free(&r);
+}
+
 /* A row the kernel writes straight from its scan (lane_row) or through the full path is what
  * the parse gives with no scan at all: the profile's normalised URL (null where the parse
- * fails or asks, as a batch with no answerer leaves it), and a text part of the record. */
+ * fails or asks, as a batch with no answerer leaves it), a text part of the record, and a
+ * hierarchy's levels (levels_are). */
 static void check_batch_rows(const uint8_t *p, size_t n, uint8_t selector) {
     int64_t offsets[3];
     uint8_t views[32];
@@ -601,7 +631,7 @@ static void check_batch_rows(const uint8_t *p, size_t n, uint8_t selector) {
     out.len = 0;
     if (status == UN_OK) un_serialize(&url, &out);
     row_is(&(un_batch){.op = UN_OP_NORMALIZE, .profile = prof, .input = input, .quiet = 1}, status == UN_OK ? out.data : NULL, out.len);
-    if (un_url_part_is_list(part)) return;
+    if (un_url_part_is_list(part)) return levels_are(&(un_batch){.op = UN_OP_URL_PART, .url_part = part, .input = input}, p, n);
     out.len = 0;
     status = un_whatwg_parse_extent(&ctx, p, n, un_url_part_extent(part), &url);
     int present = status == UN_OK && un_url_part(&url, part, &out);
