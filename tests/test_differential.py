@@ -510,9 +510,9 @@ def test_url_parts_match_core_on_the_corpora() -> None:
     check_url_parts(values[::4])  # a quarter: twelve functions on two paths, row by row
 
 
-# A hierarchy's levels end after each run of '/', read from the bits of a path's '/'s where it
-# is 64 bytes or fewer (url_parts.c, un_next_level): runs of slashes ending at every offset
-# around that edge, with and without a query, in a URL as written and one respelt.
+# A hierarchy's levels end after each run of '/', read from the bits of a path's '/'s 64 bytes
+# at a time (url_parts.c, un_next_level): runs of slashes ending at every offset around a
+# block's edge, with and without a query, in a URL as written and one respelt.
 LEVEL_TAILS = ["", "/", "//b", "/c/", "///", "/d//e/f"]
 
 

@@ -496,12 +496,14 @@ static void put_levels(const un_batch *b, un_result *r, size_t start, size_t pat
  * takes). */
 static void emit_levels(const un_batch *b, un_result *r, const worker *w, int64_t row) {
     const un_url *u = &w->url;
-    size_t at[UN_N_FIELDS], start = r->data.len, path;
-    if (w->as_is || !un_opaque_path(u)) {
-        if (w->as_is) path = put_level_text(b, r, w);
-        else un_serialize_spans(u, &r->data, at), path = at[UN_FIELD_PATH];
-        if (w->as_is && !r->data.failed) put_levels(b, r, start, path, w->spans.path_len, w->spans.has_query, w->spans.query_len);
-        else if (!r->data.failed) put_levels(b, r, start, path, u->path.len, u->has_query, u->query.len);
+    size_t start = r->data.len;
+    if (w->as_is) {
+        size_t path = put_level_text(b, r, w);
+        if (!r->data.failed) put_levels(b, r, start, path, w->spans.path_len, w->spans.has_query, w->spans.query_len);
+    } else if (!un_opaque_path(u)) {
+        size_t at[UN_N_FIELDS];
+        un_serialize_spans(u, &r->data, at);
+        if (!r->data.failed) put_levels(b, r, start, at[UN_FIELD_PATH], u->path.len, u->has_query, u->query.len);
     }
     end_list(r, row, 1);
 }

@@ -79,15 +79,8 @@ int un_has_dot_segment(const uint8_t *p, size_t n) {
     return 0;
 }
 
-/* The '/'s of p[0, n) a block of 64 bytes at a time, as bits: a segment's end is a count of
- * trailing zeros, where a call of memchr a segment cost more than its few bytes. */
-typedef struct {
-    const uint8_t *p;
-    size_t n, base;
-    uint64_t bits;
-} slashes;
-
-uint64_t un_slash_bits(const uint8_t *p, size_t n) {
+/* Bit k set where p[k] is '/', for k below 64 and n. */
+static uint64_t slash_bits(const uint8_t *p, size_t n) {
     uint64_t bits = 0;
     size_t k = 0;
 #ifdef __SSE2__
@@ -98,10 +91,11 @@ uint64_t un_slash_bits(const uint8_t *p, size_t n) {
     return bits;
 }
 
-/* The first '/' from p[i] on, or n. */
-static size_t next_slash(slashes *s, size_t i) {
+un_slashes un_slashes_of(const uint8_t *p, size_t n) { return (un_slashes){p, n, 0, slash_bits(p, n)}; }
+
+size_t un_next_slash(un_slashes *s, size_t i) {
     while (i < s->n) {
-        if (i - s->base >= 64) s->base = i, s->bits = un_slash_bits(s->p + i, s->n - i);
+        if (i - s->base >= 64) s->base = i, s->bits = slash_bits(s->p + i, s->n - i);
         uint64_t bits = s->bits >> (i - s->base);
         if (bits) return i + (size_t)__builtin_ctzll(bits);
         i = s->base + 64;
@@ -115,10 +109,10 @@ static size_t next_slash(slashes *s, size_t i) {
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n) {
     if (!p) p = (const uint8_t *)""; /* an empty path that was never allocated */
     seg_list s = {out, out->len, 0, 0};
-    slashes found = {p, n, 0, un_slash_bits(p, n)};
+    un_slashes found = un_slashes_of(p, n);
     size_t run = 0, plain = 0; /* the segments not yet appended: from p[run], plain of them */
     for (size_t seg = 0; seg <= n;) {
-        size_t i = next_slash(&found, seg), len = i - seg;
+        size_t i = un_next_slash(&found, seg), len = i - seg;
         int dots = len == 2 && p[seg] == '.' && p[seg + 1] == '.', dot = len == 1 && p[seg] == '.';
         if (dots || dot) {
             if (plain) seg_append(&s, p + run, seg - 1 - run, plain);

@@ -183,28 +183,18 @@ int un_url_part_slice(const uint8_t *p, size_t n, const un_spans *s, int part, s
 int un_opaque_path(const un_url *u) { return !u->has_host && !(u->path.len && u->path.data[0] == '/'); }
 
 void un_levels_start(un_levels *l, const uint8_t *p, size_t n, int has_query, size_t query_len) {
-    *l = (un_levels){.p = p, .n = n, .query_len = query_len, .has_query = has_query, .masked = n <= 64};
-    /* Where a '/' is not followed by one (a '/' that ends the path ends its last level). */
-    if (l->masked) {
-        uint64_t slashes = un_slash_bits(p, n);
-        l->ends = slashes & ~(slashes >> 1);
-    }
+    *l = (un_levels){.slashes = un_slashes_of(p, n), .query_len = query_len, .has_query = has_query};
 }
 
 /* The end of the next level (core _path_prefixes): after each run of '/' (a piece [^/]*\/+), at
- * the path's end if no '/' ends it, then with the query. A path of 64 bytes or fewer reads its
- * ends from the bits of its '/'s: found a byte at a time, each level's end was a branch taken
- * wrong, a third of `path_hierarchy` on a clean row. */
+ * the path's end if no '/' ends it, then with the query. Each piece's '/' is read from the
+ * bits of the path's '/'s (path.c's un_next_slash): found a byte at a time, each level's end
+ * was a branch taken wrong, a third of `path_hierarchy` on a clean row. */
 int un_next_level(un_levels *l, size_t *end) {
-    size_t i = l->at, n = l->n;
-    if (i < n && l->masked) {
-        if (l->ends) i = (size_t)__builtin_ctzll(l->ends) + 1, l->ends &= l->ends - 1;
-        else i = n;
-        return *end = l->at = i, 1;
-    }
+    size_t i = l->at, n = l->slashes.n;
     if (i < n) {
-        while (i < n && l->p[i] != '/') i++;
-        while (i < n && l->p[i] == '/') i++;
+        i = un_next_slash(&l->slashes, i);
+        while (i < n && l->slashes.p[i] == '/') i++;
         return *end = l->at = i, 1;
     }
     if (i == n && l->has_query) {

@@ -365,8 +365,17 @@ int un_starts_with_drive_letter(const uint8_t *p, size_t n);
 void un_normalize_drive_letter(un_url *u);
 size_t un_without_trailing_slashes(const uint8_t *p, size_t n);
 int un_has_dot_segment(const uint8_t *p, size_t n);
-/* Bit k set where p[k] is '/', for k below 64 and n. */
-uint64_t un_slash_bits(const uint8_t *p, size_t n);
+/* The '/'s of p[0, n) a block of 64 bytes at a time, as bits: a segment's end is a count of
+ * trailing zeros, where a call of memchr a segment cost more than its few bytes. Begin with
+ * un_slashes_of; un_next_slash gives the first '/' from p[i] on, or n, for i never less than
+ * the one before. */
+typedef struct {
+    const uint8_t *p;
+    size_t n, base;
+    uint64_t bits;
+} un_slashes;
+un_slashes un_slashes_of(const uint8_t *p, size_t n);
+size_t un_next_slash(un_slashes *s, size_t i);
 void un_remove_dot_segments(un_buf *out, const uint8_t *p, size_t n);
 int un_next_segment(const uint8_t *p, size_t n, size_t *at, size_t *start, size_t *len);
 
@@ -391,10 +400,9 @@ int un_opaque_path(const un_url *u);
  * has_query), one at a time: un_levels_start, then un_next_level gives each one's end, 0 after
  * the last. */
 typedef struct {
-    const uint8_t *p;
-    size_t n, at, query_len;
-    uint64_t ends; /* a path of 64 bytes or fewer: bit k where a run of '/' ends at p[k] */
-    int has_query, masked;
+    un_slashes slashes;
+    size_t at, query_len;
+    int has_query;
 } un_levels;
 void un_levels_start(un_levels *l, const uint8_t *p, size_t n, int has_query, size_t query_len);
 int un_next_level(un_levels *l, size_t *end);
