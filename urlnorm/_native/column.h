@@ -85,19 +85,6 @@ UN_HOT un_row un_column_get(const un_column *col, int64_t i, const uint8_t **p, 
     return col->layout == UN_VIEWS ? un_from_view(col, i, p, n) : un_from_offsets(col, i, p, n);
 }
 
-/* Ask the memory for row i's bytes before their turn, where a view points at them (a null's
- * view may point anywhere, so it is checked as a value's is). Views need not follow the
- * bytes' order: after a sort, a join or a sample they point anywhere in their buffers, where
- * no hardware prefetcher follows them, and a row's first read waited on memory (canonical
- * normalize of shuffled corpora rows cost 230 ns a URL on one thread against 58 in order). */
-UN_HOT void un_column_prefetch(const un_column *col, int64_t i) {
-    const uint8_t *p;
-    size_t n;
-    if (col->layout != UN_VIEWS || i >= col->length || un_from_view(col, i, &p, &n) != UN_ROW_VALUE || n <= 12) return;
-    __builtin_prefetch(p);
-    __builtin_prefetch(p + n - 1); /* a URL of two cache lines */
-}
-
 /* Where row i's bytes, read by un_column_get and longer than 12, lie: the index of the data
  * buffer that holds them and their offset into it. */
 UN_HOT void un_column_where(const un_column *col, int64_t i, const uint8_t *p, int64_t *index, int64_t *at) {

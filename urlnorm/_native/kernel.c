@@ -73,6 +73,10 @@ typedef struct {
     int64_t lent_index, lent_at;
     un_hold *hold; /* the batch's lender: a result takes it with its first view into it */
     int field;     /* single_field: the one field a split writes, else -1 */
+    int piece;     /* what the lane's answer is a piece of a row as (PIECE_*): own_piece */
+    /* The batch's scan_extent and scan_requirements, read for every row the scan sees. */
+    int extent;
+    unsigned req;
 } worker;
 
 /* A row the lane left: not scanned; scanned and refused, its host answered in vain where it has
@@ -791,8 +795,8 @@ static int undotted(worker *w, const uint8_t **p, size_t *n) {
  * path then goes on from where the scan stopped (w->spans.parse_from), so no row is scanned
  * twice. */
 static int scanned(const un_batch *b, worker *w, const uint8_t *p, size_t n) {
-    int whole = normalizes(b), extent = scan_extent(b);
-    unsigned req = scan_requirements(b, extent);
+    int whole = normalizes(b), extent = w->extent;
+    unsigned req = w->req;
     int refused = w->prescanned == PRESCAN_REFUSED;
     int taken = w->prescanned ? w->prescanned == PRESCAN_TAKEN : un_normal_form(p, n, req, extent, &w->spans);
     w->prescanned = PRESCAN_NONE;
@@ -1199,6 +1203,59 @@ static int lane_piece(const un_batch *b, un_result *r, const worker *w) {
     return b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part) && put_part_piece(b, r, w);
 }
 
+/* What a row the scan took answers as a piece of its own bytes, for the batch: nothing, its
+ * normalised URL, a text part, or the one field a split writes. */
+enum { PIECE_NONE, PIECE_HREF, PIECE_PART, PIECE_FIELD };
+
+static int piece_kind(const un_batch *b, int lane, int field) {
+    if (!lane) return PIECE_NONE;
+    if (field >= 0) return PIECE_FIELD;
+    if (b->op == UN_OP_NORMALIZE) return PIECE_HREF;
+    return b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part) ? PIECE_PART : PIECE_NONE;
+}
+
+/* Where the answer of a row the scan took lies in its own bytes p[0, n): 1 and *from, *len; 0
+ * for a null one (a field the row has not); -1 where it is not a piece of them (dot segments
+ * removed, a scheme or host respelt, escapes rewritten, a cut that writes anew). */
+static int own_piece(const un_batch *b, const worker *w, const uint8_t *p, size_t n, size_t *from, size_t *len) {
+    const un_spans *s = &w->spans;
+    un_bytes f;
+    if (s->remove_dots) return -1;
+    switch (w->piece) {
+    case PIECE_HREF: return s->as_written && !s->rewrite_escapes ? (*from = 0, *len = n, 1) : -1;
+    case PIECE_PART: return un_url_part_slice(p, n, s, b->url_part, from, len) ? 1 : -1;
+    default:
+        if (!s->as_written && (w->field == UN_FIELD_SCHEME || w->field == UN_FIELD_HOST)) return -1;
+        if (!sliced_field(p, p, s, w->field, &f)) return 0;
+        *from = (size_t)(f.p - p), *len = f.n;
+        return 1;
+    }
+}
+
+/* A row the scan took whose answer is a piece of its own bytes (own_piece), put straight to its
+ * column: inline, or a view of the input's buffer where the batch lends it, else copied. 0
+ * (nothing put) where the answer is not such a piece. Through the lane's general writes
+ * (sliced, lend, lane_piece or emit, put_row_bytes) a clean row cost some 40 instructions
+ * more. */
+UN_HOT int put_own_piece(const un_batch *b, un_result *r, worker *w, int64_t row, const uint8_t *p, size_t n) {
+    size_t from = 0, len = 0;
+    int piece = own_piece(b, w, p, n, &from, &len);
+    un_builder *col = &r->text[w->field >= 0 ? w->field : 0];
+    if (piece < 0) return 0;
+    w->as_is = p, w->as_is_len = n, w->lent = NULL;
+    if (!piece) un_builder_null(col);
+    else if (len <= 12) un_builder_inline(col, p + from, len);
+    else if (!b->lender || (r->lent && r->lent != w->hold)) put_bytes(col, r, p + from, len);
+    else {
+        int64_t index, at;
+        un_column_where(&b->input, row, p, &index, &at);
+        if (!un_builder_at(col, p + from, len, 1 + r->lent_skip + index, at + (int64_t)from)) put_bytes(col, r, p + from, len);
+        else if (!r->lent) un_hold_take(r->lent = w->hold);
+    }
+    put_status(b, r, UN_OK);
+    return 1;
+}
+
 /* The row written by the lane, as the full path writes it; 0 where it is not the lane's (a
  * null, or a row the scan does not take), with w->prescanned set where it was scanned. A host
  * the batch has answered (host_answered), or a part's dotted row (undotted), goes on as a text
@@ -1206,13 +1263,12 @@ static int lane_piece(const un_batch *b, un_result *r, const worker *w) {
  * a dotted row's href without its dot segments itself (un_put_normal_href). Made once for the
  * normalisations and once for the parts (`parts` is a constant at each call): one body with
  * the branches of both cost canonical normalize 2 ns of a clean row's 48. */
-UN_HOT int lane_row(const un_batch *b, un_result *r, worker *w, int64_t row, int parts) {
-    const uint8_t *p;
-    size_t n;
-    if (w->scan.mode != SCAN_EVERY || un_column_get(&b->input, row, &p, &n) != UN_ROW_VALUE) return 0;
-    int extent = scan_extent(b);
-    unsigned req = scan_requirements(b, extent);
+UN_HOT int lane_row(const un_batch *b, un_result *r, worker *w, int64_t row, const uint8_t *p, size_t n, int parts) {
+    if (w->scan.mode != SCAN_EVERY) return 0;
+    int extent = w->extent;
+    unsigned req = w->req;
     int taken = un_normal_form(p, n, req, extent, &w->spans);
+    if (taken && w->piece != PIECE_NONE && put_own_piece(b, r, w, row, p, n)) return 1;
     const uint8_t *text = p;
     size_t len = n;
     int answered = !taken && host_answered(w, host_question(b), &text, &len, req, extent);
@@ -1231,6 +1287,29 @@ UN_HOT int lane_row(const un_batch *b, un_result *r, worker *w, int64_t row, int
 /* How many rows ahead a row's bytes are asked for: 8 and 16 measured the same, 32 worse. */
 #define PREFETCH_ROWS 16
 
+/* A row's bytes as un_column_get reads them. */
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+    un_row kind;
+} row_read;
+
+/* Row i's bytes, read PREFETCH_ROWS rows before its turn, and the memory asked for them. Views
+ * need not follow the bytes' order: after a sort, a join or a sample they point anywhere in
+ * their buffers, where no hardware prefetcher follows them, and a row's first read waited on
+ * memory (canonical normalize of shuffled corpora rows cost 230 ns a URL on one thread against
+ * 58 in order). Read once: a view read to prefetch and again in its turn cost `scheme` 20
+ * instructions a row. Past the column's end, a malformed row that is never read. */
+UN_HOT row_read read_ahead(const un_column *col, int64_t i) {
+    row_read at = {NULL, 0, UN_ROW_MALFORMED};
+    if (i < col->length) at.kind = un_column_get(col, i, &at.p, &at.n);
+    if (at.kind == UN_ROW_VALUE && at.n > 12) {
+        __builtin_prefetch(at.p);
+        __builtin_prefetch(at.p + at.n - 1); /* a URL of two cache lines */
+    }
+    return at;
+}
+
 int un_run_batch(const un_batch *b, un_result *r) {
     worker w;
     memset(&w, 0, sizeof w);
@@ -1239,12 +1318,19 @@ int un_run_batch(const un_batch *b, un_result *r) {
     w.ctx.recall = b->answer ? recall : NULL;
     w.ctx.recall_data = &w.cache;
     w.scan = scan_policy_for(b);
+    w.extent = scan_extent(b), w.req = scan_requirements(b, w.extent);
     reserve_outputs(b, r);
     int failed = 0, lane = has_lane(b);
     w.field = single_field(b);
+    w.piece = piece_kind(b, lane, w.field);
+    row_read ahead[PREFETCH_ROWS];
+    for (int64_t i = 0; i < PREFETCH_ROWS; i++) ahead[i] = read_ahead(&b->input, i);
     for (int64_t row = 0; row < b->input.length && !failed; row++) {
-        un_column_prefetch(&b->input, row + PREFETCH_ROWS);
-        if (lane && (normalizes(b) ? lane_row(b, r, &w, row, 0) : lane_row(b, r, &w, row, 1))) continue;
+        row_read *slot = &ahead[row % PREFETCH_ROWS], now = *slot;
+        *slot = read_ahead(&b->input, row + PREFETCH_ROWS);
+        if (lane && now.kind == UN_ROW_VALUE &&
+            (normalizes(b) ? lane_row(b, r, &w, row, now.p, now.n, 0) : lane_row(b, r, &w, row, now.p, now.n, 1)))
+            continue;
         int status = answered_status(b, &w, row);
         failed = status == -2 || status == -3;
         r->asked += w.asked;

@@ -58,8 +58,8 @@ struct scan {
 
 static un_nibbles tables[N_SETS];
 
-/* The special indexes of the two schemes nearly every URL has, looked for first. */
-static int http_index = -1, https_index = -1;
+/* The special indexes of the schemes nearly every URL has, looked for first. */
+static int http_index = -1, https_index = -1, file_index = -1;
 
 #ifdef NF_VECTORS
 /* The block from p[i] on into sc's masks (but dot_after, which load_block derives); bytes
@@ -240,6 +240,7 @@ static void init_classify(void) {
     vectors = 1;
     for (int set = 0; set < N_SETS; set++) vectors &= un_nibble_tables(nf, SET_FLAGS[set], &tables[set]);
     http_index = un_special_index((const uint8_t *)"http", 4), https_index = un_special_index((const uint8_t *)"https", 5);
+    file_index = un_special_index((const uint8_t *)"file", 4);
     if (scan_kind >= 0 && un_normal_form_use(scan_kind)) return;
     for (int kind = UN_N_SCANS - 1; !un_normal_form_use(kind); kind--) continue;
 }
@@ -261,20 +262,21 @@ void un_normal_form_init(void) {
 /* The length of a special scheme before "://", in lower case (or, where any_case, in ASCII
  * letters of either case: *folded is then set if one is upper case); 0 otherwise. */
 static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case, int *folded) {
-    if (n >= 8 && https_index >= 0 && http_index >= 0) {
+    if (n >= 8 && https_index >= 0 && http_index >= 0 && file_index >= 0) {
         /* Eight bytes at once, the scheme's letters folded (in no other position does folding
          * one bit leave only the two cases of one letter). */
-        static const uint8_t HTTPS[] = "https://", HTTP[] = "http://", CASE5[8] = {32, 32, 32, 32, 32},
+        static const uint8_t HTTPS[] = "https://", HTTP[] = "http://", FILE_[] = "file://", CASE5[8] = {32, 32, 32, 32, 32},
                              CASE4[8] = {32, 32, 32, 32}, FIRST7[8] = {255, 255, 255, 255, 255, 255, 255};
-        uint64_t w, https, http, case5, case4, first7;
-        memcpy(&w, p, 8), memcpy(&https, HTTPS, 8), memcpy(&http, HTTP, 8);
+        uint64_t w, https, http, file, case5, case4, first7;
+        memcpy(&w, p, 8), memcpy(&https, HTTPS, 8), memcpy(&http, HTTP, 8), memcpy(&file, FILE_, 8);
         memcpy(&case5, CASE5, 8), memcpy(&case4, CASE4, 8), memcpy(&first7, FIRST7, 8);
-        int is_https = (w | case5) == https, is_http = ((w & first7) | case4) == http;
-        int respelt = is_https ? w != https : is_http && (w & first7) != http;
-        if ((is_https || is_http) && respelt && !any_case) return 0;
+        uint64_t four = (w & first7) | case4;
+        int is_https = (w | case5) == https, is_http = four == http, is_file = four == file;
+        int respelt = is_https ? w != https : (is_http || is_file) && (w & first7) != four;
+        if ((is_https || is_http || is_file) && respelt && !any_case) return 0;
         *folded |= respelt;
         if (is_https) return *special = https_index, 5;
-        if (is_http) return *special = http_index, 4;
+        if (is_http || is_file) return *special = is_http ? http_index : file_index, 4;
     }
     uint8_t lower[UN_SCHEME_LEN];
     size_t i = 0;
@@ -428,13 +430,18 @@ static int query_and_fragment(scan *sc, size_t i, unsigned req, un_spans *s) {
     return 1;
 }
 
+/* Whether a file URL's host is "localhost", which the parser makes empty (URL Standard §4.4
+ * file host state). */
+static int is_localhost(const uint8_t *p, const un_spans *s) {
+    return s->host_len == 9 && un_ascii_ieq(p + s->host_start, "localhost", 9);
+}
+
 /* A file URL's host and path as the parser leaves them (URL Standard §4.4 file host and path
- * states): not "localhost" (which becomes empty), and a path whose first segment does not
- * start as a Windows drive letter does (which moves into the path, or has its '|' replaced). */
+ * states): not "localhost", and a path whose first segment does not start as a Windows drive
+ * letter does (which moves into the path, or has its '|' replaced). */
 static int file_as_is(const uint8_t *p, size_t n, const un_spans *s) {
     size_t at = s->path_start;
-    if (s->host_len == 9 && un_ascii_ieq(p + s->host_start, "localhost", 9)) return 0;
-    return at + 2 >= n || (p[at + 2] != ':' && p[at + 2] != '|');
+    return !is_localhost(p, s) && (at + 2 >= n || (p[at + 2] != ':' && p[at + 2] != '|'));
 }
 
 /* The scheme and authority into s: where the authority ends, or 0 if either would change
@@ -483,9 +490,15 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
      * follows fails the scan, the parse goes on from the path start state. */
     if (!file && (ends || p[at] == '\\')) s->parse_from = at;
     /* Taking dot segments asks for nothing past the path (the kernel's parts that read it). */
-    if ((req & ~(1u << UN_NF_DOT_SEGMENTS)) || file) extent = UN_EXTENT_WHOLE;
-    if (extent == UN_EXTENT_AUTHORITY) return ends;
-    if (extent == UN_EXTENT_NO_PATH) return ends && query_and_fragment(&sc, path_stop(&sc, at), req, s);
+    if ((req & ~(1u << UN_NF_DOT_SEGMENTS)) || (file && extent == UN_EXTENT_NO_QUERY)) extent = UN_EXTENT_WHOLE;
+    /* A file URL's path changes nothing before it (URL Standard §4.4 path state: a Windows drive
+     * letter there changes the path alone), but that a host "localhost" is empty (file host
+     * state). Its path was read whole all the same: 40% of the corpora's rows are file URLs,
+     * and `scheme` cost them 1,000 instructions against 660 for the others. */
+    if (extent == UN_EXTENT_AUTHORITY || extent == UN_EXTENT_NO_PATH) {
+        if (!ends || (file && is_localhost(p, s))) return 0;
+        return extent == UN_EXTENT_AUTHORITY || query_and_fragment(&sc, path_stop(&sc, at), req, s);
+    }
     if (at == n || p[at] != '/') return 0;
     s->path_start = at;
     if (file && !file_as_is(p, n, s)) return 0;

@@ -172,7 +172,8 @@ int un_url_part_slice(const uint8_t *p, size_t n, const un_spans *s, int part, s
     case UN_URL_PART_CUT_FRAGMENT: end = fragment_mark(s, n); break;
     case UN_URL_PART_CUT_QUERY_AND_FRAGMENT: end = s->path_start + s->path_len; break;
     case UN_URL_PART_CUT_QUERY:
-        if (s->has_query) return 0;
+        if (s->has_query && s->has_fragment) return 0; /* the fragment follows the query cut out */
+        end = s->has_query ? query_mark(s, n) : n;
         break;
     default: return 0;
     }
