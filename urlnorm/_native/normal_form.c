@@ -484,7 +484,7 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     s->authority_end = at;
     /* Nothing after the port can fail (URL Standard §4.4: the path, query and fragment states
      * only encode), so a parse that stops before the path needs the authority alone, and one
-     * that skips the path needs only where it ends. A file URL's path can move its host. */
+     * that skips the path needs only where it ends. */
     int ends = at == n || p[at] == '/' || p[at] == '?' || p[at] == '#';
     /* The parse's record to here is the scan's (a file URL's host state differs): where what
      * follows fails the scan, the parse goes on from the path start state. */
