@@ -1298,7 +1298,7 @@ typedef struct {
  * need not follow the bytes' order: after a sort, a join or a sample they point anywhere in
  * their buffers, where no hardware prefetcher follows them, and a row's first read waited on
  * memory (canonical normalize of shuffled corpora rows cost 230 ns a URL on one thread against
- * 58 in order). Read once: a view read to prefetch and again in its turn cost `scheme` 20
+ * 58 in order). Read once: a view read to prefetch and again in its turn cost `scheme` some 15
  * instructions a row. Past the column's end, a malformed row that is never read. */
 UN_HOT row_read read_ahead(const un_column *col, int64_t i) {
     row_read at = {NULL, 0, UN_ROW_MALFORMED};
