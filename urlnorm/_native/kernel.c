@@ -1195,14 +1195,6 @@ static int single_field(const un_batch *b) {
     return b->op == UN_OP_SPLIT && !un_port_out(b) && __builtin_popcount(fields) == 1 ? __builtin_ctz(fields) : -1;
 }
 
-/* A row whose answer is one piece of it (a split of one field, a text part), put straight to
- * its column; 0 (nothing put) for another operation, or a part not a piece of the row. emit's
- * dispatch to the same writes cost some 3.5 ns of a clean row's 37 (`scheme`, corpora). */
-static int lane_piece(const un_batch *b, un_result *r, const worker *w) {
-    if (w->field >= 0) return put_field(r, w, w->field), 1;
-    return b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part) && put_part_piece(b, r, w);
-}
-
 /* What a row the scan took answers as a piece of its own bytes, for the batch: nothing, its
  * normalised URL, a text part, or the one field a split writes. */
 enum { PIECE_NONE, PIECE_HREF, PIECE_PART, PIECE_FIELD };
@@ -1212,6 +1204,14 @@ static int piece_kind(const un_batch *b, int lane, int field) {
     if (field >= 0) return PIECE_FIELD;
     if (b->op == UN_OP_NORMALIZE) return PIECE_HREF;
     return b->op == UN_OP_URL_PART && !un_url_part_is_list(b->url_part) ? PIECE_PART : PIECE_NONE;
+}
+
+/* A row whose answer is one piece of it (a split of one field, a text part), put straight to
+ * its column; 0 (nothing put) for another operation, or a part not a piece of the row. emit's
+ * dispatch to the same writes cost some 3.5 ns of a clean row's 37 (`scheme`, corpora). */
+static int lane_piece(const un_batch *b, un_result *r, const worker *w) {
+    if (w->piece == PIECE_FIELD) return put_field(r, w, w->field), 1;
+    return w->piece == PIECE_PART && put_part_piece(b, r, w);
 }
 
 /* Where the answer of a row the scan took lies in its own bytes p[0, n): 1 and *from, *len; 0
@@ -1233,25 +1233,18 @@ static int own_piece(const un_batch *b, const worker *w, const uint8_t *p, size_
 }
 
 /* A row the scan took whose answer is a piece of its own bytes (own_piece), put straight to its
- * column: inline, or a view of the input's buffer where the batch lends it, else copied. 0
- * (nothing put) where the answer is not such a piece. Through the lane's general writes
- * (sliced, lend, lane_piece or emit, put_row_bytes) a clean row cost some 20 instructions
- * more. */
+ * column by put_row_bytes: the row is lent only for a piece longer than a view holds inline.
+ * 0 (nothing put) where the answer is not such a piece. Through the lane's general writes
+ * (sliced, lend, lane_piece or emit) a clean row cost some 20 instructions more. */
 UN_HOT int put_own_piece(const un_batch *b, un_result *r, worker *w, int64_t row, const uint8_t *p, size_t n) {
     size_t from = 0, len = 0;
     int piece = own_piece(b, w, p, n, &from, &len);
     un_builder *col = &r->text[w->field >= 0 ? w->field : 0];
     if (piece < 0) return 0;
     w->as_is = p, w->as_is_len = n, w->lent = NULL;
-    if (!piece) un_builder_null(col);
-    else if (len <= 12) un_builder_inline(col, p + from, len);
-    else if (!b->lender || (r->lent && r->lent != w->hold)) put_bytes(col, r, p + from, len);
-    else {
-        int64_t index, at;
-        un_column_where(&b->input, row, p, &index, &at);
-        if (!un_builder_at(col, p + from, len, 1 + r->lent_skip + index, at + (int64_t)from)) put_bytes(col, r, p + from, len);
-        else if (!r->lent) un_hold_take(r->lent = w->hold);
-    }
+    if (piece && len > 12) lend(b, w, row, p, n);
+    if (piece) put_row_bytes(col, r, w, p + from, len);
+    else un_builder_null(col);
     put_status(b, r, UN_OK);
     return 1;
 }
