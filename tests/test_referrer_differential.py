@@ -239,3 +239,24 @@ def test_every_bundled_key_as_a_visits_referrer_gives_the_cores_channel() -> Non
         expected.append(channels.channel_group(visit.source, visit.medium, visit.campaign))
     assert len(set(expected)) >= 4  # the rows reach more than one category's rule
     assert got.to_list() == expected
+
+
+def test_channels_of_many_campaigns_in_one_batch_equal_the_core() -> None:
+    """Every medium and campaign of GA4's rules, each met many times in one batch in shuffled
+    order: the channel of a campaign the kernel met before (and of one that displaced it)
+    is the core's."""
+    media = ["cpc", "ppc", "Paid", "display", "cpm", "organic", "referral", "social", "video"]
+    media += ["email", "affiliate", "audio", "push", "sms", "ai-assistant", "mobile-ads"]
+    campaigns = ["cross-network", "shop", "Shopping", "spring", "workshop", "x" * 70]
+    tags = [f"utm_source=news&utm_medium={m}&utm_campaign={c}" for m in media for c in campaigns]
+    rng = random.Random(4)
+    pages = [f"https://landing.example/p?{rng.choice(tags)}" for _ in range(4000)]
+    frame = pl.DataFrame(
+        {"page": pages, "ref": [None] * len(pages)}, schema={"page": pl.String, "ref": pl.String}
+    )
+    got = frame.select(ch=pl.col("page").url.channel_group(pl.col("ref"))).get_column("ch")
+    patterns = referrers.internal_patterns(())
+    for page, channel in zip(pages, got, strict=True):
+        visit = attribution_core.source_medium(page, None, patterns)
+        assert visit is not None
+        assert channel == channels.channel_group(visit.source, visit.medium, visit.campaign), page

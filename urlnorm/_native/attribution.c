@@ -251,6 +251,28 @@ void un_visit_direct(un_visit *v) {
     default_visit(v, UN_BY_NONE);
 }
 
+/* Whether the memo's slot holds the medium m and campaign c. */
+static int holds_facts(const un_facts_memo *e, uint64_t hash, const un_buf *m, const un_buf *c) {
+    return e->hash == hash && e->medium_len == m->len && e->len == m->len + c->len &&
+           memcmp(e->text, text_of(m), m->len) == 0 && memcmp(e->text + m->len, text_of(c), c->len) == 0;
+}
+
+/* channel_facts of a medium and campaign in lower case, from the visit's memo where an earlier
+ * visit had them. */
+static unsigned memo_facts(un_visit *v, const un_buf *m, const un_buf *c) {
+    uint64_t hash = un_hash(un_hash(m->len, text_of(m), m->len), text_of(c), c->len) | 1;
+    un_facts_memo *pair = &v->facts[un_memo_pair(hash, UN_FACTS_MEMO)];
+    for (int k = 0; k < 2; k++)
+        if (holds_facts(&pair[k], hash, m, c)) return pair[k].facts;
+    unsigned facts = channel_facts(m, c);
+    if (m->len + c->len > UN_FACTS_MEMO_LEN) return facts;
+    un_facts_memo *e = &pair[un_memo_victim(hash, pair[0].hash, pair[1].hash)];
+    e->hash = hash, e->medium_len = m->len, e->len = m->len + c->len, e->facts = facts;
+    if (m->len) memcpy(e->text, text_of(m), m->len);
+    if (c->len) memcpy(e->text + m->len, text_of(c), c->len);
+    return facts;
+}
+
 /* The channel of a present visit: a campaign's values folded to ASCII lower case as they are
  * copied and their facts found; a default visit's facts (r->default_facts) found when the
  * referrer table was built. */
@@ -263,5 +285,5 @@ int un_visit_channel(const un_referrers *r, un_visit *v) {
         un_buf_set_lower(&v->lower[i], text_of(values[i]), values[i]->len);
         if (v->lower[i].failed) return -1;
     }
-    return channel(r, &v->lower[0], channel_facts(&v->lower[1], &v->lower[2]), v->category);
+    return channel(r, &v->lower[0], memo_facts(v, &v->lower[1], &v->lower[2]), v->category);
 }

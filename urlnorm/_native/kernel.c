@@ -77,6 +77,9 @@ typedef struct {
     /* The batch's scan_extent and scan_requirements, read for every row the scan sees. */
     int extent;
     unsigned req;
+    /* Bit i: the batch writes text column i (un_text_wanted). Asked of the batch for each of a
+     * referral's four columns, it cost `referrer` some 80 instructions a row. */
+    unsigned wanted;
 } worker;
 
 /* A row the lane left: not scanned; scanned and refused, its host answered in vain where it has
@@ -357,6 +360,11 @@ static int looked_up(worker *w, const row_host *h, int psl_table) {
     return status;
 }
 
+/* Whether the memo's slot holds the host's parts. */
+static int holds(const parts_memo *m, uint64_t hash, const row_host *h) {
+    return m->hash == hash && m->host_len == h->n && memcmp(m->host, h->p, h->n) == 0;
+}
+
 /* The host's parts into w->parts, as spans of w->named: the host itself where the name (the
  * host lower-cased, its trailing dots gone) is its own leading bytes, as a domain host's is
  * (URL Standard §3.3 domain to ASCII lower-cases it), else w->name. From the memo if an
@@ -364,8 +372,8 @@ static int looked_up(worker *w, const row_host *h, int psl_table) {
 static int domain_parts(worker *w, const row_host *h, int psl_table) {
     if (h->n > MEMO_HOST) return looked_up(w, h, psl_table);
     uint64_t hash = un_hash((uint64_t)psl_table, h->p, h->n) | 1;
-    parts_memo *m = &w->memo[hash % MEMO_SLOTS];
-    if (m->hash == hash && m->host_len == h->n && memcmp(m->host, h->p, h->n) == 0) {
+    parts_memo *pair = &w->memo[un_memo_pair(hash, MEMO_SLOTS)], *m = pair + !holds(pair, hash, h);
+    if (holds(m, hash, h)) {
         w->parts = m->parts;
         if (m->in_host) return w->named = h->p, m->status;
         w->name.len = 0;
@@ -375,6 +383,7 @@ static int domain_parts(worker *w, const row_host *h, int psl_table) {
     }
     int status = looked_up(w, h, psl_table);
     if (w->name.len > MEMO_HOST) return status;
+    m = &pair[un_memo_victim(hash, pair[0].hash, pair[1].hash)];
     int in_host = w->name.len <= h->n && (!w->name.len || memcmp(w->name.data, h->p, w->name.len) == 0);
     *m = (parts_memo){.hash = hash, .host_len = h->n, .name_len = w->name.len, .status = status, .in_host = in_host, .parts = w->parts};
     if (h->n) memcpy(m->host, h->p, h->n);
@@ -536,13 +545,17 @@ static void put_or_null(un_builder *column, un_result *r, int present, const uin
     else un_builder_null(column);
 }
 
-static void emit_referral(const un_batch *b, un_result *r, worker *w) {
+static void emit_referral(un_result *r, worker *w) {
     const un_referral *f = &w->referral;
-    const uint8_t *text[UN_N_REFERRER_COLUMNS] = {f->medium, f->source, w->ctx.text.data, f->host};
-    size_t len[UN_N_REFERRER_COLUMNS] = {f->medium_len, f->source_len, w->ctx.text.len, f->host_len};
-    int present[UN_N_REFERRER_COLUMNS] = {1, f->has_source, f->has_term, f->host_len > 0};
-    for (int i = 0; i < UN_N_REFERRER_COLUMNS; i++)
-        if (un_text_wanted(b, i)) put_or_null(&r->text[i], r, present[i], text[i], len[i]);
+    const uint8_t *text[UN_REFERRER_HOST] = {f->medium, f->source, w->ctx.text.data};
+    size_t len[UN_REFERRER_HOST] = {f->medium_len, f->source_len, w->ctx.text.len};
+    int present[UN_REFERRER_HOST] = {1, f->has_source, f->has_term};
+    for (int i = 0; i < UN_REFERRER_HOST; i++)
+        if (w->wanted >> i & 1u) put_or_null(&r->text[i], r, present[i], text[i], len[i]);
+    /* The host, in lower case, is a slice of the row where the scan took it: a view, not a copy. */
+    if (!(w->wanted >> UN_REFERRER_HOST & 1u)) return;
+    if (f->host_len) put_row_bytes(&r->text[UN_REFERRER_HOST], r, w, f->host, f->host_len);
+    else un_builder_null(&r->text[UN_REFERRER_HOST]);
 }
 
 /* Each campaign field's value, decoded as a form's (core form_pairs), or null. */
@@ -561,13 +574,13 @@ static void emit_campaign(un_result *r, worker *w) {
 }
 
 /* A visit's source, medium, campaign and channel; nulls for an internal referrer's. */
-static void emit_visit(const un_batch *b, un_result *r, worker *w) {
+static void emit_visit(un_result *r, worker *w) {
     const un_visit *v = &w->visit;
     const char *channel = v->present ? UN_CHANNEL_NAMES[w->channel] : "";
     const uint8_t *text[UN_N_VISIT_COLUMNS] = {v->source.data, v->medium.data, v->campaign.data, (const uint8_t *)channel};
     size_t len[UN_N_VISIT_COLUMNS] = {v->source.len, v->medium.len, v->campaign.len, strlen(channel)};
     for (int i = 0; i < UN_N_VISIT_COLUMNS; i++)
-        if (un_text_wanted(b, i)) put_or_null(&r->text[i], r, v->present && (i != UN_VISIT_SOURCE || v->has_source), text[i], len[i]);
+        if (w->wanted >> i & 1u) put_or_null(&r->text[i], r, v->present && (i != UN_VISIT_SOURCE || v->has_source), text[i], len[i]);
 }
 
 /* A filter reason's name (UN_FILTER_*), or null for none. */
@@ -633,9 +646,9 @@ static void emit(const un_batch *b, un_result *r, worker *w, int64_t row) {
     case UN_OP_PATH_SEGMENTS: emit_segments(r, w, row); return;
     case UN_OP_URL_PART: emit_url_part(b, r, w, row); return;
     case UN_OP_FILTER: emit_reason(r, un_filter_reason(u, &b->filters, &w->ctx.scratch)); return;
-    case UN_OP_REFERRER: emit_referral(b, r, w); return;
+    case UN_OP_REFERRER: emit_referral(r, w); return;
     case UN_OP_CAMPAIGN: emit_campaign(r, w); return;
-    case UN_OP_VISIT: emit_visit(b, r, w); return;
+    case UN_OP_VISIT: emit_visit(r, w); return;
     case UN_OP_SELECT_PARAMS:
     case UN_OP_UNWRAP:
     case UN_OP_COMPONENT:
@@ -669,7 +682,7 @@ static void write_row(const un_batch *b, un_result *r, worker *w, int64_t row, i
         end_list(r, row, 0);
     } else {
         for (int i = 0; i < un_text_columns(b); i++)
-            if (un_text_wanted(b, i)) un_builder_null(&r->text[i]);
+            if (w->wanted >> i & 1u) un_builder_null(&r->text[i]);
         if (un_port_out(b)) put_port(r, row, -1);
         if (wants(b, UN_OUT_KEY_HASH)) put_key_hash(r, row, 0, 0);
     }
@@ -888,9 +901,20 @@ static int page_host_of(const un_batch *b, worker *w, int64_t row, un_bytes *hos
 }
 
 /* What a referral reads of a URL the scan took: its scheme and host from head (the text as
- * folded), its path from the URL's bytes p. */
-static un_referrer_parts spans_referrer(const uint8_t *head, const uint8_t *p, const un_spans *s) {
-    return (un_referrer_parts){{head, s->scheme_len}, {head + s->host_start, s->host_len}, {p + s->path_start, s->path_len}};
+ * folded, where folded says it is), its path from the URL's bytes p. */
+static un_referrer_parts spans_referrer(const uint8_t *head, int folded, const uint8_t *p, const un_spans *s) {
+    return (un_referrer_parts){{head, s->scheme_len}, {head + s->host_start, s->host_len}, {p + s->path_start, s->path_len},
+                               folded || s->as_written};
+}
+
+/* The whole record of a referrer whose term is asked (p[0, n)): where the scan took it (to its
+ * path: w->as_is, w->spans), its query and fragment scanned on from there, rather than the row
+ * scanned again from its start (a search engine's referrer is one row in six). */
+static int term_record(worker *w, const uint8_t *p, size_t n) {
+    un_spans s = w->spans;
+    if (!w->as_is || !un_normal_form_query(w->as_is, w->as_is_len, &s)) return record_of(&w->ctx, p, n, UN_EXTENT_WHOLE, &w->url);
+    un_url_from_spans(w->as_is, &s, UN_EXTENT_WHOLE, &w->url);
+    return un_url_failed(&w->url) ? UN_ERR_MEMORY : UN_OK;
 }
 
 /* A referrer's medium, source and term. Its parts up to the query (slices of a row the scan
@@ -901,11 +925,11 @@ static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p,
     if (status != UN_OK) return status;
     un_bytes page;
     int has_page = page_host_of(b, w, row, &page);
-    const un_referrer_parts parts = w->as_is ? spans_referrer(head_of(w), w->as_is, &w->spans) : un_referrer_parts_of(&w->url);
+    const un_referrer_parts parts = w->as_is ? spans_referrer(head_of(w), 1, w->as_is, &w->spans) : un_referrer_parts_of(&w->url);
     w->ctx.text.len = 0;
     status = un_referral_of(&w->ctx, b->referrers, &parts, has_page ? &page : NULL, &w->referral);
-    if (status != UN_OK || !w->referral.search || !un_text_wanted(b, UN_REFERRER_TERM)) return status;
-    status = record_of(&w->ctx, p, n, UN_EXTENT_WHOLE, &w->url);
+    if (status != UN_OK || !w->referral.search || !(w->wanted >> UN_REFERRER_TERM & 1u)) return status;
+    status = term_record(w, p, n);
     return status == UN_OK ? un_referral_term(&w->ctx, b->referrers, &w->url, p, n, &w->referral, &w->ctx.text) : status;
 }
 
@@ -915,7 +939,7 @@ static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, s
  * made of it; else its record's (u). */
 static int referrer_parts(un_ctx *c, const uint8_t *p, size_t n, un_url *u, un_referrer_parts *parts) {
     un_spans s;
-    if (un_normal_form(p, n, 0, UN_EXTENT_NO_QUERY, &s)) return *parts = spans_referrer(p, p, &s), UN_OK;
+    if (un_normal_form(p, n, 0, UN_EXTENT_NO_QUERY, &s)) return *parts = spans_referrer(p, 0, p, &s), UN_OK;
     int status = un_whatwg_parse_extent(c, p, n, UN_EXTENT_NO_QUERY, u);
     if (status == UN_OK) *parts = un_referrer_parts_of(u);
     return status;
@@ -1148,6 +1172,13 @@ static size_t input_bytes(const un_column *col) {
     return seen ? total / seen * (size_t)col->length : 0;
 }
 
+/* The text columns the batch writes, a bit each (un_text_wanted). */
+static unsigned wanted_columns(const un_batch *b) {
+    unsigned wanted = 0;
+    for (int i = 0; i < un_text_columns(b); i++) wanted |= (unsigned)(un_text_wanted(b, i) != 0) << i;
+    return wanted;
+}
+
 /* Outputs are allocated once for the batch: a normalised URL is about as long as its input,
  * and the error names are written once for every row's view to point at. */
 static void reserve_outputs(const un_batch *b, un_result *r) {
@@ -1311,7 +1342,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     w.ctx.recall = b->answer ? recall : NULL;
     w.ctx.recall_data = &w.cache;
     w.scan = scan_policy_for(b);
-    w.extent = scan_extent(b), w.req = scan_requirements(b, w.extent);
+    w.extent = scan_extent(b), w.req = scan_requirements(b, w.extent), w.wanted = wanted_columns(b);
     reserve_outputs(b, r);
     int failed = 0, lane = has_lane(b);
     w.field = single_field(b);

@@ -117,10 +117,12 @@ typedef struct {
     int category; /* GA4's (UN_CATEGORY_*) of the source a visit by it has: its engine's name, else
                      its site (the host without "www."); -1: none; -2: not looked up */
 } un_referral;
-/* What a referral reads of a referrer: its scheme (lower case), its host (in either case)
- * and its path, slices of the URL or of its record. */
+/* What a referral reads of a referrer: its scheme (lower case), its host (in either case:
+ * host_lower says it is known to be lower case) and its path, slices of the URL or of its
+ * record. */
 typedef struct {
     un_bytes scheme, host, path;
+    int host_lower;
 } un_referrer_parts;
 un_referrer_parts un_referrer_parts_of(const un_url *u);
 /* The referral of the parsed URL whose parts are u, without its search term, the page's host
@@ -159,14 +161,15 @@ typedef struct {
     int field, network;
 } un_campaign_name;
 /* The parameter names of each field in order, and the click ids' networks (campaign.c), as
- * Python hands them over, and indexed once: each name, and a bit for each name's length. */
+ * Python hands them over, and indexed once: each name, and for each length (min(length, 63))
+ * a bit for each name's rank of that length. */
 #define UN_CAMPAIGN_NAMES 64
 typedef struct {
     const uint8_t *names, *networks;
     size_t names_len, networks_len;
     un_campaign_name index[UN_CAMPAIGN_NAMES];
     int n_index;
-    uint64_t lengths;
+    uint64_t of_length[64];
 } un_campaign_names;
 /* Indexes the names; 0 if they are malformed or more than UN_CAMPAIGN_NAMES. */
 int un_campaign_index(un_campaign_names *t);
@@ -184,6 +187,17 @@ void un_campaign_of(un_ctx *c, const un_campaign_names *t, const uint8_t *q, siz
 
 enum { UN_VISIT_SOURCE, UN_VISIT_MEDIUM, UN_VISIT_CAMPAIGN, UN_VISIT_CHANNEL, UN_N_VISIT_COLUMNS };
 extern const char *const UN_VISIT_COLUMN_NAMES[UN_N_VISIT_COLUMNS];
+/* A campaign's medium and campaign in lower case (text, the medium's medium_len bytes first)
+ * and their channel facts (attribution.c), kept for the visits after it: a batch's campaigns
+ * repeat, and finding the facts cost some 450 instructions a visit. */
+#define UN_FACTS_MEMO 8
+#define UN_FACTS_MEMO_LEN 64
+typedef struct {
+    uint64_t hash; /* 0 for an empty slot */
+    size_t medium_len, len;
+    uint8_t text[UN_FACTS_MEMO_LEN];
+    unsigned facts;
+} un_facts_memo;
 /* A visit's source, medium and campaign (none for an internal referrer), and their lower case
  * where a campaign gave them. */
 typedef struct {
@@ -191,6 +205,7 @@ typedef struct {
     int present, has_source;
     int kind;     /* UN_BY_*: a default visit's values are in lower case already */
     int category; /* the source's, where the referral knew it; else -2 */
+    un_facts_memo facts[UN_FACTS_MEMO];
 } un_visit;
 void un_visit_free(un_visit *v);
 /* 1 and v from the page's Google click id or utm fields, else 0. */

@@ -514,6 +514,14 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     return taken && !(file && sc.rewrite);
 }
 
+int un_normal_form_query(const uint8_t *p, size_t n, un_spans *s) {
+    size_t at = s->path_start + s->path_len;
+    scan sc;
+    sc.p = p, sc.n = n, sc.base = at, sc.rewrite = sc.dots = 0, sc.classify = atomic_load_explicit(&classify, memory_order_relaxed);
+    load_block(&sc, at);
+    return query_and_fragment(&sc, at, 0, s);
+}
+
 void un_put_normal_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out) {
     size_t start = out->len, path_end = s->path_start + s->path_len;
     ptrdiff_t shift = un_put_href(p, s->remove_dots ? s->path_start : n, head, s, out);

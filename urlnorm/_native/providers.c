@@ -36,8 +36,11 @@ static int covers_host(const provider *p, const un_url *u) {
  * earlier row had the host. */
 static uint32_t covering_hosts(un_ctx *c, const un_params *table, const un_url *u) {
     uint64_t hash = un_hash((uint64_t)(uintptr_t)table->names, u->host.data, u->host.len) | 1;
-    un_host_memo *m = &c->providers[hash % UN_HOST_MEMO];
-    if (m->hash == hash && m->len == u->host.len && memcmp(m->host, u->host.data, m->len) == 0) return m->covering;
+    un_host_memo *pair = &c->providers[un_memo_pair(hash, UN_HOST_MEMO)];
+    for (int k = 0; k < 2; k++)
+        if (pair[k].hash == hash && pair[k].len == u->host.len && memcmp(pair[k].host, u->host.data, pair[k].len) == 0)
+            return pair[k].covering;
+    un_host_memo *m = &pair[un_memo_victim(hash, pair[0].hash, pair[1].hash)];
     uint32_t mask = 0;
     provider p;
     const uint8_t *t = (const uint8_t *)table->names;

@@ -157,6 +157,19 @@ static inline uint64_t un_hash(uint64_t h, const uint8_t *p, size_t n) {
     return h ^ h >> 29;
 }
 
+/* A memo of n slots (a power of two) keeps a hash in one of two slots side by side: the first's
+ * index. Bit 0 of a memo's hashes is set (0 marks an empty slot) and picks nothing: the
+ * slot taken as hash % n left half the slots unused, and two of a batch's few dozen referrer
+ * hosts sharing one evicted each other every other row (a host looked up anew for one
+ * referrer in eleven). */
+static inline size_t un_memo_pair(uint64_t hash, size_t n) { return (size_t)(hash >> 1) & (n - 2); }
+
+/* Which of a pair's two slots a hash not found in them takes: an empty one, else the one a
+ * bit of the hash picks. */
+static inline size_t un_memo_victim(uint64_t hash, uint64_t first, uint64_t second) {
+    return !first ? 0 : !second ? 1 : (size_t)(hash >> 63);
+}
+
 /* ---- tables.c: character classes and encode sets, filled from urlnorm.core ---------------- */
 
 enum {
@@ -710,6 +723,10 @@ size_t un_plain_prefix(const un_nibbles *t, const uint8_t *p);
  * no requirements, may ask less: that the parts it keeps are as the parse leaves them (the
  * parts it does not keep are not in *s). */
 int un_normal_form(const uint8_t *p, size_t n, unsigned requirements, int extent, un_spans *s);
+/* A URL un_normal_form took to UN_EXTENT_NO_QUERY (*s), on to its end with no requirements:
+ * its query and fragment into *s, 1 where the parse leaves them as they are (as
+ * un_normal_form to UN_EXTENT_WHOLE would take it), else 0. */
+int un_normal_form_query(const uint8_t *p, size_t n, un_spans *s);
 /* The normal form of p[0, n), which un_normal_form took (*s): un_put_href (url_parts.c), with
  * the dot segments removed and the escapes rewritten where s says so. head is its scheme and host as folded. */
 void un_put_normal_href(const uint8_t *p, size_t n, const uint8_t *head, const un_spans *s, un_buf *out);
