@@ -260,3 +260,34 @@ def test_channels_of_many_campaigns_in_one_batch_equal_the_core() -> None:
         visit = attribution_core.source_medium(page, None, patterns)
         assert visit is not None
         assert channel == channels.channel_group(visit.source, visit.medium, visit.campaign), page
+
+
+def test_a_referrer_met_again_in_the_batch_gives_the_cores_referral() -> None:
+    """The same referrers many times in one batch, in shuffled order, beside pages on their own
+    host and on another: a referral recalled from an earlier row is the core's for its row
+    (internal only where its own page is the referrer's host), for search terms, referrers
+    that do not parse, and more referrers than the batch keeps."""
+    rng = random.Random(12)
+    keyed = generated(referrers.bundled(), 13, 1500)
+    repeated = [
+        "https://www.google.com/search?q=caf%C3%A9",
+        "https://www.google.com/search?q=other",
+        "https://shop.example/",
+        "https://News.Site/a",
+        "https://news.site/",
+        "https://exa mple.com/",
+        "android-app://com.google.android.gm",
+        "https://www.bing.com/search?q=" + "t" * 60,
+        "",
+    ]
+    urls: list[str | None] = [
+        rng.choice(repeated) if rng.random() < 0.6 else rng.choice(keyed) for _ in range(6000)
+    ]
+    pages: list[str | None] = [
+        rng.choice(
+            ["https://news.site/p", "https://www.google.com/", "https://other.example/", None]
+        )
+        for _ in urls
+    ]
+    check(urls, pages=pages)
+    check(urls)

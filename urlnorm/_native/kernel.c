@@ -1,5 +1,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kernel.h"
@@ -44,6 +45,7 @@ typedef struct {
     const uint8_t *named; /* the bytes parts are spans of: w->name's, or the host's own */
     parts_memo memo[MEMO_SLOTS];
     un_referral referral; /* UN_OP_REFERRER: the row's, its term in ctx.text */
+    un_referral_kept *kept; /* UN_OP_REFERRER: the batch's referrals (UN_REFERRAL_MEMO), or NULL */
     un_campaign campaign; /* UN_OP_CAMPAIGN, UN_OP_VISIT: the row's, its pairs in the row's query */
     un_visit visit;       /* UN_OP_VISIT: the row's */
     int channel;          /* UN_OP_VISIT: its UN_CHANNEL_* */
@@ -174,6 +176,7 @@ static void worker_free(worker *w) {
     un_buf_free(&w->undotted);
     un_answers_free(&w->cache);
     un_visit_free(&w->visit);
+    free(w->kept);
 }
 
 void un_ctx_free(un_ctx *c) {
@@ -920,20 +923,35 @@ static int term_record(worker *w, const uint8_t *p, size_t n) {
 /* A referrer's medium, source and term. Its parts up to the query (slices of a row the scan
  * took, or a parse's record: the query cannot fail the parse, URL Standard §4.4) find the
  * source; only a search engine's term needs the query and fragment, parsed then. */
-static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n, int status) {
+static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n, int status, un_bytes *page, int *has_page) {
     if (status < 0) status = whatwg_record(w, p, n, UN_EXTENT_NO_QUERY);
     if (status != UN_OK) return status;
-    un_bytes page;
-    int has_page = page_host_of(b, w, row, &page);
+    *has_page = page_host_of(b, w, row, page);
     const un_referrer_parts parts = w->as_is ? spans_referrer(head_of(w), 1, w->as_is, &w->spans) : un_referrer_parts_of(&w->url);
     w->ctx.text.len = 0;
-    status = un_referral_of(&w->ctx, b->referrers, &parts, has_page ? &page : NULL, &w->referral);
+    status = un_referral_of(&w->ctx, b->referrers, &parts, *has_page ? page : NULL, &w->referral);
     if (status != UN_OK || !w->referral.search || !(w->wanted >> UN_REFERRER_TERM & 1u)) return status;
     status = term_record(w, p, n);
     return status == UN_OK ? un_referral_term(&w->ctx, b->referrers, &w->url, p, n, &w->referral, &w->ctx.text) : status;
 }
 
 static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n);
+
+/* A referrer's referral: recalled where an earlier row of the batch was the same referrer
+ * (w->kept), and made internal where it is on the row's page; else found, and kept but where
+ * the page made it internal. */
+static int referrer_row(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
+    un_bytes page;
+    int status, has_page = 0;
+    if (w->kept && un_referral_recall(w->kept, p, n, &w->referral, &w->ctx.text, &status)) {
+        if (status == UN_OK && page_host_of(b, w, row, &page) && un_referral_on_page(&w->referral, &page))
+            un_referral_internal(&w->referral), w->ctx.text.len = 0;
+        return status;
+    }
+    status = referral(b, w, row, p, n, as_it_is(b, w, row, p, n), &page, &has_page);
+    if (w->kept && !(has_page && un_referral_on_page(&w->referral, &page))) un_referral_keep(w->kept, p, n, status, &w->referral, &w->ctx.text);
+    return status;
+}
 
 /* A referrer's parts up to its query: slices of it where the scan takes it, with no record
  * made of it; else its record's (u). */
@@ -977,8 +995,8 @@ static int visit(const un_batch *b, worker *w, int64_t row) {
 
 static int compute(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
     w->as_is = NULL;
+    if (b->op == UN_OP_REFERRER) return referrer_row(b, w, row, p, n);
     int status = as_it_is(b, w, row, p, n);
-    if (b->op == UN_OP_REFERRER) return referral(b, w, row, p, n, status);
     if (status < 0) status = parsed(b, w, row, p, n);
     if (status == UN_OK && b->op == UN_OP_CAMPAIGN) campaign_of(b, w);
     return status == UN_OK && b->op == UN_OP_VISIT ? visit(b, w, row) : status;
@@ -1343,6 +1361,8 @@ int un_run_batch(const un_batch *b, un_result *r) {
     w.ctx.recall_data = &w.cache;
     w.scan = scan_policy_for(b);
     w.extent = scan_extent(b), w.req = scan_requirements(b, w.extent), w.wanted = wanted_columns(b);
+    /* Without it (memory ran out) every referral is found anew. */
+    if (b->op == UN_OP_REFERRER) w.kept = calloc(UN_REFERRAL_MEMO, sizeof *w.kept);
     reserve_outputs(b, r);
     int failed = 0, lane = has_lane(b);
     w.field = single_field(b);

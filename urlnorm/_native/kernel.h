@@ -128,6 +128,32 @@ un_referrer_parts un_referrer_parts_of(const un_url *u);
 /* The referral of the parsed URL whose parts are u, without its search term, the page's host
  * if there is a page (in either case): UN_OK or UN_ERR_MEMORY. */
 int un_referral_of(un_ctx *c, const un_referrers *r, const un_referrer_parts *u, const un_bytes *page_host, un_referral *out);
+/* Whether the referral's host is the page's (in either case): a referrer on the page's own
+ * host is internal. un_referral_internal: the referral made so, its host kept. */
+int un_referral_on_page(const un_referral *f, const un_bytes *page_host);
+void un_referral_internal(un_referral *out);
+/* Referrals kept for the rows after them (referrers.c), by the referrer's bytes: a
+ * clickstream's referrers repeat, the more so as browsers send another site only their
+ * origin by default (Referrer Policy, strict-origin-when-cross-origin), and a referral cost
+ * some 1,300 instructions a row. A pair of slots a hash (un_memo_pair); a referrer longer than
+ * UN_REFERRAL_KEY, or a host or term longer than UN_REFERRAL_TEXT, is not kept. What a kept
+ * one leaves out is its page: a referral the page made internal is not kept, and a recalled
+ * one is checked against its row's page (un_referral_on_page). */
+#define UN_REFERRAL_MEMO 512
+#define UN_REFERRAL_KEY 96
+#define UN_REFERRAL_TEXT 48
+typedef struct {
+    uint64_t hash; /* 0 for an empty slot */
+    int status;    /* the row's: UN_OK, or the error of a referrer that does not parse */
+    un_referral referral; /* its host in host */
+    size_t len, term_len;
+    uint8_t key[UN_REFERRAL_KEY], host[UN_REFERRAL_TEXT], term[UN_REFERRAL_TEXT];
+} un_referral_kept;
+/* 1, and the referral of p[0, n) into *out, its term into term and its row's status into
+ * *status, where memo (UN_REFERRAL_MEMO slots) keeps it; else 0. */
+int un_referral_recall(const un_referral_kept *memo, const uint8_t *p, size_t n, un_referral *out, un_buf *term, int *status);
+/* The referral of p[0, n) (status, f, its term) into memo, where it may be kept. */
+void un_referral_keep(un_referral_kept *memo, const uint8_t *p, size_t n, int status, const un_referral *f, const un_buf *term);
 /* The search term of a search engine's referral (un_referral_of), from u's query and
  * fragment (text[0, n) as written): UN_OK, UN_ASK_TERM (the question in c->question), or
  * UN_ERR_MEMORY. */

@@ -490,6 +490,19 @@ static void medium_only(un_referral *out, const char *medium) {
     out->medium = (const uint8_t *)medium, out->medium_len = strlen(medium);
 }
 
+int un_referral_on_page(const un_referral *f, const un_bytes *page_host) {
+    size_t n = f->host_len;
+    return n && page_host->n == n && un_ascii_ieq(page_host->p, (const char *)f->host, n);
+}
+
+void un_referral_internal(un_referral *out) {
+    const uint8_t *host = out->host;
+    size_t host_len = out->host_len;
+    memset(out, 0, sizeof *out);
+    out->category = -2, out->host = host, out->host_len = host_len;
+    medium_only(out, "internal");
+}
+
 int un_referral_of(un_ctx *c, const un_referrers *r, const un_referrer_parts *u, const un_bytes *page_host, un_referral *out) {
     memset(out, 0, sizeof *out);
     out->category = -2;
@@ -503,8 +516,8 @@ int un_referral_of(un_ctx *c, const un_referrers *r, const un_referrer_parts *u,
         host = or_empty(&c->trimmed);
     }
     out->host = host, out->host_len = host_len;
-    int same_page = page_host && page_host->n == host_len && (!host_len || un_ascii_ieq(page_host->p, (const char *)host, host_len));
-    if (host_len && (same_page || internal_host(r, host, host_len))) return medium_only(out, "internal"), UN_OK;
+    if (host_len && ((page_host && un_referral_on_page(out, page_host)) || internal_host(r, host, host_len)))
+        return un_referral_internal(out), UN_OK;
     int index = host_len && looked_up(&u->scheme) ? find(c, r, host, host_len, u->path.p, u->path.n, &out->category) : -1;
     if (index < 0) return medium_only(out, "unknown"), UN_OK;
     source s = source_at(r, index);
@@ -518,4 +531,40 @@ int un_referral_of(un_ctx *c, const un_referrers *r, const un_referrer_parts *u,
 int un_referral_term(un_ctx *c, const un_referrers *r, const un_url *u, const uint8_t *text, size_t n, un_referral *out,
                      un_buf *term) {
     return out->search ? search_term(c, r, out->index, u, text, n, out, term) : UN_OK;
+}
+
+/* ---- referrals kept for the rows after them ------------------------------------------------ */
+
+static uint64_t referral_hash(const uint8_t *p, size_t n) { return un_hash(0, p, n) | 1; }
+
+static int keeps(const un_referral_kept *e, uint64_t hash, const uint8_t *p, size_t n) {
+    return e->hash == hash && e->len == n && (n == 0 || memcmp(e->key, p, n) == 0);
+}
+
+int un_referral_recall(const un_referral_kept *memo, const uint8_t *p, size_t n, un_referral *out, un_buf *term, int *status) {
+    if (n > UN_REFERRAL_KEY) return 0;
+    uint64_t hash = referral_hash(p, n);
+    const un_referral_kept *pair = &memo[un_memo_pair(hash, UN_REFERRAL_MEMO)];
+    const un_referral_kept *e = keeps(&pair[0], hash, p, n) ? &pair[0] : keeps(&pair[1], hash, p, n) ? &pair[1] : NULL;
+    if (!e) return 0;
+    *status = e->status, *out = e->referral, out->host = e->host;
+    un_buf_set(term, e->term, e->term_len);
+    return !term->failed;
+}
+
+void un_referral_keep(un_referral_kept *memo, const uint8_t *p, size_t n, int status, const un_referral *f, const un_buf *term) {
+    size_t term_len = status == UN_OK && f->has_term ? term->len : 0;
+    /* A question asked, or memory that ran out, is the row's alone. */
+    if (status >= UN_ASK_HOST || status == UN_ERR_MEMORY) return;
+    if (n > UN_REFERRAL_KEY || (status == UN_OK && f->host_len > UN_REFERRAL_TEXT) || term_len > UN_REFERRAL_TEXT) return;
+    uint64_t hash = referral_hash(p, n);
+    un_referral_kept *pair = &memo[un_memo_pair(hash, UN_REFERRAL_MEMO)];
+    un_referral_kept *e = &pair[un_memo_victim(hash, pair[0].hash, pair[1].hash)];
+    e->hash = hash, e->status = status, e->len = n, e->term_len = term_len;
+    if (n) memcpy(e->key, p, n);
+    memset(&e->referral, 0, sizeof e->referral);
+    if (status != UN_OK) return;
+    e->referral = *f;
+    if (f->host_len) memcpy(e->host, f->host, f->host_len);
+    if (term_len) memcpy(e->term, term->data, term_len);
 }
