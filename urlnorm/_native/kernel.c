@@ -45,7 +45,7 @@ typedef struct {
     const uint8_t *named; /* the bytes parts are spans of: w->name's, or the host's own */
     parts_memo memo[MEMO_SLOTS];
     un_referral referral; /* UN_OP_REFERRER: the row's, its term in ctx.text */
-    un_referral_kept *kept; /* UN_OP_REFERRER: the batch's referrals (UN_REFERRAL_MEMO), or NULL */
+    un_referral_kept *kept; /* UN_OP_REFERRER, UN_OP_VISIT: the batch's referrals (UN_REFERRAL_MEMO), or NULL */
     un_campaign campaign; /* UN_OP_CAMPAIGN, UN_OP_VISIT: the row's, its pairs in the row's query */
     un_visit visit;       /* UN_OP_VISIT: the row's */
     int channel;          /* UN_OP_VISIT: its UN_CHANNEL_* */
@@ -971,15 +971,21 @@ static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
     int64_t at = b->base && b->base->length == 1 ? 0 : row;
     if (!b->base || b->base->length == 0 || un_column_get(b->base, at, &rp, &rn) != UN_ROW_VALUE || rn == 0)
         return un_visit_direct(&w->visit), UN_OK;
-    /* The query cannot fail the parse (URL Standard §4.4), and the lookup reads no term. */
-    un_referrer_parts parts;
-    int status = referrer_parts(&w->ctx, rp, rn, &w->base, &parts);
-    if (status >= UN_ASK_HOST) return status;
-    if (status != UN_OK) return un_visit_direct(&w->visit), UN_OK;
     row_host h = host_of(w);
     const un_bytes page = {h.p, h.n};
-    status = un_referral_of(&w->ctx, b->referrers, &parts, &page, &w->referral);
-    return status == UN_OK ? un_visit_from_referrer(&w->referral, &w->visit) : status;
+    int status;
+    if (w->kept && un_referral_recall(w->kept, rp, rn, &w->referral, NULL, &status)) {
+        if (status == UN_OK && un_referral_on_page(&w->referral, &page)) un_referral_internal(&w->referral);
+    } else {
+        /* The query cannot fail the parse (URL Standard §4.4), and the lookup reads no term. */
+        un_referrer_parts parts;
+        status = referrer_parts(&w->ctx, rp, rn, &w->base, &parts);
+        if (status >= UN_ASK_HOST) return status;
+        if (status == UN_OK && (status = un_referral_of(&w->ctx, b->referrers, &parts, &page, &w->referral)) != UN_OK) return status;
+        if (w->kept && !(status == UN_OK && un_referral_on_page(&w->referral, &page)))
+            un_referral_keep(w->kept, rp, rn, status, &w->referral, NULL);
+    }
+    return status == UN_OK ? un_visit_from_referrer(&w->referral, &w->visit) : (un_visit_direct(&w->visit), UN_OK);
 }
 
 /* A landing page's visit (the row, parsed or taken by the scan) and its channel. */
@@ -1362,7 +1368,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     w.scan = scan_policy_for(b);
     w.extent = scan_extent(b), w.req = scan_requirements(b, w.extent), w.wanted = wanted_columns(b);
     /* Without it (memory ran out) every referral is found anew. */
-    if (b->op == UN_OP_REFERRER) w.kept = calloc(UN_REFERRAL_MEMO, sizeof *w.kept);
+    if (b->op == UN_OP_REFERRER || b->op == UN_OP_VISIT) w.kept = calloc(UN_REFERRAL_MEMO, sizeof *w.kept);
     reserve_outputs(b, r);
     int failed = 0, lane = has_lane(b);
     w.field = single_field(b);

@@ -548,12 +548,13 @@ int un_referral_recall(const un_referral_kept *memo, const uint8_t *p, size_t n,
     const un_referral_kept *e = keeps(&pair[0], hash, p, n) ? &pair[0] : keeps(&pair[1], hash, p, n) ? &pair[1] : NULL;
     if (!e) return 0;
     *status = e->status, *out = e->referral, out->host = e->host;
+    if (!term) return 1;
     un_buf_set(term, e->term, e->term_len);
     return !term->failed;
 }
 
 void un_referral_keep(un_referral_kept *memo, const uint8_t *p, size_t n, int status, const un_referral *f, const un_buf *term) {
-    size_t term_len = status == UN_OK && f->has_term ? term->len : 0;
+    size_t term_len = status == UN_OK && f->has_term && term ? term->len : 0;
     /* A question asked, or memory that ran out, is the row's alone. */
     if (status >= UN_ASK_HOST || status == UN_ERR_MEMORY) return;
     if (n > UN_REFERRAL_KEY || (status == UN_OK && f->host_len > UN_REFERRAL_TEXT) || term_len > UN_REFERRAL_TEXT) return;
