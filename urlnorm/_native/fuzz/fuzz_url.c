@@ -702,7 +702,7 @@ static void check_referrer_tables(const uint8_t *p, size_t n, uint8_t selector) 
         un_buf_free(&term);
     }
     un_referrers_free(&r);
-    un_campaign_names names = {p, p + b, b, n - b, {{0}}, 0, 0};
+    un_campaign_names names = {.names = p, .networks = p + b, .names_len = b, .networks_len = n - b};
     (void)un_campaign_index(&names);
 }
 
