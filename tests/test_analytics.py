@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -327,3 +328,19 @@ def test_psl_rule_set_is_the_packages_own(include_private: bool) -> None:
         reference._publicsuffix,
         reference._maxlabel,
     )
+
+
+def test_many_hosts_in_one_batch_have_the_cores_domain_parts() -> None:
+    """More hosts than the batch keeps the suffix-list parts of, under suffixes of every kind,
+    each met many times in shuffled order: the parts of a host met before (or of one whose
+    slot another took) are the core's."""
+    rng = random.Random(21)
+    suffixes = ["com", "co.uk", "github.io", "blogspot.com", "de", "example", "ck", "kawasaki.jp"]
+    hosts = [f"{'www.' * (i % 2)}h{i}.{'a.' * (i % 3)}{rng.choice(suffixes)}" for i in range(300)]
+    urls = [f"https://{rng.choice(hosts)}/p" for _ in range(6000)]
+    series = pl.Series(urls, dtype=pl.String)
+    for part in ("registered_domain", "domain_label", "subdomain"):
+        got = getattr(series.url, part)().to_list()
+        for url, value in zip(urls, got, strict=True):
+            host = url.split("/")[2]
+            assert value == getattr(domain_parts(host), part), (url, part)

@@ -375,8 +375,9 @@ static int holds(const parts_memo *m, uint64_t hash, const row_host *h) {
 static int domain_parts(worker *w, const row_host *h, int psl_table) {
     if (h->n > MEMO_HOST) return looked_up(w, h, psl_table);
     uint64_t hash = un_hash((uint64_t)psl_table, h->p, h->n) | 1;
-    parts_memo *pair = &w->memo[un_memo_pair(hash, MEMO_SLOTS)], *m = pair + !holds(pair, hash, h);
-    if (holds(m, hash, h)) {
+    parts_memo *pair = &w->memo[un_memo_pair(hash, MEMO_SLOTS)];
+    parts_memo *m = holds(pair, hash, h) ? pair : holds(pair + 1, hash, h) ? pair + 1 : NULL;
+    if (m) {
         w->parts = m->parts;
         if (m->in_host) return w->named = h->p, m->status;
         w->name.len = 0;
