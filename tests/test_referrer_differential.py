@@ -291,3 +291,28 @@ def test_a_referrer_met_again_in_the_batch_gives_the_cores_referral() -> None:
     ]
     check(urls, pages=pages)
     check(urls)
+
+
+def test_a_visits_referrer_respelt_gives_the_cores_channel() -> None:
+    """A referrer whose scheme or host is written in upper case, or with its default port, is
+    looked up as the parse writes it, for a visit as for the referrer itself."""
+    refs = [
+        "HTTPS://www.google.com/",
+        "Http://WWW.BING.COM/search?q=x",
+        "https://L.Facebook.com:443/l.php",
+        "HTTPS://EXAMPLE.ORG/",
+        "android-app://COM.Google.Android.GM",
+    ]
+    pages = ["https://landing.example/p"] * len(refs)
+    frame = pl.DataFrame({"page": pages, "ref": refs}, schema={"page": pl.String, "ref": pl.String})
+    got = frame.select(
+        sm=pl.col("page").url.source_medium(pl.col("ref")),
+        ch=pl.col("page").url.channel_group(pl.col("ref")),
+    )
+    patterns = referrers.internal_patterns(())
+    for page, ref, sm, ch in zip(pages, refs, got["sm"], got["ch"], strict=True):
+        visit = attribution_core.source_medium(page, ref, patterns)
+        assert visit is not None
+        assert sm == visit.__dict__, ref
+        assert ch == channels.channel_group(visit.source, visit.medium, visit.campaign), ref
+    check(refs)

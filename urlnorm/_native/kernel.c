@@ -905,10 +905,9 @@ static int page_host_of(const un_batch *b, worker *w, int64_t row, un_bytes *hos
 }
 
 /* What a referral reads of a URL the scan took: its scheme and host from head (the text as
- * folded, where folded says it is), its path from the URL's bytes p. */
-static un_referrer_parts spans_referrer(const uint8_t *head, int folded, const uint8_t *p, const un_spans *s) {
-    return (un_referrer_parts){{head, s->scheme_len}, {head + s->host_start, s->host_len}, {p + s->path_start, s->path_len},
-                               folded || s->as_written};
+ * folded: in lower case), its path from the URL's bytes p. */
+static un_referrer_parts spans_referrer(const uint8_t *head, const uint8_t *p, const un_spans *s) {
+    return (un_referrer_parts){{head, s->scheme_len}, {head + s->host_start, s->host_len}, {p + s->path_start, s->path_len}, 1};
 }
 
 /* The whole record of a referrer whose term is asked (p[0, n)): where the scan took it (to its
@@ -928,7 +927,7 @@ static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p,
     if (status < 0) status = whatwg_record(w, p, n, UN_EXTENT_NO_QUERY);
     if (status != UN_OK) return status;
     *has_page = page_host_of(b, w, row, page);
-    const un_referrer_parts parts = w->as_is ? spans_referrer(head_of(w), 1, w->as_is, &w->spans) : un_referrer_parts_of(&w->url);
+    const un_referrer_parts parts = w->as_is ? spans_referrer(head_of(w), w->as_is, &w->spans) : un_referrer_parts_of(&w->url);
     w->ctx.text.len = 0;
     status = un_referral_of(&w->ctx, b->referrers, &parts, *has_page ? page : NULL, &w->referral);
     if (status != UN_OK || !w->referral.search || !(w->wanted >> UN_REFERRER_TERM & 1u)) return status;
@@ -958,7 +957,14 @@ static int referrer_row(const un_batch *b, worker *w, int64_t row, const uint8_t
  * made of it; else its record's (u). */
 static int referrer_parts(un_ctx *c, const uint8_t *p, size_t n, un_url *u, un_referrer_parts *parts) {
     un_spans s;
-    if (un_normal_form(p, n, 0, UN_EXTENT_NO_QUERY, &s)) return *parts = spans_referrer(p, 0, p, &s), UN_OK;
+    if (un_normal_form(p, n, 0, UN_EXTENT_NO_QUERY, &s)) {
+        if (s.as_written) return *parts = spans_referrer(p, p, &s), UN_OK;
+        /* A respelt scheme and host are read folded, as the parse writes them: a referrer
+         * "HTTPS://www.google.com/" is looked up as https's (its scheme as written was
+         * looked up as no scheme the database knows, and the visit's channel was lost). */
+        un_buf_set_lower(&c->trimmed, p, s.host_start + s.host_len);
+        return c->trimmed.failed ? UN_ERR_MEMORY : (*parts = spans_referrer(c->trimmed.data, p, &s), UN_OK);
+    }
     int status = un_whatwg_parse_extent(c, p, n, UN_EXTENT_NO_QUERY, u);
     if (status == UN_OK) *parts = un_referrer_parts_of(u);
     return status;

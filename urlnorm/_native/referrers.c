@@ -480,10 +480,10 @@ static int looked_up(const un_bytes *scheme) {
 }
 
 un_referrer_parts un_referrer_parts_of(const un_url *u) {
-    /* A special URL's host is a domain or an address, which the parse writes in lower case (URL
-     * Standard §3.3, §3.5, §3.6); an opaque host keeps its case. */
+    /* Its host is copied to lower case (host_lower 0), not read in the record, which a search
+     * term's parse may write anew; and an opaque host keeps its case. */
     return (un_referrer_parts){{or_empty(&u->scheme), u->scheme.len}, {or_empty(&u->host), u->host.len},
-                               {or_empty(&u->path), u->path.len}, u->special >= 0};
+                               {or_empty(&u->path), u->path.len}, 0};
 }
 
 static void medium_only(un_referral *out, const char *medium) {
