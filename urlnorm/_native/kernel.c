@@ -923,13 +923,12 @@ static int term_record(worker *w, const uint8_t *p, size_t n) {
 /* A referrer's medium, source and term. Its parts up to the query (slices of a row the scan
  * took, or a parse's record: the query cannot fail the parse, URL Standard §4.4) find the
  * source; only a search engine's term needs the query and fragment, parsed then. */
-static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n, int status, un_bytes *page, int *has_page) {
+static int referral(const un_batch *b, worker *w, const uint8_t *p, size_t n, int status, const un_bytes *page) {
     if (status < 0) status = whatwg_record(w, p, n, UN_EXTENT_NO_QUERY);
     if (status != UN_OK) return status;
-    *has_page = page_host_of(b, w, row, page);
     const un_referrer_parts parts = w->as_is ? spans_referrer(head_of(w), w->as_is, &w->spans) : un_referrer_parts_of(&w->url);
     w->ctx.text.len = 0;
-    status = un_referral_of(&w->ctx, b->referrers, &parts, *has_page ? page : NULL, &w->referral);
+    status = un_referral_of(&w->ctx, b->referrers, &parts, page, &w->referral);
     if (status != UN_OK || !w->referral.search || !(w->wanted >> UN_REFERRER_TERM & 1u)) return status;
     status = term_record(w, p, n);
     return status == UN_OK ? un_referral_term(&w->ctx, b->referrers, &w->url, p, n, &w->referral, &w->ctx.text) : status;
@@ -938,18 +937,14 @@ static int referral(const un_batch *b, worker *w, int64_t row, const uint8_t *p,
 static int parsed(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n);
 
 /* A referrer's referral: recalled where an earlier row of the batch was the same referrer
- * (w->kept), and made internal where it is on the row's page; else found, and kept but where
- * the page made it internal. */
+ * (w->kept), else found, and kept. */
 static int referrer_row(const un_batch *b, worker *w, int64_t row, const uint8_t *p, size_t n) {
-    un_bytes page;
-    int status, has_page = 0;
-    if (w->kept && un_referral_recall(w->kept, p, n, &w->referral, &w->ctx.text, &status)) {
-        if (status == UN_OK && page_host_of(b, w, row, &page) && un_referral_on_page(&w->referral, &page))
-            un_referral_internal(&w->referral), w->ctx.text.len = 0;
-        return status;
-    }
-    status = referral(b, w, row, p, n, as_it_is(b, w, row, p, n), &page, &has_page);
-    if (w->kept && !(has_page && un_referral_on_page(&w->referral, &page))) un_referral_keep(w->kept, p, n, status, &w->referral, &w->ctx.text);
+    un_bytes host;
+    const un_bytes *page = page_host_of(b, w, row, &host) ? &host : NULL;
+    int status;
+    if (w->kept && un_referral_recall(w->kept, p, n, page, &w->referral, &w->ctx.text, &status)) return status;
+    status = referral(b, w, p, n, as_it_is(b, w, row, p, n), page);
+    if (w->kept) un_referral_keep(w->kept, p, n, page, status, &w->referral, &w->ctx.text);
     return status;
 }
 
@@ -981,16 +976,13 @@ static int visit_by_referrer(const un_batch *b, worker *w, int64_t row) {
     row_host h = host_of(w);
     const un_bytes page = {h.p, h.n};
     int status;
-    if (w->kept && un_referral_recall(w->kept, rp, rn, &w->referral, NULL, &status)) {
-        if (status == UN_OK && un_referral_on_page(&w->referral, &page)) un_referral_internal(&w->referral);
-    } else {
+    if (!w->kept || !un_referral_recall(w->kept, rp, rn, &page, &w->referral, NULL, &status)) {
         /* The query cannot fail the parse (URL Standard §4.4), and the lookup reads no term. */
         un_referrer_parts parts;
         status = referrer_parts(&w->ctx, rp, rn, &w->base, &parts);
         if (status >= UN_ASK_HOST) return status;
         if (status == UN_OK && (status = un_referral_of(&w->ctx, b->referrers, &parts, &page, &w->referral)) != UN_OK) return status;
-        if (w->kept && !(status == UN_OK && un_referral_on_page(&w->referral, &page)))
-            un_referral_keep(w->kept, rp, rn, status, &w->referral, NULL);
+        if (w->kept) un_referral_keep(w->kept, rp, rn, &page, status, &w->referral, NULL);
     }
     return status == UN_OK ? un_visit_from_referrer(&w->referral, &w->visit) : (un_visit_direct(&w->visit), UN_OK);
 }

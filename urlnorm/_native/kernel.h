@@ -149,12 +149,15 @@ typedef struct {
     size_t len, term_len;
     uint8_t key[UN_REFERRAL_KEY], host[UN_REFERRAL_TEXT], term[UN_REFERRAL_TEXT];
 } un_referral_kept;
-/* 1, and the referral of p[0, n) into *out, its term into term (unless NULL, for a referral
- * without one) and its row's status into *status, where memo (UN_REFERRAL_MEMO slots) keeps
- * it; else 0. */
-int un_referral_recall(const un_referral_kept *memo, const uint8_t *p, size_t n, un_referral *out, un_buf *term, int *status);
-/* The referral of p[0, n) (status, f, its term, or NULL) into memo, where it may be kept. */
-void un_referral_keep(un_referral_kept *memo, const uint8_t *p, size_t n, int status, const un_referral *f, const un_buf *term);
+/* 1, and the referral of p[0, n) into *out (internal where it is on page_host, the row's page
+ * if it has one), its term into term (unless NULL, for a referral without one) and its row's
+ * status into *status, where memo (UN_REFERRAL_MEMO slots) keeps it; else 0. */
+int un_referral_recall(const un_referral_kept *memo, const uint8_t *p, size_t n, const un_bytes *page_host, un_referral *out,
+                       un_buf *term, int *status);
+/* The referral of p[0, n) (status, f, its term, or NULL) found beside page_host (or NULL) into
+ * memo, where it may be kept. */
+void un_referral_keep(un_referral_kept *memo, const uint8_t *p, size_t n, const un_bytes *page_host, int status,
+                      const un_referral *f, const un_buf *term);
 /* The search term of a search engine's referral (un_referral_of), from u's query and
  * fragment (text[0, n) as written): UN_OK, UN_ASK_TERM (the question in c->question), or
  * UN_ERR_MEMORY. */

@@ -541,22 +541,29 @@ static int keeps(const un_referral_kept *e, uint64_t hash, const uint8_t *p, siz
     return e->hash == hash && e->len == n && (n == 0 || memcmp(e->key, p, n) == 0);
 }
 
-int un_referral_recall(const un_referral_kept *memo, const uint8_t *p, size_t n, un_referral *out, un_buf *term, int *status) {
+int un_referral_recall(const un_referral_kept *memo, const uint8_t *p, size_t n, const un_bytes *page_host, un_referral *out,
+                       un_buf *term, int *status) {
     if (n > UN_REFERRAL_KEY) return 0;
     uint64_t hash = referral_hash(p, n);
     const un_referral_kept *pair = &memo[un_memo_pair(hash, UN_REFERRAL_MEMO)];
     const un_referral_kept *e = keeps(&pair[0], hash, p, n) ? &pair[0] : keeps(&pair[1], hash, p, n) ? &pair[1] : NULL;
     if (!e) return 0;
     *status = e->status, *out = e->referral, out->host = e->host;
+    /* A referrer on its row's page is internal, with no term (un_referral_of). */
+    int on_page = *status == UN_OK && page_host && un_referral_on_page(out, page_host);
+    if (on_page) un_referral_internal(out);
     if (!term) return 1;
-    un_buf_set(term, e->term, e->term_len);
+    un_buf_set(term, e->term, on_page ? 0 : e->term_len);
     return !term->failed;
 }
 
-void un_referral_keep(un_referral_kept *memo, const uint8_t *p, size_t n, int status, const un_referral *f, const un_buf *term) {
+void un_referral_keep(un_referral_kept *memo, const uint8_t *p, size_t n, const un_bytes *page_host, int status,
+                      const un_referral *f, const un_buf *term) {
     size_t term_len = status == UN_OK && f->has_term && term ? term->len : 0;
-    /* A question asked, or memory that ran out, is the row's alone. */
+    /* A question asked, or memory that ran out, is the row's alone; so is a referral its page
+     * made internal. */
     if (status >= UN_ASK_HOST || status == UN_ERR_MEMORY) return;
+    if (status == UN_OK && page_host && un_referral_on_page(f, page_host)) return;
     if (n > UN_REFERRAL_KEY || (status == UN_OK && f->host_len > UN_REFERRAL_TEXT) || term_len > UN_REFERRAL_TEXT) return;
     uint64_t hash = referral_hash(p, n);
     un_referral_kept *pair = &memo[un_memo_pair(hash, UN_REFERRAL_MEMO)];
