@@ -35,14 +35,16 @@ kernel_only = pytest.mark.skipif(not native.available(), reason="the kernel is n
 
 
 def kernel_scan(
-    profile: str | Profile | None, texts: list[str]
+    profile: str | Profile | None, texts: list[str], extent: str = "whole"
 ) -> tuple[frozenset[str] | None, list[int]]:
     """The kernel's requirements for ``profile`` (None: the parse's own form; the bit after the
-    names: a rule it cannot vouch for, as the core's None) and what it takes."""
+    names: a rule it cannot vouch for, as the core's None) and what its scan to ``extent`` (one
+    of the kernel's ``PARSE_EXTENTS``) takes."""
     kernel = native.extension.loaded()
     native.tables.give()
     spec = None if profile is None else native_profile(get_profile(profile)).spec  # type: ignore[union-attr]
-    bits, taken = kernel.normal_form(spec, [t.encode("utf-8", "surrogatepass") for t in texts])
+    encoded = [t.encode("utf-8", "surrogatepass") for t in texts]
+    bits, taken = kernel.normal_form(spec, encoded, list(kernel.PARSE_EXTENTS).index(extent))
     names = frozenset(name for bit, name in enumerate(kernel.NF_NAMES) if bits >> bit & 1)
     return None if bits >> len(kernel.NF_NAMES) & 1 else names, taken
 
@@ -247,6 +249,25 @@ def test_cases(text: str) -> None:
 
 
 SCANS = ["scalar", "ssse3", "avx2", "avx512"]
+def check_authority(texts: list[str]) -> None:
+    """The scan to the authority (the kernel's for ``scheme``, ``host`` and the host's parts,
+    which classifies a host's bytes alone, from blocks of 32) takes every URL the whole scan
+    takes, spelt alike; and a URL it takes is valid, and as written has the scheme, host and
+    port the parse gives, followed by the path, query or fragment or nothing."""
+    _, whole = kernel_scan(None, texts)
+    _, authority = kernel_scan(None, texts, "authority")
+    for text, all_of_it, head in zip(texts, whole, authority, strict=True):
+        assert not all_of_it or head == 2 - all_of_it % 2, text
+        if not head:
+            continue
+        url = urlnorm.split(text, "whatwg")
+        assert text[: len(url.scheme)].lower() == url.scheme, text
+        port = "" if url.port is None else f":{url.port}"
+        written = f"{url.scheme}://{url.host or ''}{port}"
+        if head == 1:
+            assert text.startswith(written) and text[len(written) : len(written) + 1] in ("", "/", "?", "#"), text
+
+
 # The scan fixture sets the classifier once for all of a test's examples, as it should.
 ONE_SCAN_A_TEST = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 
@@ -284,6 +305,7 @@ def test_wpt_inputs(profile: str, scan: str) -> None:
     texts = [case["input"] for case in load_wpt("urltestdata.json")]
     check_profile(texts, profile)
     check_parse(texts)
+    check_authority(texts)
 
 
 @kernel_only
@@ -299,6 +321,7 @@ def test_corpora(scan: str) -> None:
     for profile in PROFILES:
         check_profile(texts[::7], profile)
     check_parse(texts)
+    check_authority(texts)
 
 
 # Near misses: URLs built mostly of what the scan takes, with one piece it must not.
@@ -352,12 +375,25 @@ def test_generated(scan: str, texts: list[str]) -> None:
     for profile in PROFILES:
         check_profile(texts, profile)
     check_parse(texts)
+    check_authority(texts)
 
 
-# Near misses longer than the scan's 64-byte blocks, their pieces across block edges.
+# Near misses longer than the scan's 64-byte blocks, their pieces across block edges; hosts
+# longer than the 32 bytes of a host's block.
 LONG = st.builds(
     lambda url, segments, pieces: f"{url}{''.join('/' + s for s in segments)}?{''.join(pieces)}",
-    st.sampled_from(["http://example.com", "https://a.b-c.example:8080", "HTTP://Example.com"]),
+    st.sampled_from(
+        [
+            "http://example.com",
+            "https://a.b-c.example:8080",
+            "HTTP://Example.com",
+            "http://a-host-name-longer-than-a-block.example.com",
+            "https://A-Host-Name-Longer-Than-A-Block.Example.com:8443",
+            "http://a-host-name-longer-than-a-block.example.1",
+            "http://a-host-name-longer-than-a-block.example.ком",
+            "ws://exactly-thirty-two-bytes.example",
+        ]
+    ),
     st.lists(SEGMENT, min_size=5, max_size=40),
     st.lists(PIECE, max_size=40),
 )
@@ -371,3 +407,4 @@ def test_long_urls(scan: str, texts: list[str]) -> None:
     for profile in PROFILES:
         check_profile(texts, profile)
     check_parse(texts)
+    check_authority(texts)

@@ -989,17 +989,20 @@ static PyObject *rows_read(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(atomic_load(&rows_run));
 }
 
-/* normal_form(profile, urls): the profile's requirements (a bit for each of NF_NAMES; None: no
- * profile, the parse's own form alone) and, for each URL (bytes), whether the kernel's scan
- * takes it under them (normal_form.c): 0 not, 1 as written, 2 respelt (un_spans.as_written),
- * 2 more where its escapes are rewritten (un_spans.rewrite_escapes), and 4 more where its dot
- * segments are removed (un_spans.remove_dots).
+/* normal_form(profile, urls[, extent]): the profile's requirements (a bit for each of NF_NAMES;
+ * None: no profile, the parse's own form alone) and, for each URL (bytes), whether the kernel's
+ * scan to extent (an index of PARSE_EXTENTS; the whole URL by default) takes it under them
+ * (normal_form.c): 0 not, 1 as written, 2 respelt (un_spans.as_written), 2 more where its
+ * escapes are rewritten (un_spans.rewrite_escapes), and 4 more where its dot segments are
+ * removed (un_spans.remove_dots).
  * For the tests that hold the scan against its twin in the core. */
 static PyObject *normal_form(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *spec, *urls;
     un_profile prof = {0};
-    if (!PyArg_ParseTuple(args, "OO!", &spec, &PyList_Type, &urls)) return NULL;
+    int extent = UN_EXTENT_WHOLE;
+    if (!PyArg_ParseTuple(args, "OO!|i", &spec, &PyList_Type, &urls, &extent)) return NULL;
+    if (extent < 0 || extent >= UN_N_EXTENTS) return PyErr_SetString(PyExc_ValueError, "unknown parse extent"), NULL;
     if (spec != Py_None && profile_from(spec, &prof) < 0) return NULL;
     PyObject *accepted = PyList_New(PyList_Size(urls));
     for (Py_ssize_t i = 0; accepted && i < PyList_Size(urls); i++) {
@@ -1007,7 +1010,7 @@ static PyObject *normal_form(PyObject *self, PyObject *args) {
         Py_ssize_t n;
         un_spans spans;
         if (PyBytes_AsStringAndSize(PyList_GetItem(urls, i), &p, &n) < 0) Py_CLEAR(accepted);
-        else if (!un_normal_form((const uint8_t *)p, (size_t)n, prof.normal_form, UN_EXTENT_WHOLE, &spans)) PyList_SetItem(accepted, i, PyLong_FromLong(0));
+        else if (!un_normal_form((const uint8_t *)p, (size_t)n, prof.normal_form, extent, &spans)) PyList_SetItem(accepted, i, PyLong_FromLong(0));
         else PyList_SetItem(accepted, i, PyLong_FromLong((spans.as_written ? 1 : 2) + 2 * spans.rewrite_escapes + 4 * spans.remove_dots));
     }
     return accepted ? Py_BuildValue("(IN)", prof.normal_form, accepted) : NULL;
