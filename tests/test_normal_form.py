@@ -249,6 +249,8 @@ def test_cases(text: str) -> None:
 
 
 SCANS = ["scalar", "ssse3", "avx2", "avx512"]
+
+
 def check_authority(texts: list[str]) -> None:
     """The scan to the authority (the kernel's for ``scheme``, ``host`` and the host's parts,
     which classifies a host's bytes alone, from blocks of 32) takes every URL the whole scan
