@@ -23,7 +23,7 @@ const char *const UN_NF_NAMES[UN_N_NF] = {
  * (un_t, filled from urlnorm.core): printable ASCII outside the part's set, less the
  * delimiters the scan stops at. A host takes lower-case unreserved bytes (RFC 3986 §2.3):
  * no case to fold, nothing to decode, no forbidden domain code point (URL Standard §3.2). */
-enum { NF_HOST = 1, NF_PATH = 2, NF_QUERY = 4, NF_FRAGMENT = 8, NF_HOST_ANY_CASE = 16, NF_SLASH = 32, NF_TEXT = 64 };
+enum { NF_HOST = 1, NF_PATH = 2, NF_QUERY = 4, NF_FRAGMENT = 8, NF_HOST_ANY_CASE = 16, NF_SLASH = 32 };
 static uint8_t nf[256];
 
 static int printable(int b) { return b > 0x20 && b < 0x7F; }
@@ -37,39 +37,26 @@ static int printable(int b) { return b > 0x20 && b < 0x7F; }
 enum { SET_HOST, SET_HOST_ANY_CASE, SET_PATH, SET_QUERY, SET_FRAGMENT, N_SETS };
 static const uint8_t SET_FLAGS[N_SETS] = {NF_HOST, NF_HOST_ANY_CASE, NF_PATH | NF_SLASH, NF_QUERY, NF_FRAGMENT};
 
-/* The masks a block is classified into. The path, query and fragment share one, of the bytes
- * plain in all three (NF_TEXT): they differ only in bytes rare in URLs ('?' in a query or
- * fragment, '#' in a fragment, '`', '{', '}', '\''), which next_stop passes one at a time, and
- * classifying three sets cost a clean row's scan some 60 instructions more than one. */
-enum { MASK_HOST, MASK_HOST_ANY_CASE, MASK_TEXT, N_MASKS };
-static const uint8_t MASK_OF[N_SETS] = {MASK_HOST, MASK_HOST_ANY_CASE, MASK_TEXT, MASK_TEXT, MASK_TEXT};
-static const uint8_t MASK_FLAGS[N_MASKS] = {NF_HOST, NF_HOST_ANY_CASE, NF_TEXT};
-enum { HOST_MASKS = 1u << MASK_HOST | 1u << MASK_HOST_ANY_CASE, ALL_MASKS = HOST_MASKS | 1u << MASK_TEXT };
-
-enum { BLOCK = 64, HOST_SPAN = 32 };
+enum { BLOCK = 64 };
 
 typedef struct scan scan;
 typedef void (*classify_fn)(scan *sc, size_t i);
 
-/* The block p[base, base + span) of the URL p[0, n), classified: bit k of stop[mask] is set
- * where byte base + k is not plain in the mask's bytes (every byte past n is not), of slash
- * where it is '/', of dot where it is '.', and of dot_after where byte base + k + 1 is; no bit
- * from span on is set. Only the masks in `masks` are classified: a scan that stops at the
- * authority reads its host's, from a block of 32 bytes (HOST_SPAN), which nearly every host
- * ends in. Without a classifier (the scalar scan), runs are found a byte at a time and there
- * are no blocks. */
+/* The block p[base, base + 64) of the URL p[0, n), classified: bit k of stop[set] is set where
+ * byte base + k is not plain in the set (every byte past n is not), of slash where it is '/',
+ * of dot where it is '.', and of dot_after where byte base + k + 1 is. Without a classifier
+ * (the scalar scan), runs are found a byte at a time and there are no blocks. */
 struct scan {
     const uint8_t *p;
-    size_t n, base, span;
-    unsigned masks;
+    size_t n, base;
     classify_fn classify;
-    uint64_t stop[N_MASKS], slash, dot, dot_after;
+    uint64_t stop[N_SETS], slash, dot, dot_after;
     int rewrite; /* an escape the percent pair rewrites was taken (UN_NF_REWRITE_ESCAPES) */
     int dots;    /* a dot segment was taken (UN_NF_DOT_SEGMENTS) */
     int non_ascii; /* a host refused for its labels stopped at a byte that is not ASCII */
 };
 
-static un_nibbles tables[N_MASKS];
+static un_nibbles tables[N_SETS];
 
 /* The special indexes of the schemes nearly every URL has, looked for first. */
 static int http_index = -1, https_index = -1, file_index = -1;
@@ -81,61 +68,53 @@ static int http_index = -1, https_index = -1, file_index = -1;
 static void classify_bytes(scan *sc, size_t i) {
     memset(sc->stop, 0, sizeof sc->stop);
     sc->slash = sc->dot = 0;
-    for (size_t k = 0; k < sc->span; k++) {
+    for (size_t k = 0; k < BLOCK; k++) {
         uint8_t b = i + k < sc->n ? sc->p[i + k] : 0;
-        for (int m = 0; m < N_MASKS; m++) sc->stop[m] |= (uint64_t)!(nf[b] & MASK_FLAGS[m]) << k;
+        for (int set = 0; set < N_SETS; set++) sc->stop[set] |= (uint64_t)!(nf[b] & SET_FLAGS[set]) << k;
         sc->slash |= (uint64_t)(b == '/') << k;
         sc->dot |= (uint64_t)(b == '.') << k;
     }
 }
 
-/* The same, WIDTH bytes a step: each byte's class in a mask is two table lookups by its
+/* The same, WIDTH bytes a step: each byte's class in a set is two table lookups by its
  * nibbles (PSHUFB). A step the URL ends in reads the WIDTH bytes that end with it and shifts
  * its masks: copying the tail to a padded buffer instead cost more than the rest of the scan
  * (a load from bytes just stored piecemeal waits for the stores). A URL shorter than WIDTH
- * goes to NEXT. One body, built for SSSE3 and for AVX2, each for every mask of a 64-byte block
- * (NAME) and for a host's of a 32-byte one (NAME##_host): the masks and span constants, so
- * that the steps unroll (a mask left out at run time cost more than it saved).
- * un_normal_form_init picks what the CPU has. */
-#define CLASSIFY(NAME, TARGET, NEXT, NEXT_HOST, VEC, WIDTH, LOAD, TABLE, SET1, AND, SHUFFLE, SHIFT, EQ, MASK)  \
-    TARGET static inline __attribute__((always_inline)) void NAME##_masks(scan *sc, size_t i, unsigned masks,  \
-                                                                        size_t span) {                     \
-        const VEC nibble = SET1(0x0F), zero = SET1(0), slash = SET1('/'), dot = SET1('.');                 \
-        const uint64_t lane = ((uint64_t)1 << WIDTH) - 1;                                                   \
-        memset(sc->stop, 0, sizeof sc->stop);                                                               \
-        sc->slash = sc->dot = 0;                                                                            \
-        for (size_t at = 0; at < span; at += WIDTH) {                                                       \
-            size_t start = i + at, shift = 0;                                                               \
-            if (start >= sc->n) {                                                                           \
-                for (int m = 0; m < N_MASKS; m++) sc->stop[m] |= lane << at;                                \
-                continue;                                                                                   \
-            }                                                                                               \
-            if (sc->n - start < WIDTH) shift = WIDTH - (sc->n - start), start = sc->n - WIDTH;              \
+ * goes to NEXT. One body, built for SSSE3 and for AVX2; un_normal_form_init picks what the
+ * CPU has. */
+#define CLASSIFY(NAME, TARGET, NEXT, VEC, WIDTH, LOAD, TABLE, SET1, AND, SHUFFLE, SHIFT, EQ, MASK)      \
+    TARGET static void NAME(scan *sc, size_t i) {                                                      \
+        const VEC nibble = SET1(0x0F), zero = SET1(0), slash = SET1('/'), dot = SET1('.');            \
+        const uint64_t lane = ((uint64_t)1 << WIDTH) - 1;                                              \
+        if (sc->n < WIDTH) {                                                                           \
+            NEXT(sc, i);                                                                               \
+            return;                                                                                    \
+        }                                                                                              \
+        memset(sc->stop, 0, sizeof sc->stop);                                                          \
+        sc->slash = sc->dot = 0;                                                                       \
+        for (size_t at = 0; at < BLOCK; at += WIDTH) {                                                 \
+            size_t start = i + at, shift = 0;                                                          \
+            if (start >= sc->n) {                                                                      \
+                for (int set = 0; set < N_SETS; set++) sc->stop[set] |= lane << at;                    \
+                continue;                                                                              \
+            }                                                                                          \
+            if (sc->n - start < WIDTH) shift = WIDTH - (sc->n - start), start = sc->n - WIDTH;         \
             VEC v = LOAD((const void *)(sc->p + start)), lo = AND(v, nibble), hi = AND(SHIFT(v, 4), nibble); \
-            uint64_t past = lane >> (WIDTH - shift) << (WIDTH - shift) & lane;                              \
-            for (int m = 0; m < N_MASKS; m++) {                                                             \
-                if (!(masks >> m & 1)) continue;                                                            \
-                VEC plain = AND(SHUFFLE(TABLE(tables[m].lo), lo), SHUFFLE(TABLE(tables[m].hi), hi));         \
-                sc->stop[m] |= ((uint64_t)(uint32_t)MASK(EQ(plain, zero)) >> shift | past) << at;           \
-            }                                                                                               \
-            if (masks >> MASK_TEXT & 1) sc->slash |= ((uint64_t)(uint32_t)MASK(EQ(v, slash)) >> shift) << at; \
-            sc->dot |= ((uint64_t)(uint32_t)MASK(EQ(v, dot)) >> shift) << at;                               \
-        }                                                                                                   \
-    }                                                                                                       \
-    TARGET static void NAME(scan *sc, size_t i) {                                                           \
-        if (sc->n < WIDTH) NEXT(sc, i);                                                                     \
-        else NAME##_masks(sc, i, ALL_MASKS, BLOCK);                                                         \
-    }                                                                                                       \
-    TARGET static void NAME##_host(scan *sc, size_t i) {                                                    \
-        if (sc->n < WIDTH) NEXT_HOST(sc, i);                                                                \
-        else NAME##_masks(sc, i, HOST_MASKS, HOST_SPAN);                                                    \
+            uint64_t past = lane >> (WIDTH - shift) << (WIDTH - shift) & lane;                         \
+            for (int set = 0; set < N_SETS; set++) {                                                   \
+                VEC plain = AND(SHUFFLE(TABLE(tables[set].lo), lo), SHUFFLE(TABLE(tables[set].hi), hi)); \
+                sc->stop[set] |= ((uint64_t)(uint32_t)MASK(EQ(plain, zero)) >> shift | past) << at;    \
+            }                                                                                          \
+            sc->slash |= ((uint64_t)(uint32_t)MASK(EQ(v, slash)) >> shift) << at;                      \
+            sc->dot |= ((uint64_t)(uint32_t)MASK(EQ(v, dot)) >> shift) << at;                          \
+        }                                                                                              \
     }
 
 #define TABLE_128(t) _mm_loadu_si128((const void *)(t))
 #define TABLE_256(t) _mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)(t)))
-CLASSIFY(classify_ssse3, __attribute__((target("ssse3"))), classify_bytes, classify_bytes, __m128i, 16, _mm_loadu_si128, TABLE_128,
+CLASSIFY(classify_ssse3, __attribute__((target("ssse3"))), classify_bytes, __m128i, 16, _mm_loadu_si128, TABLE_128,
          _mm_set1_epi8, _mm_and_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_cmpeq_epi8, _mm_movemask_epi8)
-CLASSIFY(classify_avx2, __attribute__((target("avx2"))), classify_ssse3, classify_ssse3_host, __m256i, 32, _mm256_loadu_si256, TABLE_256,
+CLASSIFY(classify_avx2, __attribute__((target("avx2"))), classify_ssse3, __m256i, 32, _mm256_loadu_si256, TABLE_256,
          _mm256_set1_epi8, _mm256_and_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_cmpeq_epi8,
          _mm256_movemask_epi8)
 
@@ -143,15 +122,13 @@ CLASSIFY(classify_avx2, __attribute__((target("avx2"))), classify_ssse3, classif
  * nothing past the URL's end), each set's plain bytes a mask with no compare. */
 __attribute__((target("avx512bw"))) static void classify_avx512(scan *sc, size_t i) {
     size_t left = sc->n - i;
-    __mmask64 span = sc->span >= BLOCK ? ~(__mmask64)0 : ((__mmask64)1 << sc->span) - 1;
     __mmask64 in = left >= BLOCK ? ~(__mmask64)0 : ((__mmask64)1 << left) - 1;
-    const __m512i nibble = _mm512_set1_epi8(0x0F), v = _mm512_maskz_loadu_epi8(in & span, sc->p + i);
+    const __m512i nibble = _mm512_set1_epi8(0x0F), v = _mm512_maskz_loadu_epi8(in, sc->p + i);
     const __m512i lo = _mm512_and_si512(v, nibble), hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble);
-    for (int m = 0; m < N_MASKS; m++) {
-        if (!(sc->masks >> m & 1)) continue;
-        __m512i lo_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)tables[m].lo));
-        __m512i hi_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)tables[m].hi));
-        sc->stop[m] = ~(uint64_t)_mm512_test_epi8_mask(_mm512_shuffle_epi8(lo_table, lo), _mm512_shuffle_epi8(hi_table, hi)) & span;
+    for (int set = 0; set < N_SETS; set++) {
+        __m512i lo_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)tables[set].lo));
+        __m512i hi_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)tables[set].hi));
+        sc->stop[set] = ~(uint64_t)_mm512_test_epi8_mask(_mm512_shuffle_epi8(lo_table, lo), _mm512_shuffle_epi8(hi_table, hi));
     }
     sc->slash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('/'));
     sc->dot = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.'));
@@ -175,9 +152,9 @@ size_t un_plain_prefix(const un_nibbles *t, const uint8_t *p) {
 #endif
 }
 
-/* The classifiers in use (every mask's, and a host's alone), none for the scalar scan. Atomic:
- * a test may pick others between batches while the kernel's threads wait. */
-static _Atomic(classify_fn) classify, classify_host;
+/* The classifier in use, none for the scalar scan. Atomic: a test may pick another between
+ * batches while the kernel's threads wait. */
+static _Atomic(classify_fn) classify;
 static int scan_kind = -1, vectors; /* vectors: every set's tables fit the nibble lookups */
 static int block_runs; /* un_block_runs: set with the scan, as a parse asks it a run */
 
@@ -185,24 +162,21 @@ const char *const UN_SCAN_NAMES[UN_N_SCANS] = {
     [UN_SCAN_SCALAR] = "scalar", [UN_SCAN_SSSE3] = "ssse3", [UN_SCAN_AVX2] = "avx2", [UN_SCAN_AVX512] = "avx512",
 };
 
-/* The kind's classifiers (*f, and *host for a host's block) if this CPU has them (NULL for the
- * scalar scan, which it always has). AVX-512 classifies a block in one step, by the scan's
- * masks and span. */
-static int classifier(int kind, classify_fn *f, classify_fn *host) {
-    *f = *host = NULL;
+/* The kind's classifier if this CPU has it (NULL for the scalar scan, which it always has). */
+static int classifier(int kind, classify_fn *f) {
+    *f = NULL;
 #ifdef NF_VECTORS
-    if (kind == UN_SCAN_SSSE3 && vectors && __builtin_cpu_supports("ssse3")) *f = classify_ssse3, *host = classify_ssse3_host;
-    if (kind == UN_SCAN_AVX2 && vectors && __builtin_cpu_supports("avx2")) *f = classify_avx2, *host = classify_avx2_host;
-    if (kind == UN_SCAN_AVX512 && vectors && __builtin_cpu_supports("avx512bw")) *f = *host = classify_avx512;
+    if (kind == UN_SCAN_SSSE3 && vectors && __builtin_cpu_supports("ssse3")) *f = classify_ssse3;
+    if (kind == UN_SCAN_AVX2 && vectors && __builtin_cpu_supports("avx2")) *f = classify_avx2;
+    if (kind == UN_SCAN_AVX512 && vectors && __builtin_cpu_supports("avx512bw")) *f = classify_avx512;
 #endif
     return kind == UN_SCAN_SCALAR || *f != NULL;
 }
 
 int un_normal_form_use(int kind) {
-    classify_fn f, host;
-    if (kind < 0 || kind >= UN_N_SCANS || !classifier(kind, &f, &host)) return 0;
+    classify_fn f;
+    if (kind < 0 || kind >= UN_N_SCANS || !classifier(kind, &f)) return 0;
     atomic_store_explicit(&classify, f, memory_order_relaxed), scan_kind = kind;
-    atomic_store_explicit(&classify_host, host, memory_order_relaxed);
 #ifdef NF_VECTORS
     block_runs = kind == UN_SCAN_AVX512 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2");
 #endif
@@ -220,32 +194,21 @@ static void load_block(scan *sc, size_t i) {
     if (!sc->classify) return;
     sc->base = i;
     sc->classify(sc, i);
-    if (!(sc->masks >> MASK_TEXT & 1)) return; /* only a path's stops read it */
-    sc->dot_after = sc->dot >> 1 | (uint64_t)(i + sc->span < sc->n && sc->p[i + sc->span] == '.') << (sc->span - 1);
-}
-
-/* Whether the byte at p[at], where the shared text mask stops, is plain in the part's own set
- * all the same. A '/' stops a path only where a '.' follows it (it is plain in NF_TEXT). */
-static int plain_in_part(const scan *sc, int set, size_t at) {
-    if (MASK_OF[set] != MASK_TEXT || at >= sc->n) return 0;
-    uint8_t c = sc->p[at];
-    return c != '/' && nf[c] & SET_FLAGS[set];
+    sc->dot_after = sc->dot >> 1 | (uint64_t)(i + BLOCK < sc->n && sc->p[i + BLOCK] == '.') << (BLOCK - 1);
 }
 
 /* The first byte from p[i] on that is not plain in set (in a path, or a '/' a '.' follows), or n. */
-static inline __attribute__((always_inline)) size_t next_stop(scan *sc, int set, size_t i) {
+static size_t next_stop(scan *sc, int set, size_t i) {
     if (!sc->classify) {
         const uint8_t *p = sc->p;
         while (i < sc->n && nf[p[i]] & SET_FLAGS[set] && !(set == SET_PATH && p[i] == '/' && i + 1 < sc->n && p[i + 1] == '.')) i++;
         return i;
     }
-    for (; i < sc->n; i = sc->base + sc->span) {
-        if (i - sc->base >= sc->span) load_block(sc, i);
-        uint64_t stops = sc->stop[MASK_OF[set]] | (set == SET_PATH ? sc->slash & sc->dot_after : 0);
-        for (stops >>= i - sc->base; stops; stops &= stops - 1) {
-            size_t at = i + (size_t)__builtin_ctzll(stops);
-            if (!plain_in_part(sc, set, at)) return at;
-        }
+    for (; i < sc->n; i = sc->base + BLOCK) {
+        if (i - sc->base >= BLOCK) load_block(sc, i);
+        uint64_t stops = sc->stop[set] | (set == SET_PATH ? sc->slash & sc->dot_after : 0);
+        stops >>= i - sc->base;
+        if (stops) return i + (size_t)__builtin_ctzll(stops);
     }
     return sc->n;
 }
@@ -275,7 +238,7 @@ int un_nibble_tables(const uint8_t classes[256], uint8_t flag, un_nibbles *t) {
  * this CPU has (the scalar one where a set's tables cannot hold it). */
 static void init_classify(void) {
     vectors = 1;
-    for (int m = 0; m < N_MASKS; m++) vectors &= un_nibble_tables(nf, MASK_FLAGS[m], &tables[m]);
+    for (int set = 0; set < N_SETS; set++) vectors &= un_nibble_tables(nf, SET_FLAGS[set], &tables[set]);
     http_index = un_special_index((const uint8_t *)"http", 4), https_index = un_special_index((const uint8_t *)"https", 5);
     file_index = un_special_index((const uint8_t *)"file", 4);
     if (scan_kind >= 0 && un_normal_form_use(scan_kind)) return;
@@ -291,7 +254,6 @@ void un_normal_form_init(void) {
         if (printable(b) && !un_is(c, UN_SPECIAL_QUERY) && b != '%' && b != '#') flags |= NF_QUERY;
         if (printable(b) && !un_is(c, UN_FRAGMENT) && b != '%') flags |= NF_FRAGMENT;
         if (b == '/') flags |= NF_SLASH;
-        if (flags & (NF_PATH | NF_SLASH) && flags & NF_QUERY && flags & NF_FRAGMENT) flags |= NF_TEXT;
         nf[b] = flags;
     }
     init_classify();
@@ -330,7 +292,7 @@ static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case,
 /* Where the last label of p[i, j) starts: after its last '.', or at i. */
 static size_t last_label(const scan *sc, size_t i, size_t j) {
     if (i >= j) return i;
-    if (!sc->classify || i < sc->base || j - sc->base > sc->span) {
+    if (!sc->classify || i < sc->base || j - sc->base > BLOCK) {
         while (j > i && sc->p[j - 1] != '.') j--;
         return j;
     }
@@ -504,19 +466,6 @@ static size_t authority(scan *sc, un_spans *s, int any_case, int *file) {
     return at;
 }
 
-/* A scan of p[0, n) classifying the masks `masks`, its blocks span bytes. Its masks are left
- * unwritten: a block is loaded before any is read, and zeroing the struct cost a string store
- * (rep stos) of some 30 cycles, 10 ns a URL. */
-static void scan_start(scan *sc, const uint8_t *p, size_t n, size_t base, unsigned masks, size_t span) {
-    sc->p = p, sc->n = n, sc->base = base, sc->span = span, sc->masks = masks, sc->rewrite = sc->dots = 0;
-    sc->classify = atomic_load_explicit(masks == HOST_MASKS ? &classify_host : &classify, memory_order_relaxed);
-}
-
-/* The masks a scan to extent classifies: the host's alone where it stops at the authority. */
-static unsigned masks_read(int extent, unsigned req) {
-    return extent == UN_EXTENT_AUTHORITY && !(req & ~(1u << UN_NF_DOT_SEGMENTS)) ? HOST_MASKS : ALL_MASKS;
-}
-
 int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {
     /* A scan to a shorter extent sets no query or fragment: none, for a cut of the href that
      * finds where they would be (un_url_part_cut's netloc) rather than reading a previous
@@ -524,13 +473,13 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     s->parse_from = 0, s->rewrite_escapes = s->remove_dots = s->non_ascii_host = 0, s->has_query = s->has_fragment = 0;
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
+    /* Its masks are left unwritten: authority loads the host's block before any is read, and
+     * zeroing the struct cost a string store (rep stos) of some 30 cycles, 10 ns a URL. */
+    scan sc;
+    sc.p = p, sc.n = n, sc.base = 0, sc.rewrite = sc.dots = 0, sc.classify = atomic_load_explicit(&classify, memory_order_relaxed);
     /* The crawl rules read the host and port as written, and the generic split folds nothing:
      * only the others take a respelt one. */
-    int any_case = !(req & ~(1u << UN_NF_ESCAPES | 1u << UN_NF_REWRITE_ESCAPES | 1u << UN_NF_DOT_SEGMENTS));
-    unsigned masks = masks_read(extent, req);
-    scan sc;
-    scan_start(&sc, p, n, 0, masks, masks == HOST_MASKS ? HOST_SPAN : BLOCK);
-    size_t at = authority(&sc, s, any_case, &file);
+    size_t at = authority(&sc, s, !(req & ~(1u << UN_NF_ESCAPES | 1u << UN_NF_REWRITE_ESCAPES | 1u << UN_NF_DOT_SEGMENTS)), &file);
     if (at == 0) return 0;
     s->authority_end = at;
     /* Nothing after the port can fail (URL Standard §4.4: the path, query and fragment states
@@ -568,7 +517,7 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
 int un_normal_form_query(const uint8_t *p, size_t n, un_spans *s) {
     size_t at = s->path_start + s->path_len;
     scan sc;
-    scan_start(&sc, p, n, at, ALL_MASKS, BLOCK);
+    sc.p = p, sc.n = n, sc.base = at, sc.rewrite = sc.dots = 0, sc.classify = atomic_load_explicit(&classify, memory_order_relaxed);
     load_block(&sc, at);
     return query_and_fragment(&sc, at, 0, s);
 }
