@@ -253,8 +253,7 @@ SCANS = ["scalar", "ssse3", "avx2", "avx512"]
 
 def check_authority(texts: list[str]) -> None:
     """The scan to the authority (the kernel's for ``scheme``, ``host`` and the host's parts,
-    which classifies a host's bytes alone, from blocks of 32) takes every URL the whole scan
-    takes, spelt alike; and a URL it takes is valid, and as written has the scheme, host and
+    which stops where the authority ends) takes every URL the whole scan takes, spelt alike; and a URL it takes is valid, and as written has the scheme, host and
     port the parse gives, followed by the path, query or fragment or nothing."""
     _, whole = kernel_scan(None, texts)
     _, authority = kernel_scan(None, texts, "authority")
@@ -380,8 +379,8 @@ def test_generated(scan: str, texts: list[str]) -> None:
     check_authority(texts)
 
 
-# Near misses longer than the scan's 64-byte blocks, their pieces across block edges; hosts
-# longer than the 32 bytes of a host's block.
+# Near misses longer than the scan's 64-byte blocks, their pieces across block edges, and hosts
+# of 32 bytes and more.
 LONG = st.builds(
     lambda url, segments, pieces: f"{url}{''.join('/' + s for s in segments)}?{''.join(pieces)}",
     st.sampled_from(
