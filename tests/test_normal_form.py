@@ -253,8 +253,9 @@ SCANS = ["scalar", "ssse3", "avx2", "avx512"]
 
 def check_authority(texts: list[str]) -> None:
     """The scan to the authority (the kernel's for ``scheme``, ``host`` and the host's parts,
-    which stops where the authority ends) takes every URL the whole scan takes, spelt alike; and a URL it takes is valid, and as written has the scheme, host and
-    port the parse gives, followed by the path, query or fragment or nothing."""
+    which stops where the authority ends) takes every URL the whole scan takes, spelt alike;
+    and a URL it takes is valid, and as written has the scheme, host and port the parse gives,
+    followed by the path, query or fragment or nothing."""
     _, whole = kernel_scan(None, texts)
     _, authority = kernel_scan(None, texts, "authority")
     for text, all_of_it, head in zip(texts, whole, authority, strict=True):
