@@ -36,19 +36,24 @@ static int printable(int b) { return b > 0x20 && b < 0x7F; }
  * only at one a '.' follows. */
 enum { SET_HOST, SET_HOST_ANY_CASE, SET_PATH, SET_QUERY, SET_FRAGMENT, N_SETS };
 static const uint8_t SET_FLAGS[N_SETS] = {NF_HOST, NF_HOST_ANY_CASE, NF_PATH | NF_SLASH, NF_QUERY, NF_FRAGMENT};
+enum { HOST_SETS = 1u << SET_HOST | 1u << SET_HOST_ANY_CASE, ALL_SETS = (1u << N_SETS) - 1 };
 
-enum { BLOCK = 64 };
+/* A scan that stops at the authority (scheme, host, the host's parts, netloc) classifies only
+ * the host's sets, and from blocks of 32 bytes (HOST_SPAN), which nearly every host ends in,
+ * where the vectors are narrower than a block: those functions took 4-6% less time. */
+enum { BLOCK = 64, HOST_SPAN = 32 };
 
 typedef struct scan scan;
 typedef void (*classify_fn)(scan *sc, size_t i);
 
-/* The block p[base, base + 64) of the URL p[0, n), classified: bit k of stop[set] is set where
- * byte base + k is not plain in the set (every byte past n is not), of slash where it is '/',
- * of dot where it is '.', and of dot_after where byte base + k + 1 is. Without a classifier
- * (the scalar scan), runs are found a byte at a time and there are no blocks. */
+/* The block p[base, base + span) of the URL p[0, n), classified: bit k of stop[set] is set
+ * where byte base + k is not plain in the set (every byte past n is not), of slash where it is
+ * '/', of dot where it is '.', and of dot_after where byte base + k + 1 is; no bit from span on
+ * is set. A scan to the authority classifies the host's sets alone (HOST_SETS). Without a
+ * classifier (the scalar scan), runs are found a byte at a time and there are no blocks. */
 struct scan {
     const uint8_t *p;
-    size_t n, base;
+    size_t n, base, span;
     classify_fn classify;
     uint64_t stop[N_SETS], slash, dot, dot_after;
     int rewrite; /* an escape the percent pair rewrites was taken (UN_NF_REWRITE_ESCAPES) */
@@ -68,7 +73,7 @@ static int http_index = -1, https_index = -1, file_index = -1;
 static void classify_bytes(scan *sc, size_t i) {
     memset(sc->stop, 0, sizeof sc->stop);
     sc->slash = sc->dot = 0;
-    for (size_t k = 0; k < BLOCK; k++) {
+    for (size_t k = 0; k < sc->span; k++) {
         uint8_t b = i + k < sc->n ? sc->p[i + k] : 0;
         for (int set = 0; set < N_SETS; set++) sc->stop[set] |= (uint64_t)!(nf[b] & SET_FLAGS[set]) << k;
         sc->slash |= (uint64_t)(b == '/') << k;
@@ -80,58 +85,72 @@ static void classify_bytes(scan *sc, size_t i) {
  * nibbles (PSHUFB). A step the URL ends in reads the WIDTH bytes that end with it and shifts
  * its masks: copying the tail to a padded buffer instead cost more than the rest of the scan
  * (a load from bytes just stored piecemeal waits for the stores). A URL shorter than WIDTH
- * goes to NEXT. One body, built for SSSE3 and for AVX2; un_normal_form_init picks what the
- * CPU has. */
-#define CLASSIFY(NAME, TARGET, NEXT, VEC, WIDTH, LOAD, TABLE, SET1, AND, SHUFFLE, SHIFT, EQ, MASK)      \
-    TARGET static void NAME(scan *sc, size_t i) {                                                      \
-        const VEC nibble = SET1(0x0F), zero = SET1(0), slash = SET1('/'), dot = SET1('.');            \
-        const uint64_t lane = ((uint64_t)1 << WIDTH) - 1;                                              \
-        if (sc->n < WIDTH) {                                                                           \
-            NEXT(sc, i);                                                                               \
-            return;                                                                                    \
-        }                                                                                              \
-        memset(sc->stop, 0, sizeof sc->stop);                                                          \
-        sc->slash = sc->dot = 0;                                                                       \
-        for (size_t at = 0; at < BLOCK; at += WIDTH) {                                                 \
-            size_t start = i + at, shift = 0;                                                          \
-            if (start >= sc->n) {                                                                      \
-                for (int set = 0; set < N_SETS; set++) sc->stop[set] |= lane << at;                    \
-                continue;                                                                              \
-            }                                                                                          \
-            if (sc->n - start < WIDTH) shift = WIDTH - (sc->n - start), start = sc->n - WIDTH;         \
+ * goes to NEXT (NEXT_HOST for a host's block). One body, built for SSSE3 and for AVX2, each for
+ * every set of a block (NAME) and for a host's (NAME##_host): the sets and span constant, so
+ * that the steps unroll. un_normal_form_init picks what the CPU has. */
+#define CLASSIFY(NAME, TARGET, NEXT, NEXT_HOST, VEC, WIDTH, LOAD, TABLE, SET1, AND, SHUFFLE, SHIFT, EQ, MASK) \
+    TARGET static inline __attribute__((always_inline)) void NAME##_sets(scan *sc, size_t i, unsigned sets,     \
+                                                                       size_t span) {                       \
+        const VEC nibble = SET1(0x0F), zero = SET1(0), slash = SET1('/'), dot = SET1('.');                 \
+        const uint64_t lane = ((uint64_t)1 << WIDTH) - 1;                                                   \
+        memset(sc->stop, 0, sizeof sc->stop);                                                               \
+        sc->slash = sc->dot = 0;                                                                            \
+        for (size_t at = 0; at < span; at += WIDTH) {                                                       \
+            size_t start = i + at, shift = 0;                                                               \
+            if (start >= sc->n) {                                                                           \
+                for (int set = 0; set < N_SETS; set++) sc->stop[set] |= lane << at;                         \
+                continue;                                                                                   \
+            }                                                                                               \
+            if (sc->n - start < WIDTH) shift = WIDTH - (sc->n - start), start = sc->n - WIDTH;              \
             VEC v = LOAD((const void *)(sc->p + start)), lo = AND(v, nibble), hi = AND(SHIFT(v, 4), nibble); \
-            uint64_t past = lane >> (WIDTH - shift) << (WIDTH - shift) & lane;                         \
-            for (int set = 0; set < N_SETS; set++) {                                                   \
-                VEC plain = AND(SHUFFLE(TABLE(tables[set].lo), lo), SHUFFLE(TABLE(tables[set].hi), hi)); \
-                sc->stop[set] |= ((uint64_t)(uint32_t)MASK(EQ(plain, zero)) >> shift | past) << at;    \
-            }                                                                                          \
-            sc->slash |= ((uint64_t)(uint32_t)MASK(EQ(v, slash)) >> shift) << at;                      \
-            sc->dot |= ((uint64_t)(uint32_t)MASK(EQ(v, dot)) >> shift) << at;                          \
-        }                                                                                              \
+            uint64_t past = lane >> (WIDTH - shift) << (WIDTH - shift) & lane;                              \
+            for (int set = 0; set < N_SETS; set++) {                                                        \
+                if (!(sets >> set & 1)) continue;                                                           \
+                VEC plain = AND(SHUFFLE(TABLE(tables[set].lo), lo), SHUFFLE(TABLE(tables[set].hi), hi));     \
+                sc->stop[set] |= ((uint64_t)(uint32_t)MASK(EQ(plain, zero)) >> shift | past) << at;         \
+            }                                                                                               \
+            if (sets >> SET_PATH & 1) sc->slash |= ((uint64_t)(uint32_t)MASK(EQ(v, slash)) >> shift) << at; \
+            sc->dot |= ((uint64_t)(uint32_t)MASK(EQ(v, dot)) >> shift) << at;                               \
+        }                                                                                                   \
+    }                                                                                                       \
+    TARGET static void NAME(scan *sc, size_t i) {                                                           \
+        if (sc->n < WIDTH) NEXT(sc, i);                                                                     \
+        else NAME##_sets(sc, i, ALL_SETS, BLOCK);                                                           \
+    }                                                                                                       \
+    TARGET static void NAME##_host(scan *sc, size_t i) {                                                    \
+        if (sc->n < WIDTH) NEXT_HOST(sc, i);                                                                \
+        else NAME##_sets(sc, i, HOST_SETS, HOST_SPAN);                                                      \
     }
 
 #define TABLE_128(t) _mm_loadu_si128((const void *)(t))
 #define TABLE_256(t) _mm256_broadcastsi128_si256(_mm_loadu_si128((const void *)(t)))
-CLASSIFY(classify_ssse3, __attribute__((target("ssse3"))), classify_bytes, __m128i, 16, _mm_loadu_si128, TABLE_128,
+CLASSIFY(classify_ssse3, __attribute__((target("ssse3"))), classify_bytes, classify_bytes, __m128i, 16, _mm_loadu_si128, TABLE_128,
          _mm_set1_epi8, _mm_and_si128, _mm_shuffle_epi8, _mm_srli_epi16, _mm_cmpeq_epi8, _mm_movemask_epi8)
-CLASSIFY(classify_avx2, __attribute__((target("avx2"))), classify_ssse3, __m256i, 32, _mm256_loadu_si256, TABLE_256,
+CLASSIFY(classify_avx2, __attribute__((target("avx2"))), classify_ssse3, classify_ssse3_host, __m256i, 32, _mm256_loadu_si256, TABLE_256,
          _mm256_set1_epi8, _mm256_and_si256, _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_cmpeq_epi8,
          _mm256_movemask_epi8)
 
 /* The same with AVX-512: the block in one step, its tail read by a masked load (which reads
- * nothing past the URL's end), each set's plain bytes a mask with no compare. */
-__attribute__((target("avx512bw"))) static void classify_avx512(scan *sc, size_t i) {
+ * nothing past the URL's end), each set's plain bytes a mask with no compare. Built for every
+ * set and for a host's, whose block is 64 bytes all the same (one step either way). */
+__attribute__((target("avx512bw"))) static inline __attribute__((always_inline)) void
+classify_avx512_sets(scan *sc, size_t i, unsigned sets) {
     size_t left = sc->n - i;
     __mmask64 in = left >= BLOCK ? ~(__mmask64)0 : ((__mmask64)1 << left) - 1;
     const __m512i nibble = _mm512_set1_epi8(0x0F), v = _mm512_maskz_loadu_epi8(in, sc->p + i);
     const __m512i lo = _mm512_and_si512(v, nibble), hi = _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble);
     for (int set = 0; set < N_SETS; set++) {
+        if (!(sets >> set & 1)) continue;
         __m512i lo_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)tables[set].lo));
         __m512i hi_table = _mm512_broadcast_i32x4(_mm_loadu_si128((const void *)tables[set].hi));
         sc->stop[set] = ~(uint64_t)_mm512_test_epi8_mask(_mm512_shuffle_epi8(lo_table, lo), _mm512_shuffle_epi8(hi_table, hi));
     }
-    sc->slash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('/'));
+    if (sets >> SET_PATH & 1) sc->slash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('/'));
     sc->dot = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('.'));
+}
+__attribute__((target("avx512bw"))) static void classify_avx512(scan *sc, size_t i) { classify_avx512_sets(sc, i, ALL_SETS); }
+__attribute__((target("avx512bw"))) static void classify_avx512_host(scan *sc, size_t i) {
+    classify_avx512_sets(sc, i, HOST_SETS);
 }
 
 /* How many of the 16 bytes at p are plain in t (16 if all are). */
@@ -152,9 +171,11 @@ size_t un_plain_prefix(const un_nibbles *t, const uint8_t *p) {
 #endif
 }
 
-/* The classifier in use, none for the scalar scan. Atomic: a test may pick another between
- * batches while the kernel's threads wait. */
-static _Atomic(classify_fn) classify;
+/* The classifiers in use (every set's, and a host's alone), none for the scalar scan, and the
+ * span of a host's block. Atomic: a test may pick others between batches while the kernel's
+ * threads wait. */
+static _Atomic(classify_fn) classify, classify_host;
+static _Atomic(size_t) host_span = HOST_SPAN;
 static int scan_kind = -1, vectors; /* vectors: every set's tables fit the nibble lookups */
 static int block_runs; /* un_block_runs: set with the scan, as a parse asks it a run */
 
@@ -162,21 +183,24 @@ const char *const UN_SCAN_NAMES[UN_N_SCANS] = {
     [UN_SCAN_SCALAR] = "scalar", [UN_SCAN_SSSE3] = "ssse3", [UN_SCAN_AVX2] = "avx2", [UN_SCAN_AVX512] = "avx512",
 };
 
-/* The kind's classifier if this CPU has it (NULL for the scalar scan, which it always has). */
-static int classifier(int kind, classify_fn *f) {
-    *f = NULL;
+/* The kind's classifiers (*f, and *host for a host's block) if this CPU has them (NULL for the
+ * scalar scan, which it always has). */
+static int classifier(int kind, classify_fn *f, classify_fn *host) {
+    *f = *host = NULL;
 #ifdef NF_VECTORS
-    if (kind == UN_SCAN_SSSE3 && vectors && __builtin_cpu_supports("ssse3")) *f = classify_ssse3;
-    if (kind == UN_SCAN_AVX2 && vectors && __builtin_cpu_supports("avx2")) *f = classify_avx2;
-    if (kind == UN_SCAN_AVX512 && vectors && __builtin_cpu_supports("avx512bw")) *f = classify_avx512;
+    if (kind == UN_SCAN_SSSE3 && vectors && __builtin_cpu_supports("ssse3")) *f = classify_ssse3, *host = classify_ssse3_host;
+    if (kind == UN_SCAN_AVX2 && vectors && __builtin_cpu_supports("avx2")) *f = classify_avx2, *host = classify_avx2_host;
+    if (kind == UN_SCAN_AVX512 && vectors && __builtin_cpu_supports("avx512bw")) *f = classify_avx512, *host = classify_avx512_host;
 #endif
     return kind == UN_SCAN_SCALAR || *f != NULL;
 }
 
 int un_normal_form_use(int kind) {
-    classify_fn f;
-    if (kind < 0 || kind >= UN_N_SCANS || !classifier(kind, &f)) return 0;
+    classify_fn f, host;
+    if (kind < 0 || kind >= UN_N_SCANS || !classifier(kind, &f, &host)) return 0;
     atomic_store_explicit(&classify, f, memory_order_relaxed), scan_kind = kind;
+    atomic_store_explicit(&classify_host, host, memory_order_relaxed);
+    atomic_store_explicit(&host_span, kind == UN_SCAN_AVX512 ? (size_t)BLOCK : (size_t)HOST_SPAN, memory_order_relaxed);
 #ifdef NF_VECTORS
     block_runs = kind == UN_SCAN_AVX512 && __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("avx512vbmi2");
 #endif
@@ -194,7 +218,7 @@ static void load_block(scan *sc, size_t i) {
     if (!sc->classify) return;
     sc->base = i;
     sc->classify(sc, i);
-    sc->dot_after = sc->dot >> 1 | (uint64_t)(i + BLOCK < sc->n && sc->p[i + BLOCK] == '.') << (BLOCK - 1);
+    sc->dot_after = sc->dot >> 1 | (uint64_t)(i + sc->span < sc->n && sc->p[i + sc->span] == '.') << (sc->span - 1);
 }
 
 /* The first byte from p[i] on that is not plain in set (in a path, or a '/' a '.' follows), or n. */
@@ -204,8 +228,8 @@ static size_t next_stop(scan *sc, int set, size_t i) {
         while (i < sc->n && nf[p[i]] & SET_FLAGS[set] && !(set == SET_PATH && p[i] == '/' && i + 1 < sc->n && p[i + 1] == '.')) i++;
         return i;
     }
-    for (; i < sc->n; i = sc->base + BLOCK) {
-        if (i - sc->base >= BLOCK) load_block(sc, i);
+    for (; i < sc->n; i = sc->base + sc->span) {
+        if (i - sc->base >= sc->span) load_block(sc, i);
         uint64_t stops = sc->stop[set] | (set == SET_PATH ? sc->slash & sc->dot_after : 0);
         stops >>= i - sc->base;
         if (stops) return i + (size_t)__builtin_ctzll(stops);
@@ -292,7 +316,7 @@ static size_t scheme_len(const uint8_t *p, size_t n, int *special, int any_case,
 /* Where the last label of p[i, j) starts: after its last '.', or at i. */
 static size_t last_label(const scan *sc, size_t i, size_t j) {
     if (i >= j) return i;
-    if (!sc->classify || i < sc->base || j - sc->base > BLOCK) {
+    if (!sc->classify || i < sc->base || j - sc->base > sc->span) {
         while (j > i && sc->p[j - 1] != '.') j--;
         return j;
     }
@@ -466,6 +490,15 @@ static size_t authority(scan *sc, un_spans *s, int any_case, int *file) {
     return at;
 }
 
+/* A scan of p[0, n) from base: a host's alone (host_only) or every part's. Its masks are left
+ * unwritten: a block is loaded before any is read, and zeroing the struct cost a string store
+ * (rep stos) of some 30 cycles, 10 ns a URL. */
+static void scan_start(scan *sc, const uint8_t *p, size_t n, size_t base, int host_only) {
+    sc->p = p, sc->n = n, sc->base = base, sc->rewrite = sc->dots = 0;
+    sc->classify = atomic_load_explicit(host_only ? &classify_host : &classify, memory_order_relaxed);
+    sc->span = host_only ? atomic_load_explicit(&host_span, memory_order_relaxed) : BLOCK;
+}
+
 int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_spans *s) {
     /* A scan to a shorter extent sets no query or fragment: none, for a cut of the href that
      * finds where they would be (un_url_part_cut's netloc) rather than reading a previous
@@ -473,10 +506,8 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
     s->parse_from = 0, s->rewrite_escapes = s->remove_dots = s->non_ascii_host = 0, s->has_query = s->has_fragment = 0;
     if (req & 1u << UN_NF_NEVER) return 0;
     int file = 0;
-    /* Its masks are left unwritten: authority loads the host's block before any is read, and
-     * zeroing the struct cost a string store (rep stos) of some 30 cycles, 10 ns a URL. */
     scan sc;
-    sc.p = p, sc.n = n, sc.base = 0, sc.rewrite = sc.dots = 0, sc.classify = atomic_load_explicit(&classify, memory_order_relaxed);
+    scan_start(&sc, p, n, 0, extent == UN_EXTENT_AUTHORITY && !(req & ~(1u << UN_NF_DOT_SEGMENTS)));
     /* The crawl rules read the host and port as written, and the generic split folds nothing:
      * only the others take a respelt one. */
     size_t at = authority(&sc, s, !(req & ~(1u << UN_NF_ESCAPES | 1u << UN_NF_REWRITE_ESCAPES | 1u << UN_NF_DOT_SEGMENTS)), &file);
@@ -517,7 +548,7 @@ int un_normal_form(const uint8_t *p, size_t n, unsigned req, int extent, un_span
 int un_normal_form_query(const uint8_t *p, size_t n, un_spans *s) {
     size_t at = s->path_start + s->path_len;
     scan sc;
-    sc.p = p, sc.n = n, sc.base = at, sc.rewrite = sc.dots = 0, sc.classify = atomic_load_explicit(&classify, memory_order_relaxed);
+    scan_start(&sc, p, n, at, 0);
     load_block(&sc, at);
     return query_and_fragment(&sc, at, 0, s);
 }
