@@ -275,8 +275,7 @@ static void end_list(un_result *r, int64_t row, int valid) {
     un_buf_put(&r->list_offsets, (const uint8_t *)&end, sizeof end);
 }
 
-/* The record's field i (UN_FIELD_*) into f; whether it is present (the path always is). */
-static int record_field(const un_url *u, int i, un_bytes *f) {
+int un_record_field(const un_url *u, int i, un_bytes *f) {
     const un_buf *field[UN_N_FIELDS] = {&u->scheme, &u->username, &u->password, &u->host, &u->path, &u->query, &u->fragment};
     const int has[UN_N_FIELDS] = {u->has_scheme, u->has_username, u->has_password, u->has_host, 1, u->has_query, u->has_fragment};
     *f = (un_bytes){field[i]->data, field[i]->len};
@@ -308,7 +307,7 @@ static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
     un_serialize_spans(u, &r->data, at);
     for (int i = 0; i < UN_N_FIELDS; i++) {
         un_bytes f;
-        if (record_field(u, i, &f) && !r->data.failed) un_builder_view(&columns[i], &r->data, r->data_index, at[i], f.n);
+        if (un_record_field(u, i, &f) && !r->data.failed) un_builder_view(&columns[i], &r->data, r->data_index, at[i], f.n);
         else un_builder_null(&columns[i]);
     }
 }
@@ -320,7 +319,7 @@ static void emit_record(un_result *r, const un_url *u, un_builder *columns) {
  * fields nobody asked for. */
 static void put_field(un_result *r, const worker *w, int i) {
     un_bytes f;
-    int present = w->as_is ? sliced_field(w->as_is, head_of(w), &w->spans, i, &f) : record_field(&w->url, i, &f);
+    int present = w->as_is ? sliced_field(w->as_is, head_of(w), &w->spans, i, &f) : un_record_field(&w->url, i, &f);
     if (present) put_row_bytes(&r->text[i], r, w, f.p, f.n);
     else un_builder_null(&r->text[i]);
 }

@@ -327,6 +327,8 @@ int un_text_wanted(const un_batch *b, int column);
 int un_record_out(const un_batch *b);
 int un_port_out(const un_batch *b); /* a record's port column is emitted */
 int un_list_out(const un_batch *b);
+/* The record's field i (UN_FIELD_*) into f; whether it is present (the path always is). */
+int un_record_field(const un_url *u, int i, un_bytes *f);
 void un_result_init(un_result *r);
 void un_result_free(un_result *r);
 /* 0, or -1 if an array is malformed or memory ran out for the outputs. */

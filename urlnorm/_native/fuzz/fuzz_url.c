@@ -565,8 +565,8 @@ static void check_lent_operations(const uint8_t *p, size_t n, uint8_t selector) 
 
 /* Row `row` of a copying run's text column: a view of its data or inline bytes, or NULL for
  * a null. */
-static const uint8_t *text_at(const un_result *r, int64_t row, size_t *n) {
-    const un_builder *col = &r->text[0];
+static const uint8_t *text_at(const un_result *r, int column, int64_t row, size_t *n) {
+    const un_builder *col = &r->text[column];
     int32_t len, offset;
     if (!(col->validity.data[row / 8] >> (row % 8) & 1)) return NULL;
     const uint8_t *view = col->views.data + row * 16;
@@ -575,13 +575,13 @@ static const uint8_t *text_at(const un_result *r, int64_t row, size_t *n) {
     return len <= 12 ? view + 4 : r->data.data + offset;
 }
 
-/* The batch's first row is `expected` (NULL: a null). */
-static void row_is(const un_batch *b, const uint8_t *expected, size_t len) {
+/* The batch's first row in its text column `column` is `expected` (NULL: a null). */
+static void row_is(const un_batch *b, int column, const uint8_t *expected, size_t len) {
     un_result r;
     size_t n = 0;
     un_result_init(&r);
     if (un_run_batch(b, &r) != 0) abort();
-    const uint8_t *got = text_at(&r, 0, &n);
+    const uint8_t *got = text_at(&r, column, 0, &n);
     if ((got == NULL) != (expected == NULL) || (got && (n != len || (n && memcmp(got, expected, n) != 0)))) abort();
     un_result_free(&r);
 }
@@ -607,7 +607,7 @@ static void levels_are(const un_batch *b, const uint8_t *p, size_t n) {
         while (un_next_level(&levels, &end)) {
             size_t from = whole ? 0 : at[UN_FIELD_PATH], to = at[UN_FIELD_PATH] + end;
             if (!whole && end == 1 && out.data[at[UN_FIELD_PATH]] == '/') continue;
-            const uint8_t *got = text_at(&r, (int64_t)k++, &len);
+            const uint8_t *got = text_at(&r, 0, (int64_t)k++, &len);
             if (!got || len != to - from || memcmp(got, out.data + from, len) != 0) abort();
         }
     }
@@ -617,8 +617,9 @@ static void levels_are(const un_batch *b, const uint8_t *p, size_t n) {
 
 /* A row the kernel writes straight from its scan (lane_row) or through the full path is what
  * the parse gives with no scan at all: the profile's normalised URL (null where the parse
- * fails or asks, as a batch with no answerer leaves it), a text part of the record, and a
- * hierarchy's levels (levels_are). */
+ * fails or asks, as a batch with no answerer leaves it), a split's one field (a piece of the
+ * row, folded where the scan took it respelt), a text part of the record, and a hierarchy's
+ * levels (levels_are). */
 static void check_batch_rows(const uint8_t *p, size_t n, uint8_t selector) {
     int64_t offsets[3];
     uint8_t views[32];
@@ -630,12 +631,18 @@ static void check_batch_rows(const uint8_t *p, size_t n, uint8_t selector) {
     status = un_normalize(&ctx, prof, p, n, &url);
     out.len = 0;
     if (status == UN_OK) un_serialize(&url, &out);
-    row_is(&(un_batch){.op = UN_OP_NORMALIZE, .profile = prof, .input = input, .quiet = 1}, status == UN_OK ? out.data : NULL, out.len);
+    row_is(&(un_batch){.op = UN_OP_NORMALIZE, .profile = prof, .input = input, .quiet = 1}, 0, status == UN_OK ? out.data : NULL, out.len);
+    int field = (selector >> 3) % UN_N_FIELDS;
+    un_bytes f = {NULL, 0};
+    status = un_whatwg_parse_extent(&ctx, p, n, UN_EXTENT_WHOLE, &url);
+    int has = status == UN_OK && un_record_field(&url, field, &f);
+    row_is(&(un_batch){.op = UN_OP_SPLIT, .extent = UN_EXTENT_WHOLE, .fields = 1u << field, .input = input}, field,
+           has ? (f.p ? f.p : (const uint8_t *)"") : NULL, f.n);
     if (un_url_part_is_list(part)) return levels_are(&(un_batch){.op = UN_OP_URL_PART, .url_part = part, .input = input}, p, n);
     out.len = 0;
     status = un_whatwg_parse_extent(&ctx, p, n, un_url_part_extent(part), &url);
     int present = status == UN_OK && un_url_part(&url, part, &out);
-    row_is(&(un_batch){.op = UN_OP_URL_PART, .url_part = part, .input = input}, present ? (out.data ? out.data : (const uint8_t *)"") : NULL, out.len);
+    row_is(&(un_batch){.op = UN_OP_URL_PART, .url_part = part, .input = input}, 0, present ? (out.data ? out.data : (const uint8_t *)"") : NULL, out.len);
 }
 
 /* Answers questions as Python would in shape: a host, or an error code for odd lengths. */
