@@ -49,8 +49,8 @@ typedef struct {
     un_campaign campaign; /* UN_OP_CAMPAIGN, UN_OP_VISIT: the row's, its pairs in the row's query */
     un_visit visit;       /* UN_OP_VISIT: the row's */
     int channel;          /* UN_OP_VISIT: its UN_CHANNEL_* */
-    /* UN_OP_VISIT: each channel's name, once one longer than a view holds is in the batch's data:
-     * its length (0 until then) and where it lies, for every later row's view. */
+    /* UN_OP_VISIT: each channel's name's length, and where a name longer than a view holds lies
+     * in the batch's data once a row has put it there (SIZE_MAX until then). */
     size_t channel_len[UN_N_CHANNELS], channel_at[UN_N_CHANNELS];
     int asked; /* the row asked a question */
     scan_policy scan;
@@ -579,7 +579,11 @@ static void emit_campaign(un_result *r, worker *w) {
     put_or_null(&r->text[UN_CAMPAIGN_NETWORK], r, k->rank[UN_CAMPAIGN_CLICK_ID] >= 0, k->network, k->network_len);
 }
 
-/* A visit's source, medium, campaign and channel; nulls for an internal referrer's. */
+/* Each channel's name's length, and none of them yet in the batch's data (put_channel). */
+static void start_channels(worker *w) {
+    for (int k = 0; k < UN_N_CHANNELS; k++) w->channel_len[k] = strlen(UN_CHANNEL_NAMES[k]), w->channel_at[k] = SIZE_MAX;
+}
+
 /* The visit's channel, or null: GA4's names repeat on every row, so a name longer than a view
  * holds is written to the batch's data once and each later row's view points at it (copying
  * it and counting its bytes cost `channel_group` some 5% of a row). */
@@ -587,7 +591,6 @@ static void put_channel(un_builder *col, un_result *r, worker *w) {
     if (!w->visit.present) return un_builder_null(col);
     int k = w->channel;
     const uint8_t *name = (const uint8_t *)UN_CHANNEL_NAMES[k];
-    if (!w->channel_len[k]) w->channel_len[k] = strlen(UN_CHANNEL_NAMES[k]), w->channel_at[k] = SIZE_MAX;
     size_t n = w->channel_len[k];
     if (n <= 12) return un_builder_inline(col, name, n);
     if (w->channel_at[k] == SIZE_MAX) {
@@ -599,6 +602,7 @@ static void put_channel(un_builder *col, un_result *r, worker *w) {
     un_builder_view(col, &r->data, r->data_index, w->channel_at[k], n);
 }
 
+/* A visit's source, medium, campaign and channel; nulls for an internal referrer's. */
 static void emit_visit(un_result *r, worker *w) {
     const un_visit *v = &w->visit;
     const un_buf *text[UN_VISIT_CHANNEL] = {&v->source, &v->medium, &v->campaign};
@@ -1396,6 +1400,7 @@ int un_run_batch(const un_batch *b, un_result *r) {
     w.extent = scan_extent(b), w.req = scan_requirements(b, w.extent), w.wanted = wanted_columns(b);
     /* Without it (memory ran out) every referral is found anew. */
     if (b->op == UN_OP_REFERRER || b->op == UN_OP_VISIT) w.kept = calloc(UN_REFERRAL_MEMO, sizeof *w.kept);
+    if (b->op == UN_OP_VISIT) start_channels(&w);
     reserve_outputs(b, r);
     int failed = 0, lane = has_lane(b);
     w.field = single_field(b);
