@@ -9,6 +9,7 @@ commit is lost.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -80,8 +81,9 @@ def test_a_second_run_into_a_prefix_refuses_while_the_first_holds_it(
     tmp_path: Path, s3: dict[str, str]
 ) -> None:
     env = {**os.environ, **s3}
-    # Enough batches that the first run still holds the lease when the second has started: 12
-    # took it some 2 s, and under load the second's start came after the first had finished.
+    # The first run is stopped (SIGSTOP) once its lease is up, so it still holds it however
+    # slowly the second starts: timing alone failed under load, the second's start coming after
+    # the first had finished. Enough batches that it is still running when stopped.
     lake = many_files(tmp_path / "in", files=FIRST_FILES, rows=300)
     first = subprocess.Popen(
         [URLNORM, "normalize", str(lake), "s3://lake/out/", "--batch-bytes", "1"],
@@ -96,9 +98,15 @@ def test_a_second_run_into_a_prefix_refuses_while_the_first_holds_it(
     deadline = time.monotonic() + 120
     while not storage.exists(lease, s3_options(s3)) and time.monotonic() < deadline:
         time.sleep(0.02)
-    other = tmp_path / "other.parquet"
-    pl.DataFrame({"url": ["http://x.example/"]}).write_parquet(other)
-    second = cli("normalize", str(other), "s3://lake/out/", "--mode", "append", env=env)
+    first.send_signal(signal.SIGSTOP)
+    try:
+        assert first.poll() is None, "the first run ended before it could be held"
+        assert storage.exists(lease, s3_options(s3))
+        other = tmp_path / "other.parquet"
+        pl.DataFrame({"url": ["http://x.example/"]}).write_parquet(other)
+        second = cli("normalize", str(other), "s3://lake/out/", "--mode", "append", env=env)
+    finally:
+        first.send_signal(signal.SIGCONT)
     _, err = first.communicate(timeout=600)
     assert first.returncode == 0, err
     assert second.returncode == 2
