@@ -85,6 +85,9 @@ def test_a_second_run_into_a_prefix_refuses_while_the_first_holds_it(
     # slowly the second starts: timing alone failed under load, the second's start coming after
     # the first had finished. Enough batches that it is still running when stopped.
     lake = many_files(tmp_path / "in", files=FIRST_FILES, rows=300)
+    other = tmp_path / "other.parquet"
+    pl.DataFrame({"url": ["http://x.example/"]}).write_parquet(other)
+    options = s3_options(s3)
     first = subprocess.Popen(
         [URLNORM, "normalize", str(lake), "s3://lake/out/", "--batch-bytes", "1"],
         stdout=subprocess.DEVNULL,
@@ -96,14 +99,12 @@ def test_a_second_run_into_a_prefix_refuses_while_the_first_holds_it(
 
     lease = storage.join("s3://lake/out/", lock.LEASE)
     deadline = time.monotonic() + 120
-    while not storage.exists(lease, s3_options(s3)) and time.monotonic() < deadline:
+    while not storage.exists(lease, options) and time.monotonic() < deadline:
         time.sleep(0.02)
     first.send_signal(signal.SIGSTOP)
     try:
         assert first.poll() is None, "the first run ended before it could be held"
-        assert storage.exists(lease, s3_options(s3))
-        other = tmp_path / "other.parquet"
-        pl.DataFrame({"url": ["http://x.example/"]}).write_parquet(other)
+        assert storage.exists(lease, options)
         second = cli("normalize", str(other), "s3://lake/out/", "--mode", "append", env=env)
     finally:
         first.send_signal(signal.SIGCONT)
@@ -112,7 +113,6 @@ def test_a_second_run_into_a_prefix_refuses_while_the_first_holds_it(
     assert second.returncode == 2
     assert second.stderr.startswith("urlnorm: error: cannot write s3://lake/out: another run")
     assert len(second.stderr.strip().splitlines()) == 1
-    options = s3_options(s3)
     assert pl.read_parquet("s3://lake/out/", storage_options=options).height == FIRST_FILES * 300
     assert not storage.exists(lease, options)  # let go at the end
     again = cli("normalize", str(other), "s3://lake/out/", "--mode", "append", env=env)
